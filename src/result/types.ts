@@ -1,0 +1,86 @@
+import type { Engine, Variant } from '../variants.js';
+import type { Scenario } from '../scenario/types.js';
+
+/** A time series in columns: t in seconds, v in the unit named by the field holding it. */
+export interface Series {
+  t: number[];
+  v: number[];
+}
+
+export interface FlowTrace {
+  cwndBytes: Series;
+  ssthreshBytes: Series;
+  /** Smoothed RTT (packet: RFC 6298 SRTT; fluid: R(t) = Tp + q/C). */
+  srttS: Series;
+  inflightBytes: Series;
+}
+
+export interface FlowSummary {
+  flowId: number;
+  /** Bytes delivered in order to the receiving application during the measurement interval, x 8 / interval. */
+  goodputBps: number;
+  /** Bytes (payload, incl. retransmissions) put on the wire by the sender, x 8 / interval. */
+  throughputBps: number;
+  /** Time-weighted mean of cwnd over the measurement interval. */
+  meanCwndBytes: number;
+  meanCwndSegments: number;
+  bytesDelivered: number;
+  bytesSent: number;
+  retransmits: number;
+  timeouts: number;
+  fastRecoveries: number;
+  /** Data segments lost (any cause) / data segments sent. */
+  lossRate: number;
+}
+
+export interface DropCounters {
+  /** Data packets dropped by a full queue (or RED) anywhere on the path. */
+  queue: number;
+  /** Data packets dropped by the random loss model. */
+  random: number;
+  /** ACKs dropped by the random loss model. */
+  ackRandom: number;
+  /** ACKs dropped by a full queue. */
+  ackQueue: number;
+}
+
+export interface RunSummary {
+  goodputBps: number;
+  throughputBps: number;
+  /** Mean over flows of each flow's time-weighted mean cwnd. */
+  meanCwndBytes: number;
+  meanCwndSegments: number;
+  retransmits: number;
+  timeouts: number;
+  fastRecoveries: number;
+  drops: DropCounters;
+  lossRate: number;
+}
+
+export interface RunStats {
+  /** Wall-clock seconds for the run: the only field allowed to differ between identical runs. */
+  wallS: number;
+  /** Packet engine: events processed. */
+  events?: number;
+  /** Fluid engine: solver statistics. */
+  solver?: { steps: number; rejected: number; rhsEvaluations: number; events: number };
+}
+
+export interface RunResult {
+  engine: Engine;
+  variant: Variant;
+  /** Scenario name. */
+  scenario: string;
+  /** The exact scenario that produced this result (for re-runs and cache keys). */
+  spec: Scenario;
+  durationS: number;
+  mssBytes: number;
+  /** 'failed' runs carry a reason and no numbers may be trusted (e.g. a fluid model blew up). */
+  status: 'ok' | 'failed';
+  failure?: string;
+  summary: RunSummary;
+  flows: { summary: FlowSummary; trace: FlowTrace }[];
+  /** Bottleneck queue length (packets) and its drop count, over time. */
+  queue: { packets: Series };
+  stats: RunStats;
+}

@@ -1,0 +1,101 @@
+import type { Variant } from '../variants.js';
+
+/**
+ * The one contract both engines consume. Everything is in SI units with the unit in the name
+ * (seconds `S`, bits per second `Bps`, bytes `Bytes`, packets `Packets`). A Scenario is plain JSON:
+ * it can be hashed (sweep cache), written next to results, and re-run.
+ */
+export interface Scenario {
+  /** Human name (preset id or file stem); carried into results and reports. */
+  name: string;
+  variant: Variant;
+  /** Simulated time. Goodput is measured over [measureFromS, durationS]. */
+  durationS: number;
+  /** Start of the goodput measurement interval (default 0, as ns-3's example measures). */
+  measureFromS: number;
+  /** Seed for every random draw of the run (loss pattern, RED). Same seed, same bytes out. */
+  seed: number;
+  /** Payload bytes per full segment (TCP MSS). */
+  mssBytes: number;
+  /** Per-packet overhead on the wire (IP + TCP headers, options, link framing). ACKs are this size. */
+  headerBytes: number;
+  bottleneck: BottleneckSpec;
+  /** One entry per sender/receiver pair. Flow i's path: access -> bottleneck -> receiverAccess. */
+  flows: FlowSpec[];
+  tcp: TcpSpec;
+  /** Variant-specific knobs (e.g. cubic: { hystart: 0 | 1, beta: 0.7, c: 0.4 }). Checked per variant. */
+  ccParams: Record<string, number>;
+  trace: TraceSpec;
+}
+
+export interface LinkSpec {
+  bandwidthBps: number;
+  /** One-way propagation delay. */
+  delayS: number;
+  /** Output queue (drop-tail) in front of this link, in packets. */
+  queuePackets: number;
+}
+
+export type QueueSpec =
+  | { kind: 'droptail'; limitPackets: number }
+  | {
+      kind: 'red';
+      limitPackets: number;
+      minThPackets: number;
+      maxThPackets: number;
+      maxP: number;
+      /** EWMA weight of the average queue (RFC 2309 / Floyd-Jacobson w_q). */
+      weight: number;
+      /** Gentle RED: drop probability rises from maxP to 1 between maxTh and 2 maxTh. */
+      gentle: boolean;
+    };
+
+export interface LossSpec {
+  /** Bernoulli per-packet loss probability on the bottleneck, in [0, 1). */
+  rate: number;
+  /** 'data': only data packets are dropped; 'both': ACKs crossing the bottleneck too (as ns-3's example). */
+  direction: 'data' | 'both';
+}
+
+export interface BottleneckSpec {
+  bandwidthBps: number;
+  delayS: number;
+  queue: QueueSpec;
+  loss: LossSpec;
+}
+
+export interface FlowSpec {
+  /** Sender's access link to the left router (its queue is the sender's NIC queue). */
+  access: LinkSpec;
+  /** Right router to receiver; null = ideal (zero delay, infinite rate), as in ns-3's example. */
+  receiverAccess: LinkSpec | null;
+  /** When the application starts sending. */
+  startS: number;
+  /** When the application stops handing new data to TCP (null = runs to the end). */
+  stopS: number | null;
+  /** Bytes the application sends; null = unlimited bulk transfer. */
+  bytes: number | null;
+}
+
+export interface TcpSpec {
+  /** RFC 6928 default 10. */
+  initialCwndSegments: number;
+  /** null = unlimited (the usual, and ns-3's default). */
+  initialSsthreshBytes: number | null;
+  /** RFC 6298 (2.4) lower bound on RTO; 1 s by the RFC, 0.2 s in Linux. */
+  minRtoS: number;
+  maxRtoS: number;
+  /** Clock granularity G of RFC 6298 (2.2/2.3). */
+  clockGranularityS: number;
+  /** Segments per delayed ACK (1 = ACK every segment). RFC 5681 allows at most 2. */
+  delAckCount: number;
+  delAckTimeoutS: number;
+  /** Receiver buffer = largest advertised window. */
+  rcvBufBytes: number;
+  dupAckThreshold: number;
+}
+
+export interface TraceSpec {
+  /** Upper bound on points per recorded series; longer runs are decimated keeping min/max per bucket. */
+  maxPoints: number;
+}
