@@ -65,11 +65,20 @@ export interface PresetOptions {
   flows?: number;
   accessBps?: number;
   accessDelayS?: number;
+  /** Overrides of the preset's bottleneck line; the queue limits follow them by the preset's BDP rule. */
+  bottleneckBps?: number;
+  bottleneckDelayS?: number;
+  lossRate?: number;
 }
 
 /** A preset as a full Scenario. Flow i (0-based) starts at 0.1 (i + 1) s, as in ns-3's example. */
 export function presetScenario(name: PresetName, variant: Variant, opts: PresetOptions = {}): Scenario {
-  const line = PRESET_LINES[name];
+  const line = {
+    ...PRESET_LINES[name],
+    ...(opts.bottleneckBps !== undefined && { bottleneckBps: opts.bottleneckBps }),
+    ...(opts.bottleneckDelayS !== undefined && { bottleneckDelayS: opts.bottleneckDelayS }),
+    ...(opts.lossRate !== undefined && { lossRate: opts.lossRate }),
+  };
   const durationS = opts.durationS ?? DEFAULT_DURATION_S;
   const accessBps = opts.accessBps ?? NS3_ACCESS_BPS;
   const accessDelayS = opts.accessDelayS ?? NS3_ACCESS_DELAY_S;

@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { EXIT_BAD_INPUT, InputError } from '../errors.js';
+import { register as registerSimulate } from './simulate.js';
+
+/**
+ * The `cclab` command: a thin layer over the library. Each subcommand lives in its own module and
+ * registers itself; this file only wires them and turns errors into the CLI contract: bad input is
+ * one line on stderr and exit code 2, never a stack trace.
+ */
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+export function buildProgram(): Command {
+  const program = new Command('cclab')
+    .description('TCP congestion control lab: packet simulator, fluid models, comparison reports and sweeps')
+    .version(pkg.version)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  registerSimulate(program);
+  for (const cmd of program.commands) cmd.exitOverride();
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // Help and version are not errors; commander already printed them.
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      return EXIT_BAD_INPUT;
+    }
+    if (e instanceof InputError) {
+      process.stderr.write(`cclab: error: ${e.message}\n`);
+      return EXIT_BAD_INPUT;
+    }
+    const err = e as Error;
+    process.stderr.write(`cclab: internal error: ${err.message}${process.env.CCLAB_DEBUG ? `\n${err.stack}` : ' (set CCLAB_DEBUG=1 for details)'}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,37 @@
+import { join } from 'node:path';
+import { writeFileAtomic } from '../io/atomicWrite.js';
+import { summaryJson } from '../result/summaryJson.js';
+import { tracesCsv } from '../result/traceCsv.js';
+import type { RunResult } from '../result/types.js';
+import { formatRate } from '../units.js';
+
+/** Human-readable summary of one run, for the terminal. */
+export function formatRunTable(r: RunResult): string {
+  const s = r.summary;
+  const rows: [string, string][] = [
+    ['engine', r.engine],
+    ['scenario', `${r.scenario} (seed ${r.spec.seed}, ${r.durationS} s, ${r.flows.length} flow${r.flows.length === 1 ? '' : 's'})`],
+    ['variant', r.variant],
+    ['status', r.status + (r.failure ? `: ${r.failure}` : '')],
+    ['goodput', formatRate(s.goodputBps)],
+    ['throughput', formatRate(s.throughputBps)],
+    ['mean cwnd', `${s.meanCwndSegments.toFixed(2)} segments (${Math.round(s.meanCwndBytes)} B)`],
+    ['retransmits', String(s.retransmits)],
+    ['timeouts', String(s.timeouts)],
+    ['fast recoveries', String(s.fastRecoveries)],
+    ['loss rate', s.lossRate.toExponential(3)],
+    ['drops', `queue ${s.drops.queue}, random ${s.drops.random}, ACK random ${s.drops.ackRandom}, ACK queue ${s.drops.ackQueue}`],
+    ...(r.stats.events !== undefined ? ([['events', String(r.stats.events)]] as [string, string][]) : []),
+    ['wall time', `${r.stats.wallS.toFixed(3)} s`],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
+}
+
+/** `--out DIR`: the full result as JSON, the tidy traces as CSV, the scenario that produced them. */
+export function writeRunOutputs(dir: string, r: RunResult): void {
+  writeFileAtomic(join(dir, 'scenario.json'), JSON.stringify(r.spec, null, 2) + '\n');
+  writeFileAtomic(join(dir, 'traces.csv'), tracesCsv(r));
+  writeFileAtomic(join(dir, 'summary.json'), JSON.stringify(summaryJson(r), null, 2) + '\n');
+  writeFileAtomic(join(dir, 'result.json'), JSON.stringify(r) + '\n');
+}

@@ -1,0 +1,163 @@
+import { Command, Option } from 'commander';
+import { InputError } from '../errors.js';
+import { loadScenarioFile } from '../scenario/load.js';
+import { isPresetName, PRESET_NAMES, presetScenario } from '../scenario/presets.js';
+import type { Scenario } from '../scenario/types.js';
+import { validateScenario } from '../scenario/validate.js';
+import { parseDurationS, parseInteger, parseNumber, parseRateBps } from '../units.js';
+import { isVariant, VARIANTS, type Variant } from '../variants.js';
+
+/**
+ * The scenario flags shared by `simulate`, `predict`, `compare` and `sweep` (one parser, so the
+ * engines always see the same scenario for the same command line).
+ */
+export interface ScenarioFlags {
+  scenario?: string;
+  bandwidth?: string;
+  delay?: string;
+  loss?: string;
+  lossDirection?: string;
+  flows?: string;
+  duration?: string;
+  mss?: string;
+  queue?: string;
+  seed?: string;
+  accessBandwidth?: string;
+  accessDelay?: string;
+  delack?: string;
+  minRto?: string;
+  ccParam?: string[];
+}
+
+export function addScenarioOptions(cmd: Command): Command {
+  return cmd
+    .option('--scenario <name|file>', `preset (${PRESET_NAMES.join(', ')}) or a scenario file (.json, .yaml)`, 'normal')
+    .option('--bandwidth <rate>', 'bottleneck bandwidth, e.g. 100Mbps')
+    .option('--delay <time>', 'bottleneck one-way propagation delay, e.g. 100ms')
+    .option('--loss <p>', 'random loss probability on the bottleneck, in [0, 1)')
+    .addOption(new Option('--loss-direction <dir>', 'which packets random loss hits').choices(['data', 'both']))
+    .option('--flows <n>', 'number of flows (copies of the first flow, staggered by 0.1 s on presets)')
+    .option('--duration <time>', 'simulated time, e.g. 100s')
+    .option('--mss <bytes>', 'TCP maximum segment size in bytes')
+    .option('--queue <packets>', 'queue limit in packets of every queue on the path (bottleneck and access links)')
+    .option('--seed <n>', 'random seed (same seed, same results)')
+    .option('--access-bandwidth <rate>', "senders' access link bandwidth")
+    .option('--access-delay <time>', "senders' access link one-way delay")
+    .option('--delack <n>', 'segments per delayed ACK (1 disables delayed ACKs)')
+    .option('--min-rto <time>', 'minimum retransmission timeout (RFC 6298: 1s)')
+    .option('--cc-param <key=value>', 'congestion-control parameter, repeatable (e.g. hystart=1)', (v: string, acc: string[] = []) => [...acc, v]);
+}
+
+function positive(value: number, flag: string, what: string): number {
+  if (!(value > 0)) throw new InputError(flag, `must be ${what} > 0, got ${value}`);
+  return value;
+}
+
+function atLeast(value: number, min: number, flag: string): number {
+  if (value < min) throw new InputError(flag, `must be a whole number >= ${min}, got ${value}`);
+  return value;
+}
+
+/** Parsed flag values in SI units; undefined where the flag was not given. */
+function parseFlags(o: ScenarioFlags) {
+  const loss = o.loss === undefined ? undefined : parseNumber(o.loss, '--loss');
+  if (loss !== undefined && !(loss >= 0 && loss < 1)) throw new InputError('--loss', `must be in [0, 1), got ${loss}`);
+  const seed = o.seed === undefined ? undefined : parseInteger(o.seed, '--seed');
+  if (seed !== undefined && (seed < 0 || seed > 2 ** 32 - 1)) throw new InputError('--seed', `must be a whole number in [0, 4294967295], got ${seed}`);
+  const delayS = o.delay === undefined ? undefined : parseDurationS(o.delay, '--delay');
+  if (delayS !== undefined && delayS < 0) throw new InputError('--delay', `must be >= 0, got ${o.delay}`);
+  const accessDelayS = o.accessDelay === undefined ? undefined : parseDurationS(o.accessDelay, '--access-delay');
+  if (accessDelayS !== undefined && accessDelayS < 0) throw new InputError('--access-delay', `must be >= 0, got ${o.accessDelay}`);
+  return {
+    bandwidthBps: o.bandwidth === undefined ? undefined : positive(parseRateBps(o.bandwidth, '--bandwidth'), '--bandwidth', 'a rate'),
+    delayS,
+    loss,
+    flows: o.flows === undefined ? undefined : atLeast(parseInteger(o.flows, '--flows'), 1, '--flows'),
+    durationS: o.duration === undefined ? undefined : positive(parseDurationS(o.duration, '--duration'), '--duration', 'a time'),
+    mssBytes: o.mss === undefined ? undefined : atLeast(parseInteger(o.mss, '--mss'), 1, '--mss'),
+    queuePackets: o.queue === undefined ? undefined : atLeast(parseInteger(o.queue, '--queue'), 1, '--queue'),
+    seed,
+    accessBps: o.accessBandwidth === undefined ? undefined : positive(parseRateBps(o.accessBandwidth, '--access-bandwidth'), '--access-bandwidth', 'a rate'),
+    accessDelayS,
+    delAck: o.delack === undefined ? undefined : atLeast(parseInteger(o.delack, '--delack'), 1, '--delack'),
+    minRtoS: o.minRto === undefined ? undefined : positive(parseDurationS(o.minRto, '--min-rto'), '--min-rto', 'a time'),
+    ccParams: parseCcParams(o.ccParam ?? []),
+  };
+}
+
+function parseCcParams(items: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const item of items) {
+    const m = /^([A-Za-z][\w]*)=(.+)$/.exec(item);
+    if (!m) throw new InputError('--cc-param', `must look like key=value (e.g. hystart=1), got '${item}'`);
+    out[m[1]!] = parseNumber(m[2]!, `--cc-param ${m[1]}`);
+  }
+  return out;
+}
+
+export function parseVariant(text: unknown, flag = '--variant'): Variant {
+  if (!isVariant(text)) throw new InputError(flag, `must be one of ${VARIANTS.join(', ')}, got '${String(text)}'`);
+  return text;
+}
+
+export function parseVariantList(text: string, flag = '--variants'): Variant[] {
+  const list = text.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  if (list.length === 0) throw new InputError(flag, `must list one or more of ${VARIANTS.join(', ')}`);
+  return list.map((v) => parseVariant(v, flag));
+}
+
+/** Builds the Scenario a command line describes: a preset or file, then the overriding flags. */
+export function scenarioFromOptions(opts: ScenarioFlags, variant: Variant): Scenario {
+  const f = parseFlags(opts);
+  const name = opts.scenario ?? 'normal';
+  let s: Scenario;
+  if (isPresetName(name)) {
+    // Presets recompute their queue limits from the overridden line (ns-3's BDP rule).
+    s = presetScenario(name, variant, {
+      durationS: f.durationS,
+      seed: f.seed,
+      flows: f.flows,
+      accessBps: f.accessBps,
+      accessDelayS: f.accessDelayS,
+      bottleneckBps: f.bandwidthBps,
+      bottleneckDelayS: f.delayS,
+      lossRate: f.loss,
+    });
+  } else if (/\.(json|ya?ml)$/i.test(name)) {
+    s = loadScenarioFile(name, variant);
+    applyFileOverrides(s, f);
+  } else {
+    throw new InputError('--scenario', `must be one of ${PRESET_NAMES.join(', ')} or a .json/.yaml file, got '${name}'`);
+  }
+  if (f.mssBytes !== undefined) s.mssBytes = f.mssBytes;
+  if (f.queuePackets !== undefined) {
+    s.bottleneck.queue.limitPackets = f.queuePackets;
+    for (const flow of s.flows) {
+      flow.access.queuePackets = f.queuePackets;
+      if (flow.receiverAccess) flow.receiverAccess.queuePackets = f.queuePackets;
+    }
+  }
+  if (opts.lossDirection !== undefined) s.bottleneck.loss.direction = opts.lossDirection as 'data' | 'both';
+  if (f.delAck !== undefined) s.tcp.delAckCount = f.delAck;
+  if (f.minRtoS !== undefined) s.tcp.minRtoS = f.minRtoS;
+  s.ccParams = { ...s.ccParams, ...f.ccParams };
+  return validateScenario(s, 'command line');
+}
+
+function applyFileOverrides(s: Scenario, f: ReturnType<typeof parseFlags>): void {
+  if (f.bandwidthBps !== undefined) s.bottleneck.bandwidthBps = f.bandwidthBps;
+  if (f.delayS !== undefined) s.bottleneck.delayS = f.delayS;
+  if (f.loss !== undefined) s.bottleneck.loss.rate = f.loss;
+  if (f.durationS !== undefined) {
+    s.durationS = f.durationS;
+    for (const flow of s.flows) if (flow.stopS !== null && flow.stopS > f.durationS) flow.stopS = f.durationS;
+    for (const flow of s.flows) if (flow.startS >= f.durationS) flow.startS = 0;
+  }
+  if (f.seed !== undefined) s.seed = f.seed;
+  if (f.accessBps !== undefined) for (const flow of s.flows) flow.access.bandwidthBps = f.accessBps;
+  if (f.accessDelayS !== undefined) for (const flow of s.flows) flow.access.delayS = f.accessDelayS;
+  if (f.flows !== undefined) {
+    const template = s.flows[0]!;
+    s.flows = Array.from({ length: f.flows }, (_, i) => structuredClone(s.flows[i] ?? template));
+  }
+}

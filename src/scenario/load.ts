@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { InputError } from '../errors.js';
+import { isVariant, VARIANTS, type Variant } from '../variants.js';
+import { dumbbellScenario } from './defaults.js';
+import { isPresetName, PRESET_NAMES, presetScenario } from './presets.js';
+import type { FlowSpec, Scenario } from './types.js';
+import { validateScenario } from './validate.js';
+
+/**
+ * Scenario files (JSON or YAML) are partial Scenarios laid over a base: `base: lfn` starts from a
+ * preset, no base from the generic dumbbell (src/scenario/defaults.ts). `flows` may be a list of
+ * partial flows (each over the base's first flow) or a count. Every key is checked: an unknown or
+ * misspelt key is an error, never silently ignored.
+ */
+export function loadScenarioFile(path: string, variantOverride?: Variant): Scenario {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new InputError('--scenario', `cannot read file '${path}' (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return parseScenarioText(text, path, variantOverride);
+}
+
+export function parseScenarioText(text: string, source: string, variantOverride?: Variant): Scenario {
+  let raw: unknown;
+  try {
+    raw = extname(source).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
+  } catch (e) {
+    const msg = (e as Error).message.split('\n')[0];
+    throw new InputError('(file)', `is not valid ${extname(source).toLowerCase() === '.json' ? 'JSON' : 'YAML'}: ${msg}`, source);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new InputError('(root)', 'must be a mapping of scenario fields', source);
+  }
+  const { base, ...fields } = raw as Record<string, unknown>;
+  const variantField = variantOverride ?? fields.variant ?? 'reno';
+  if (!isVariant(variantField)) throw new InputError('variant', `must be one of ${VARIANTS.join(', ')}, got '${String(variantField)}'`, source);
+  let start: Scenario;
+  if (base === undefined || base === 'dumbbell') start = dumbbellScenario(variantField);
+  else if (isPresetName(base)) start = presetScenario(base, variantField);
+  else throw new InputError('base', `must be one of dumbbell, ${PRESET_NAMES.join(', ')}, got '${String(base)}'`, source);
+
+  const merged = mergeScenario(start, fields, source);
+  if (fields.name === undefined) merged.name = basename(source, extname(source));
+  merged.variant = variantField;
+  return validateScenario(merged, source);
+}
+
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** Deep merge of plain objects; arrays and scalars replace. Unknown keys pass through to validation. */
+export function deepMerge<T>(base: T, patch: unknown): T {
+  if (!isPlainObject(base) || !isPlainObject(patch)) return (patch === undefined ? base : patch) as T;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(patch)) out[k] = k in base ? deepMerge((base as Record<string, unknown>)[k], v) : v;
+  return out as T;
+}
+
+function mergeScenario(start: Scenario, fields: Record<string, unknown>, source: string): Scenario {
+  const { flows, ...rest } = fields;
+  const merged = deepMerge(structuredClone(start), rest);
+  const template = start.flows[0]!;
+  if (typeof flows === 'number') {
+    if (!Number.isInteger(flows) || flows < 1 || flows > 10_000) throw new InputError('flows', `must be a whole number in [1, 10000] or a list of flows, got ${flows}`, source);
+    merged.flows = Array.from({ length: flows }, (_, i) => ({ ...structuredClone(template), startS: start.flows[i]?.startS ?? template.startS }));
+  } else if (Array.isArray(flows)) {
+    merged.flows = flows.map((f) => deepMerge(structuredClone(template), f) as FlowSpec);
+  } else if (flows !== undefined) {
+    throw new InputError('flows', 'must be a count or a list of flows', source);
+  }
+  return merged;
+}

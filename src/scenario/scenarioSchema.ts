@@ -1,0 +1,88 @@
+import { VARIANTS } from '../variants.js';
+import { int, num, type Schema } from './schema.js';
+
+/** Accepted ranges of every Scenario field. Wide enough for research, narrow enough to catch typos. */
+const link: Schema = {
+  kind: 'object',
+  fields: {
+    bandwidthBps: num(0, 1e13, { minExclusive: true }),
+    delayS: num(0, 10),
+    queuePackets: int(1, 1e7),
+  },
+};
+
+const queue: Schema = {
+  kind: 'union',
+  tag: 'kind',
+  variants: {
+    droptail: { kind: 'object', fields: { kind: { kind: 'enum', values: ['droptail'] }, limitPackets: int(1, 1e7) } },
+    red: {
+      kind: 'object',
+      fields: {
+        kind: { kind: 'enum', values: ['red'] },
+        limitPackets: int(1, 1e7),
+        minThPackets: num(0, 1e7),
+        maxThPackets: num(0, 1e7, { minExclusive: true }),
+        maxP: num(0, 1, { minExclusive: true }),
+        weight: num(0, 1, { minExclusive: true }),
+        gentle: { kind: 'boolean' },
+      },
+    },
+  },
+};
+
+export const SCENARIO_SCHEMA: Schema = {
+  kind: 'object',
+  fields: {
+    name: { kind: 'string' },
+    variant: { kind: 'enum', values: VARIANTS },
+    durationS: num(0, 1e6, { minExclusive: true }),
+    measureFromS: num(0, 1e6),
+    seed: int(0, 2 ** 32 - 1),
+    mssBytes: int(1, 65_495),
+    headerBytes: int(0, 1000),
+    bottleneck: {
+      kind: 'object',
+      fields: {
+        bandwidthBps: num(0, 1e13, { minExclusive: true }),
+        delayS: num(0, 10),
+        queue,
+        loss: {
+          kind: 'object',
+          fields: { rate: num(0, 1, { maxExclusive: true }), direction: { kind: 'enum', values: ['data', 'both'] } },
+        },
+      },
+    },
+    flows: {
+      kind: 'array',
+      minItems: 1,
+      maxItems: 10_000,
+      items: {
+        kind: 'object',
+        fields: {
+          access: link,
+          receiverAccess: { ...(link as Extract<Schema, { kind: 'object' }>), nullable: true },
+          startS: num(0, 1e6),
+          stopS: num(0, 1e6, { nullable: true }),
+          bytes: int(1, Number.MAX_SAFE_INTEGER, { nullable: true }),
+        },
+      },
+    },
+    tcp: {
+      kind: 'object',
+      fields: {
+        initialCwndSegments: int(1, 1e6),
+        initialSsthreshBytes: num(0, 1e15, { minExclusive: true, nullable: true }),
+        minRtoS: num(0, 600, { minExclusive: true }),
+        maxRtoS: num(0, 3600, { minExclusive: true }),
+        clockGranularityS: num(0, 1, { minExclusive: true }),
+        delAckCount: int(1, 64),
+        delAckTimeoutS: num(0, 10, { minExclusive: true }),
+        rcvBufBytes: int(1, 2 ** 40),
+        dupAckThreshold: int(1, 100),
+      },
+    },
+    ccParams: { kind: 'record', value: num(-1e12, 1e12) },
+    trace: { kind: 'object', fields: { maxPoints: int(10, 10_000_000) } },
+  },
+};

@@ -1,0 +1,28 @@
+import { InputError } from '../errors.js';
+import { SCENARIO_SCHEMA } from './scenarioSchema.js';
+import { check } from './schema.js';
+import type { Scenario } from './types.js';
+
+/**
+ * Checks a complete scenario: every field's type and range (schema), then the relations between
+ * fields that a schema cannot express. Returns the scenario typed; throws InputError otherwise.
+ */
+export function validateScenario(value: unknown, source?: string): Scenario {
+  check(value, SCENARIO_SCHEMA, '', source);
+  const s = value as Scenario;
+  const fail = (field: string, problem: string): never => {
+    throw new InputError(field, problem, source);
+  };
+  if (s.measureFromS >= s.durationS) fail('measureFromS', `must be below durationS (${s.durationS}), got ${s.measureFromS}`);
+  if (s.tcp.minRtoS > s.tcp.maxRtoS) fail('tcp.minRtoS', `must not exceed tcp.maxRtoS (${s.tcp.maxRtoS}), got ${s.tcp.minRtoS}`);
+  const q = s.bottleneck.queue;
+  if (q.kind === 'red') {
+    if (q.minThPackets >= q.maxThPackets) fail('bottleneck.queue.minThPackets', `must be below maxThPackets (${q.maxThPackets}), got ${q.minThPackets}`);
+    if (q.maxThPackets > q.limitPackets) fail('bottleneck.queue.maxThPackets', `must not exceed limitPackets (${q.limitPackets}), got ${q.maxThPackets}`);
+  }
+  s.flows.forEach((f, i) => {
+    if (f.startS >= s.durationS) fail(`flows[${i}].startS`, `must be below durationS (${s.durationS}), got ${f.startS}`);
+    if (f.stopS !== null && f.stopS < f.startS) fail(`flows[${i}].stopS`, `must not be before startS (${f.startS}), got ${f.stopS}`);
+  });
+  return s;
+}
