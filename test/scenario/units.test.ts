@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/errors.js';
+import { parseDurationS, parseInteger, parseNumber, parseRateBps } from '../../src/units.js';
+
+describe('units', () => {
+  it('parseRateBps(text) reads SI rate suffixes case-insensitively', () => {
+    expect(parseRateBps('100Mbps')).toBe(100e6);
+    expect(parseRateBps('1.5Gbit/s')).toBe(1.5e9);
+    expect(parseRateBps('64kbps')).toBe(64e3);
+    expect(parseRateBps('1e6')).toBe(1e6);
+    expect(parseRateBps('10 mbps')).toBe(10e6);
+  });
+
+  it('parseDurationS(text) reads s, ms, us and bare seconds', () => {
+    expect(parseDurationS('100ms')).toBeCloseTo(0.1, 15);
+    expect(parseDurationS('2s')).toBe(2);
+    expect(parseDurationS('250us')).toBeCloseTo(250e-6, 18);
+    expect(parseDurationS('20')).toBe(20);
+  });
+
+  it('rejects unknown units and garbage with the field name', () => {
+    expect(() => parseRateBps('100Mbpx', '--bandwidth')).toThrow(/--bandwidth has unknown unit 'Mbpx'/);
+    expect(() => parseDurationS('fast', '--delay')).toThrow(InputError);
+    expect(() => parseNumber('1e-5x', '--loss')).toThrow(/--loss must be a number/);
+    expect(() => parseInteger('2.5', '--flows')).toThrow(/whole number/);
+  });
+});
