@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { EXIT_BAD_INPUT, InputError } from '../errors.js';
+import { register as registerPredict } from './predict.js';
 import { register as registerSimulate } from './simulate.js';
 
 /**
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerSimulate(program);
+  registerPredict(program);
   for (const cmd of program.commands) cmd.exitOverride();
   return program;
 }

@@ -1,0 +1,25 @@
+/**
+ * `npm run bench`: every benchmark of the project in one process run, so that ratios (packet vs
+ * fluid, 2 workers vs 1) are measured on the same machine state. Figures, not pass/fail: the
+ * machine is shared and noisy. `npm run bench -- packet` runs one part.
+ */
+import { cpus, totalmem } from 'node:os';
+
+const parts: Record<string, () => Promise<void>> = {
+  packet: async () => (await import('./packet.js')).benchPacket(),
+  fluid: async () => (await import('./fluid.js')).benchFluid(),
+  sweep: async () => (await import('./sweep.js')).benchSweep(),
+};
+
+const wanted = process.argv.slice(2).filter((a) => a in parts);
+const selected = wanted.length > 0 ? wanted : Object.keys(parts);
+
+console.log(`cclab benchmarks on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`);
+for (const name of selected) {
+  console.log(`\n=== ${name} ===`);
+  try {
+    await parts[name]!();
+  } catch (e) {
+    console.log(`${name}: not available (${(e as Error).message.split('\n')[0]})`);
+  }
+}

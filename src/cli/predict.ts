@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { summaryJson } from '../result/summaryJson.js';
+import { formatRate } from '../units.js';
+import { formatRunTable, writeRunOutputs } from './output.js';
+import { addScenarioOptions, parseVariant, scenarioFromOptions, type ScenarioFlags } from './scenarioOptions.js';
+
+interface PredictFlags extends ScenarioFlags {
+  variant: string;
+  json?: boolean;
+  out?: string;
+}
+
+export function register(program: Command): void {
+  const cmd = program
+    .command('predict')
+    .description('solve the fluid (delay-differential) model of one scenario and variant, with closed-form predictions');
+  addScenarioOptions(cmd)
+    .option('--variant <id>', 'congestion control: tahoe, reno, newreno, westwood, cubic', 'reno')
+    .option('--json', 'print one JSON object instead of a table')
+    .option('--out <dir>', 'write result.json, summary.json, scenario.json and traces.csv to DIR')
+    .action(async (opts: PredictFlags) => {
+      const scenario = scenarioFromOptions(opts, parseVariant(opts.variant));
+      const [{ runFluid }, { closedForms }] = await Promise.all([import('../fluid/run.js'), import('../theory/closedForms.js')]);
+      const result = runFluid(scenario);
+      const closedForm = closedForms(scenario).filter((c) => c.appliesTo.includes(scenario.variant));
+      if (opts.out) writeRunOutputs(opts.out, result);
+      if (opts.json) {
+        process.stdout.write(JSON.stringify({ ...summaryJson(result), closedForm }) + '\n');
+        return;
+      }
+      const lines = [formatRunTable(result), '', 'closed forms:'];
+      for (const c of closedForm) {
+        lines.push(`  ${c.title}: ${c.cwndSegments.toFixed(2)} segments, ${formatRate(c.goodputBps)}${c.note ? ` (${c.note})` : ''}`);
+      }
+      if (closedForm.length === 0) lines.push('  none applies to this variant');
+      process.stdout.write(lines.join('\n') + '\n');
+      if (result.status === 'failed') process.exitCode = 1;
+    });
+}
