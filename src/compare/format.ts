@@ -1,0 +1,40 @@
+/** Number formatting for tables and terminals: SI prefixes, units, fixed significant digits. */
+
+/** 1795921 -> "1.80 Mbit/s"; 35316 -> "35.3 kbit/s". */
+export function formatBps(bps: number | null | undefined): string {
+  if (bps === null || bps === undefined || !Number.isFinite(bps)) return '–';
+  const a = Math.abs(bps);
+  if (a >= 1e9) return `${(bps / 1e9).toPrecision(3)} Gbit/s`;
+  if (a >= 1e6) return `${(bps / 1e6).toPrecision(3)} Mbit/s`;
+  if (a >= 1e3) return `${(bps / 1e3).toPrecision(3)} kbit/s`;
+  return `${bps.toFixed(0)} bit/s`;
+}
+
+/** Signed percent of a ratio: 0.123 -> "+12.3%". */
+export function formatPct(x: number | null | undefined, digits = 1): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '–';
+  const s = (100 * x).toFixed(digits);
+  return `${x > 0 ? '+' : ''}${s}%`;
+}
+
+export function formatSeconds(s: number | null | undefined): string {
+  if (s === null || s === undefined || !Number.isFinite(s)) return '–';
+  if (s === 0) return '0 s';
+  if (Math.abs(s) < 1) return `${+(s * 1e3).toPrecision(3)} ms`;
+  return `${+s.toPrecision(4)} s`;
+}
+
+export function formatBytes(b: number): string {
+  if (b >= 1 << 20) return `${+(b / (1 << 20)).toPrecision(3)} MiB`;
+  if (b >= 1 << 10) return `${+(b / (1 << 10)).toPrecision(3)} KiB`;
+  return `${b} B`;
+}
+
+/** Three significant digits, no exponent for everyday magnitudes. */
+export function formatNumber(x: number | null | undefined, digits = 3): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '–';
+  if (x === 0) return '0';
+  const a = Math.abs(x);
+  if (a >= 1e6 || a < 1e-3) return x.toExponential(digits - 1);
+  return String(+x.toPrecision(digits));
+}

@@ -1,0 +1,87 @@
+import type { RunResult } from '../result/types.js';
+import type { Scenario } from '../scenario/types.js';
+import type { Variant } from '../variants.js';
+import { compareRuns } from './compare.js';
+import { loadEngines, type EngineSet } from './engines.js';
+import type { ClosedFormLike, Comparison } from './types.js';
+
+/** Called after each engine run: `done` of `total` runs finished, `label` names the next one (or the last). */
+export type ProgressFn = (done: number, total: number, label: string) => void;
+
+/** One scenario x variant with both runs, the closed forms and their comparison (what a report draws). */
+export interface ComparisonCase {
+  scenario: Scenario;
+  packet: RunResult;
+  fluid: RunResult;
+  closed: ClosedFormLike[];
+  comparison: Comparison;
+}
+
+export interface RunComparisonOptions {
+  onProgress?: ProgressFn;
+  /** Engines to use; defaults to the real packet and fluid engines. Tests pass synthetic ones. */
+  engines?: EngineSet;
+}
+
+/** A run that threw becomes a failed RunResult, so one broken model does not lose a whole report. */
+function failedRun(engine: 'packet' | 'fluid', s: Scenario, err: unknown): RunResult {
+  const zero = { goodputBps: 0, throughputBps: 0, meanCwndBytes: 0, meanCwndSegments: 0, retransmits: 0, timeouts: 0, fastRecoveries: 0, lossRate: 0 };
+  return {
+    engine,
+    variant: s.variant,
+    scenario: s.name,
+    spec: s,
+    durationS: s.durationS,
+    mssBytes: s.mssBytes,
+    status: 'failed',
+    failure: err instanceof Error ? err.message : String(err),
+    summary: { ...zero, drops: { queue: 0, random: 0, ackRandom: 0, ackQueue: 0 } },
+    flows: [],
+    queue: { packets: { t: [], v: [] } },
+    stats: { wallS: 0 },
+  };
+}
+
+async function guarded(engine: 'packet' | 'fluid', s: Scenario, run: (s: Scenario) => RunResult | Promise<RunResult>): Promise<RunResult> {
+  try {
+    return await run(s);
+  } catch (err) {
+    // Bad input is the user's to fix, not a model failure to report.
+    if (err instanceof Error && err.name === 'InputError') throw err;
+    return failedRun(engine, s, err);
+  }
+}
+
+/**
+ * Run both engines on every scenario x variant (the scenario's own variant is replaced) and compare.
+ * Runs are sequential: the machine is small and each engine run is single-threaded already.
+ */
+export async function runComparison(
+  scenarios: readonly Scenario[],
+  variants: readonly Variant[],
+  opts: RunComparisonOptions = {},
+): Promise<ComparisonCase[]> {
+  const engines = opts.engines ?? (await loadEngines());
+  const total = scenarios.length * variants.length * 2;
+  let done = 0;
+  const cases: ComparisonCase[] = [];
+  for (const base of scenarios) {
+    for (const variant of variants) {
+      const scenario: Scenario = { ...base, variant };
+      const label = `${scenario.name} ${variant}`;
+      opts.onProgress?.(done, total, `${label}: packet`);
+      const packet = await guarded('packet', scenario, engines.runPacket);
+      opts.onProgress?.(++done, total, `${label}: fluid`);
+      const fluid = await guarded('fluid', scenario, engines.runFluid);
+      opts.onProgress?.(++done, total, label);
+      let closed: ClosedFormLike[] = [];
+      try {
+        closed = [...engines.closedForms(scenario)];
+      } catch {
+        closed = []; // a closed form that does not apply to this scenario is simply absent
+      }
+      cases.push({ scenario, packet, fluid, closed, comparison: compareRuns(packet, fluid, closed) });
+    }
+  }
+  return cases;
+}

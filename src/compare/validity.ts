@@ -1,0 +1,143 @@
+import type { RunResult } from '../result/types.js';
+import type { Scenario } from '../scenario/types.js';
+import type { ClosedFormLike, ValidityFlag } from './types.js';
+
+/**
+ * Thresholds of the validity checks. Fluid and closed-form models of TCP assume many packets per
+ * RTT, losses signalled by duplicate ACKs (not timeouts), random losses at a rate the window does not
+ * control, and a window that neither the receiver nor the link caps. Outside that, a large error is
+ * expected and is reported as a flag, not as a model error.
+ */
+export const VALIDITY = {
+  /** Below this mean window (segments) there are too few packets per RTT for a fluid view, and three dupACKs rarely arrive. */
+  minPacketsPerRtt: 4,
+  /** Timeouts above this share of loss reactions dominate (models treat losses as fast-recovery halvings). */
+  maxTimeoutShare: 0.5,
+  minTimeouts: 3,
+  /** Goodput above this share of the path's payload capacity: the link, not loss, sets the rate. */
+  bandwidthShare: 0.8,
+  /** Share of time the window sits at the receiver window above which the receiver limits the flow. */
+  rwndTimeShare: 0.25,
+  /** Fewer loss reactions than this: means are dominated by the first slow start. */
+  minLossEvents: 5,
+} as const;
+
+/** Payload rate the path can carry in total: the narrowest of bottleneck and the flows' own links, less headers. */
+export function pathCapacityGoodputBps(spec: Scenario): number {
+  let access = 0;
+  for (const f of spec.flows) {
+    access += Math.min(f.access.bandwidthBps, f.receiverAccess?.bandwidthBps ?? Infinity);
+  }
+  const wire = Math.min(spec.bottleneck.bandwidthBps, access > 0 ? access : Infinity);
+  return (wire * spec.mssBytes) / (spec.mssBytes + spec.headerBytes);
+}
+
+/** Share of the recorded samples (time-weighted) where cwnd is at least `level` bytes. */
+function timeShareAtLeast(run: RunResult, levelBytes: number): number {
+  let at = 0;
+  let all = 0;
+  for (const { trace } of run.flows) {
+    const { t, v } = trace.cwndBytes;
+    for (let i = 1; i < t.length; i++) {
+      const dt = t[i]! - t[i - 1]!;
+      all += dt;
+      if (v[i - 1]! >= levelBytes) at += dt;
+    }
+  }
+  return all > 0 ? at / all : 0;
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+
+/** Flags for one packet/fluid pair. The packet run is the witness of what the network did. */
+export function validityFlags(packet: RunResult, fluid: RunResult, closed: readonly ClosedFormLike[]): ValidityFlag[] {
+  const flags: ValidityFlag[] = [];
+  for (const r of [packet, fluid]) {
+    if (r.status === 'failed') {
+      flags.push({
+        code: 'run-failed',
+        severity: 'invalid',
+        subject: r.engine === 'fluid' ? 'fluid' : 'comparison',
+        message: `${r.engine} run failed: ${r.failure ?? 'no reason given'}`,
+      });
+    }
+  }
+  if (packet.status === 'failed') return flags;
+
+  const spec = packet.spec;
+  const s = packet.summary;
+  const lossEvents = s.timeouts + s.fastRecoveries;
+  if (s.timeouts >= VALIDITY.minTimeouts && s.timeouts / Math.max(1, lossEvents) > VALIDITY.maxTimeoutShare) {
+    flags.push({
+      code: 'timeouts-dominate',
+      severity: 'invalid',
+      subject: 'fluid',
+      message: `timeouts dominate: ${s.timeouts} timeouts vs ${s.fastRecoveries} fast recoveries; the models assume losses are repaired by fast recovery`,
+      value: s.timeouts / Math.max(1, lossEvents),
+      threshold: VALIDITY.maxTimeoutShare,
+    });
+  }
+  if (s.meanCwndSegments < VALIDITY.minPacketsPerRtt) {
+    flags.push({
+      code: 'few-packets-per-rtt',
+      severity: 'invalid',
+      subject: 'fluid',
+      message: `only ${s.meanCwndSegments.toFixed(1)} packets per RTT on average (< ${VALIDITY.minPacketsPerRtt}): too few for a fluid approximation or for three duplicate ACKs`,
+      value: s.meanCwndSegments,
+      threshold: VALIDITY.minPacketsPerRtt,
+    });
+  }
+  const capacity = pathCapacityGoodputBps(spec);
+  const share = s.goodputBps / capacity;
+  const congestionDrops = s.drops.queue > Math.max(0, s.drops.random);
+  if (share >= VALIDITY.bandwidthShare || congestionDrops) {
+    const why =
+      share >= VALIDITY.bandwidthShare
+        ? `goodput is ${pct(share)} of the path's payload capacity (${(capacity / 1e6).toPrecision(3)} Mbit/s)`
+        : `most losses are queue overflows (${s.drops.queue} vs ${s.drops.random} random drops), so the window sets the loss rate`;
+    flags.push({ code: 'bandwidth-limited', severity: 'warn', subject: 'fluid', message: `bandwidth limited: ${why}`, value: share, threshold: VALIDITY.bandwidthShare });
+    if (closed.length > 0) {
+      flags.push({
+        code: 'bandwidth-limited',
+        severity: 'invalid',
+        subject: 'closed-form',
+        message: `closed forms assume a loss-limited flow with a given loss rate; here ${why}`,
+        value: share,
+        threshold: VALIDITY.bandwidthShare,
+      });
+    }
+  }
+  const rwnd = spec.tcp.rcvBufBytes;
+  const rwndShare = timeShareAtLeast(packet, 0.95 * rwnd);
+  if (rwndShare > VALIDITY.rwndTimeShare) {
+    flags.push({
+      code: 'receiver-window-limited',
+      severity: 'warn',
+      subject: 'fluid',
+      message: `receiver-window limited: cwnd is at the ${Math.round(rwnd / 1024)} KiB receive buffer ${pct(rwndShare)} of the time`,
+      value: rwndShare,
+      threshold: VALIDITY.rwndTimeShare,
+    });
+  }
+  for (const c of closed) {
+    if (c.cwndSegments !== null && c.cwndSegments * spec.mssBytes > rwnd) {
+      flags.push({
+        code: 'receiver-window-limited',
+        severity: 'invalid',
+        subject: 'closed-form',
+        message: `${c.title} predicts ${c.cwndSegments.toFixed(0)} segments, above the receive window of ${Math.floor(rwnd / spec.mssBytes)}`,
+      });
+    }
+  }
+  if (lossEvents < VALIDITY.minLossEvents) {
+    flags.push({
+      code: 'few-loss-events',
+      severity: 'warn',
+      subject: 'comparison',
+      message: `only ${lossEvents} loss reactions in the run: the means are shaped by the first slow start (run longer)`,
+      value: lossEvents,
+      threshold: VALIDITY.minLossEvents,
+    });
+  }
+  return flags;
+}
