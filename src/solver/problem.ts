@@ -1,0 +1,98 @@
+/**
+ * Problem definitions for the ODE/DDE layer (SciML's Problem / solve / Solution split).
+ * No TCP knowledge lives here: the fluid engine builds a {@link DdeProblem} from a model and a Scenario.
+ */
+
+/**
+ * Right-hand side of a retarded DDE: write dy/dt at (t, y) into `dy`.
+ * `past(s, i)` returns component i of the solution at an earlier time s (s <= t), from the dense
+ * output of accepted steps or, before t0, from the problem's history.
+ */
+export type DdeRhs = (t: number, y: ArrayLike<number>, dy: number[], past: PastFn) => void;
+
+/** Component i of the solution at time s. */
+export type PastFn = (s: number, i: number) => number;
+
+/** What an event does when it fires. Mutate `y` in place; return 'stop' to end the integration there. */
+export type EventAction = (t: number, y: number[]) => void | 'stop';
+
+/**
+ * A state event: fires where g(t, y) crosses zero in the given direction. The crossing is located on
+ * the dense output to `tolS` (default 1e-9 relative to the step) and the step is cut there, so the
+ * solver restarts from a new initial point (reset of the FSAL stage) instead of stepping over a kink.
+ */
+export interface StateEvent {
+  name: string;
+  g: (t: number, y: ArrayLike<number>, past: PastFn) => number;
+  /** 'rising': g goes from < 0 to >= 0; 'falling': from > 0 to <= 0; 'either'. */
+  direction: 'rising' | 'falling' | 'either';
+  action: EventAction;
+}
+
+/** An event at a known time (flow start, scheduled change). The solver steps exactly onto it. */
+export interface TimedEvent {
+  name: string;
+  atS: number;
+  action: EventAction;
+}
+
+/**
+ * A box constraint lo <= y[index] <= hi (queue q in [0, B], window W >= 1). Inside, the component
+ * follows its rhs. When it reaches a bound (located as an event), it sticks there (its derivative is
+ * projected to 0: Filippov sliding) until the raw derivative points back inside, which is also located
+ * as an event. This is what a queue does: it cannot go negative nor hold more than its buffer.
+ */
+export interface Bound {
+  index: number;
+  lo?: number;
+  hi?: number;
+}
+
+export interface DdeProblem {
+  /** Number of state components. */
+  n: number;
+  rhs: DdeRhs;
+  y0: number[];
+  /** Solution before t0 (component i at time s < t0); default: constant y0. */
+  history?: (s: number, i: number) => number;
+  tspan: [number, number];
+  /**
+   * A lower bound on every delay the rhs uses (e.g. the smallest propagation RTT). Steps are capped at
+   * it, so every delayed value lies in already accepted steps (method of steps: the explicit RK formula
+   * stays explicit). Infinity (default) for an ODE.
+   */
+  minLagS?: number;
+  /** Forced step ends (known discontinuities, e.g. t0 + lag for a constant history). */
+  tstops?: number[];
+  bounds?: Bound[];
+  events?: StateEvent[];
+  timedEvents?: TimedEvent[];
+}
+
+export interface SolveOptions {
+  /** Relative tolerance (default 1e-6). */
+  rtol?: number;
+  /** Absolute tolerance (default 1e-6). */
+  atol?: number;
+  /** Largest step in the unit of t (default Infinity; further capped by minLagS). */
+  maxStepS?: number;
+  /** Below this step size the run fails with 'step size collapse' (default 1e-12 x span). */
+  minStepS?: number;
+  /** Budget of attempted steps (default 1e6). */
+  maxSteps?: number;
+  /** First trial step (default: heuristic from the rhs scale). */
+  firstStepS?: number;
+}
+
+export interface SolverStats {
+  steps: number;
+  rejected: number;
+  rhsEvaluations: number;
+  events: number;
+}
+
+/** One recorded event firing. */
+export interface EventRecord {
+  name: string;
+  t: number;
+}

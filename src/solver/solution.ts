@@ -1,0 +1,66 @@
+import type { EventRecord, SolverStats } from './problem.js';
+import type { DenseHistory } from './history.js';
+
+/**
+ * The result of {@link solve}: a dense, callable trajectory over [t0, tEnd] plus status and statistics
+ * (SciML's Solution). With status 'failed', tEnd is where the integration stopped and `message` says why;
+ * values up to tEnd are what the solver computed, values after it do not exist.
+ */
+export class Solution {
+  constructor(
+    private readonly hist: DenseHistory,
+    private readonly yEnd: number[],
+    readonly t0: number,
+    readonly tEnd: number,
+    readonly status: 'ok' | 'failed',
+    readonly message: string,
+    readonly stats: SolverStats,
+    readonly events: readonly EventRecord[],
+  ) {}
+
+  /** Component i at time s, t0 <= s <= tEnd (dense output, 4th-order accurate between steps). */
+  at(s: number, i: number): number {
+    if (!(s >= this.t0 - 1e-12) || s > this.tEnd + 1e-9 * Math.max(1, Math.abs(this.tEnd))) {
+      throw new RangeError(`t = ${s} outside the solved interval [${this.t0}, ${this.tEnd}]`);
+    }
+    if (this.hist.length === 0 || s >= this.hist.tEnd) return this.yEnd[i]!;
+    return this.hist.at(s, i);
+  }
+
+  /** The full state at time s. */
+  state(s: number): number[] {
+    return this.yEnd.map((_, i) => this.at(s, i));
+  }
+
+  /** Component i on a time grid (grid points beyond tEnd are NaN). */
+  sample(grid: readonly number[], i: number): number[] {
+    return grid.map((s) => (s <= this.tEnd ? this.at(s, i) : NaN));
+  }
+
+  /** The accepted mesh (step start times, then tEnd). */
+  mesh(): number[] {
+    return [...this.hist.stepStarts(), this.tEnd];
+  }
+
+  /**
+   * Time integral of component i over [a, b] (a, b within the solved interval), by 4-point
+   * Gauss-Legendre on each step of the mesh: exact for the degree-4 dense polynomial, so time
+   * averages (mean cwnd, delivered bytes) need no resampling.
+   */
+  integral(i: number, a: number, b: number, f: (v: number) => number = (v) => v): number {
+    const mesh = this.mesh();
+    let sum = 0;
+    for (let k = 0; k + 1 < mesh.length; k++) {
+      const lo = Math.max(a, mesh[k]!);
+      const hi = Math.min(b, mesh[k + 1]!);
+      if (hi <= lo) continue;
+      const mid = 0.5 * (lo + hi);
+      const half = 0.5 * (hi - lo);
+      for (let j = 0; j < 4; j++) sum += GL_W[j]! * half * f(this.at(mid + half * GL_X[j]!, i));
+    }
+    return sum;
+  }
+}
+
+const GL_X = [-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526];
+const GL_W = [0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478548451374538];

@@ -1,0 +1,268 @@
+import { Dopri5 } from 'dopri/lib/dopri5/stepper.js';
+import type { DdeProblem, EventRecord, SolveOptions, SolverStats, StateEvent } from './problem.js';
+import { DenseHistory, denseTentative } from './history.js';
+import { findRoot, crossed } from './roots.js';
+import { Solution } from './solution.js';
+
+/** Step-size control constants (Hairer, Norsett & Wanner, "Solving ODEs I", II.4; as scipy's rk.py). */
+const SAFETY = 0.9;
+const MIN_FACTOR = 0.2;
+const MAX_FACTOR = 5;
+/** Error exponent 1/(q + 1) for the 4th-order embedded estimate of Dormand-Prince 5(4). */
+const ERR_EXPONENT = 1 / 5;
+/** An event firing this many times at one instant is a modelling loop (Zeno), not progress. */
+const MAX_EVENTS_AT_ONE_TIME = 50;
+
+interface ActiveEvent extends StateEvent {
+  active(): boolean;
+  /** Bound-exit events fire only when g becomes strictly positive (the derivative points inwards). */
+  strict?: boolean;
+}
+
+/**
+ * Integrate a retarded DDE (or ODE) with dopri's Dormand-Prince 5(4) stepper, adding what the `dopri`
+ * package lacks: a history function before t0, located state events with restarts, timed events,
+ * box constraints with sliding (queue in [0, B]), forced stops, and failure reporting instead of throwing.
+ *
+ * The step is capped at `minLagS` (method of steps), so a delayed value y(t - tau), tau >= minLagS,
+ * always comes from an accepted step: the RK formula stays explicit even for state-dependent delays.
+ * Never throws for numerical trouble: NaN/Inf or a collapsing step gives a Solution with status 'failed'.
+ */
+export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
+  const { n, tspan } = problem;
+  const [t0, t1] = tspan;
+  const rtol = opts.rtol ?? 1e-6;
+  const atol = opts.atol ?? 1e-6;
+  const span = t1 - t0;
+  const hCap = Math.min(opts.maxStepS ?? Infinity, (problem.minLagS ?? Infinity) * (1 - 1e-9), span);
+  const hMin = opts.minStepS ?? 1e-12 * Math.max(1, Math.abs(span));
+  const maxSteps = opts.maxSteps ?? 1_000_000;
+  if (problem.y0.length !== n) throw new RangeError(`y0 has ${problem.y0.length} components, expected ${n}`);
+
+  const hist = new DenseHistory(n);
+  const stats: SolverStats = { steps: 0, rejected: 0, rhsEvaluations: 0, events: 0 };
+  const fired: EventRecord[] = [];
+  const y = problem.y0.slice();
+  /** Bound state per component: 0 free, -1 held at lo, +1 held at hi. */
+  const held = new Int8Array(n);
+  const history = problem.history;
+  const y0 = problem.y0.slice();
+
+  const past = (s: number, i: number): number => {
+    if (s < t0) return history ? history(s, i) : y0[i]!;
+    if (hist.length === 0 || s > hist.tEnd) return y[i]!;
+    return hist.at(s, i);
+  };
+  const raw = new Array<number>(n).fill(0);
+  const rhs = (t: number, yy: number[], dy: number[]): void => {
+    stats.rhsEvaluations++;
+    problem.rhs(t, yy, dy, past);
+    for (let i = 0; i < n; i++) {
+      if ((held[i] === -1 && dy[i]! < 0) || (held[i] === 1 && dy[i]! > 0)) dy[i] = 0;
+    }
+  };
+  const rawDerivative = (t: number, yy: ArrayLike<number>, i: number): number => {
+    stats.rhsEvaluations++;
+    problem.rhs(t, yy, raw, past);
+    return raw[i]!;
+  };
+
+  const events: ActiveEvent[] = (problem.events ?? []).map((e) => ({ ...e, active: () => true }));
+  for (const b of problem.bounds ?? []) {
+    const i = b.index;
+    for (const side of [-1, 1] as const) {
+      const limit = side === -1 ? b.lo : b.hi;
+      if (limit === undefined) continue;
+      events.push({
+        name: `y[${i}] reaches ${side === -1 ? 'lower' : 'upper'} bound ${limit}`,
+        g: (_t, yy) => yy[i]! - limit,
+        direction: side === -1 ? 'falling' : 'rising',
+        active: () => held[i] === 0,
+        action: (_t, yy) => {
+          yy[i] = limit;
+          held[i] = side;
+        },
+      });
+      events.push({
+        name: `y[${i}] leaves ${side === -1 ? 'lower' : 'upper'} bound ${limit}`,
+        g: (t, yy) => -side * rawDerivative(t, yy, i),
+        direction: 'rising',
+        strict: true,
+        active: () => held[i] === side,
+        action: () => {
+          held[i] = 0;
+        },
+      });
+    }
+  }
+  // A start exactly on (or outside) a bound starts held there.
+  for (const b of problem.bounds ?? []) {
+    if (b.lo !== undefined && y[b.index]! <= b.lo) {
+      y[b.index] = b.lo;
+      held[b.index] = -1;
+    } else if (b.hi !== undefined && y[b.index]! >= b.hi) {
+      y[b.index] = b.hi;
+      held[b.index] = 1;
+    }
+  }
+
+  const stops = [...(problem.tstops ?? []), ...(problem.timedEvents ?? []).map((e) => e.atS)]
+    .filter((s) => s > t0 && s < t1)
+    .sort((a, b) => a - b);
+  const timed = [...(problem.timedEvents ?? [])].sort((a, b) => a.atS - b.atS);
+  let stopIdx = 0;
+  let timedIdx = 0;
+
+  const stepper = new Dopri5(rhs, n);
+  let t = t0;
+  let status: 'ok' | 'failed' = 'ok';
+  let message = '';
+  const fail = (why: string): void => {
+    status = 'failed';
+    message = `${why} at t = ${t.toPrecision(6)}`;
+  };
+
+  // Timed events at t0 itself (e.g. a flow starting at time 0).
+  while (timedIdx < timed.length && timed[timedIdx]!.atS <= t0) {
+    const ev = timed[timedIdx++]!;
+    ev.action(t0, y);
+    fired.push({ name: ev.name, t: t0 });
+    stats.events++;
+  }
+  stepper.reset(t, y);
+  if (!y.every(Number.isFinite) || !stepper.k1.every(Number.isFinite)) {
+    fail('non-finite initial state or derivative');
+    return new Solution(hist, y, t0, t, status, message, stats, fired);
+  }
+  let gPrev = events.map((e) => (e.active() ? e.g(t, y, past) : NaN));
+  let h = Math.min(hCap, opts.firstStepS ?? initialStep(stepper.k1, y, atol, rtol, span));
+  let rejectedLast = false;
+  let sameTimeEvents = 0;
+  let lastEventT = NaN;
+  const yTmp = new Array<number>(n).fill(0);
+
+  while (t < t1 && status === 'ok') {
+    if (stats.steps >= maxSteps) {
+      fail(`step budget of ${maxSteps} exhausted`);
+      break;
+    }
+    while (stopIdx < stops.length && stops[stopIdx]! <= t) stopIdx++;
+    const tTarget = Math.min(t1, stopIdx < stops.length ? stops[stopIdx]! : Infinity);
+    let hTry = Math.min(h, hCap);
+    const landing = t + hTry >= tTarget - 1e-12 * Math.max(1, Math.abs(tTarget));
+    if (landing) hTry = tTarget - t;
+    if (hTry < hMin && !landing) {
+      fail(`step size collapse (h = ${hTry.toExponential(2)} s)`);
+      break;
+    }
+    stepper.step(t, hTry);
+    stats.steps++;
+    let err = stepper.error(atol, rtol);
+    if (!stepper.yNext.every(Number.isFinite)) err = Infinity;
+    if (!(err <= 1)) {
+      stats.rejected++;
+      rejectedLast = true;
+      if (hTry <= hMin) {
+        fail(err === Infinity ? 'non-finite state (NaN or Inf): the model blew up' : 'step size collapse');
+        break;
+      }
+      h = hTry * (err === Infinity ? 0.1 : Math.max(MIN_FACTOR, SAFETY * Math.pow(err, -ERR_EXPONENT)));
+      continue;
+    }
+    // Accepted, unless an event fires inside the step.
+    const tNext = t + hTry;
+    const yS = stepper.y;
+    const yN = stepper.yNext;
+    const k1 = stepper.k1;
+    const k7 = stepper.k2;
+    const d4 = stepper.history.data;
+    const interp = (s: number): number[] => {
+      for (let i = 0; i < n; i++) yTmp[i] = denseTentative(s, t, hTry, i, n, yS, yN, k1, k7, d4);
+      return yTmp;
+    };
+    let first = -1;
+    let tEv = Infinity;
+    for (let k = 0; k < events.length; k++) {
+      const ev = events[k]!;
+      if (!ev.active()) continue;
+      const ga = gPrev[k]!;
+      const gb = ev.g(tNext, yN, past);
+      if (!crossed(ga, gb, ev.direction, ev.strict ?? false)) continue;
+      const root = findRoot((s) => ev.g(s, interp(s), past), t, tNext, ga, gb, 1e-10 * Math.max(hTry, 1e-9));
+      if (root < tEv) {
+        tEv = root;
+        first = k;
+      }
+    }
+    if (first >= 0) {
+      // Keep the step's polynomial but end it at the event: the state there is the interpolated one,
+      // on the far side of the crossing, so the event cannot fire twice.
+      if (tEv > t) {
+        hist.push(t, hTry, stepper.y, stepper.yNext, stepper.k1, stepper.k2, stepper.history.data, tEv);
+        const yEv = interp(tEv);
+        for (let i = 0; i < n; i++) y[i] = yEv[i]!;
+      }
+      t = tEv;
+      const ev = events[first]!;
+      sameTimeEvents = t === lastEventT ? sameTimeEvents + 1 : 0;
+      lastEventT = t;
+      if (sameTimeEvents > MAX_EVENTS_AT_ONE_TIME) {
+        fail(`event '${ev.name}' keeps firing at one instant (Zeno behaviour)`);
+        break;
+      }
+      stats.events++;
+      fired.push({ name: ev.name, t });
+      if (ev.action(t, y) === 'stop') break;
+      stepper.reset(t, y);
+      if (!stepper.k1.every(Number.isFinite)) {
+        fail('non-finite derivative after an event');
+        break;
+      }
+      gPrev = events.map((e) => (e.active() ? e.g(t, y, past) : NaN));
+      h = Math.max(hTry, hMin * 10);
+      continue;
+    }
+    // Store the dense output before stepComplete overwrites y and k1 with the step's end values.
+    hist.push(t, hTry, stepper.y, stepper.yNext, stepper.k1, stepper.k2, stepper.history.data);
+    stepper.stepComplete(t, hTry);
+    for (let i = 0; i < n; i++) y[i] = stepper.y[i]!;
+    t = landing ? tTarget : tNext;
+    for (let k = 0; k < events.length; k++) gPrev[k] = events[k]!.active() ? events[k]!.g(t, y, past) : NaN;
+    // Timed events exactly at this step's end.
+    let timedFired = false;
+    while (timedIdx < timed.length && timed[timedIdx]!.atS <= t + 1e-12 * Math.max(1, Math.abs(t))) {
+      const ev = timed[timedIdx++]!;
+      stats.events++;
+      fired.push({ name: ev.name, t });
+      if (ev.action(t, y) === 'stop') {
+        t = t1;
+        break;
+      }
+      timedFired = true;
+    }
+    if (timedFired) {
+      stepper.reset(t, y);
+      gPrev = events.map((e) => (e.active() ? e.g(t, y, past) : NaN));
+    }
+    const grow = Math.min(MAX_FACTOR, Math.max(MIN_FACTOR, SAFETY * Math.pow(Math.max(err, 1e-10), -ERR_EXPONENT)));
+    h = rejectedLast ? Math.min(hTry, hTry * grow) : hTry * grow;
+    if (landing) h = Math.max(h, hTry);
+    rejectedLast = false;
+  }
+  return new Solution(hist, y, t0, t, status, message, stats, fired);
+}
+
+/** Hairer-Wanner starting step, simplified: 1% of the scaled size of y over the scaled size of f. */
+function initialStep(f0: number[], y0: number[], atol: number, rtol: number, span: number): number {
+  let d0 = 0;
+  let d1 = 0;
+  for (let i = 0; i < y0.length; i++) {
+    const sk = atol + rtol * Math.abs(y0[i]!);
+    d0 += (y0[i]! / sk) ** 2;
+    d1 += (f0[i]! / sk) ** 2;
+  }
+  d0 = Math.sqrt(d0 / y0.length);
+  d1 = Math.sqrt(d1 / y0.length);
+  const h = d0 < 1e-5 || d1 < 1e-5 ? 1e-6 : (0.01 * d0) / d1;
+  return Math.min(h, span);
+}
