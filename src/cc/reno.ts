@@ -1,0 +1,57 @@
+/**
+ * Reno: RFC 5681 slow start, congestion avoidance, fast retransmit and fast recovery with window
+ * inflation, with the window arithmetic of Linux `tcp_reno_cong_avoid` / `tcp_reno_ssthresh`
+ * (net/ipv4/tcp_cong.c) as ported by ns-3's `TcpLinuxReno` (src/internet/model/tcp-linux-reno.cc),
+ * its counterpart in the ns-3 agreement check.
+ *
+ * - Recovery: 'reno'. The sender inflates cwnd by 1 MSS per dupack during fast recovery and leaves
+ *   recovery on the first ACK of new data (RFC 5681 3.2), deflating cwnd to ssthresh.
+ * - ssthresh is cut from CWND: max(cwnd / 2, 2 MSS) (Linux `tcp_reno_ssthresh`: snd_cwnd >> 1).
+ * - Counting choice: per acknowledged SEGMENT. Congestion avoidance adds 1 MSS once cwnd-in-segments
+ *   segments have been acknowledged (Linux `tcp_cong_avoid_ai` with the `snd_cwnd_cnt` credit), so a
+ *   delayed ACK counts 2 and growth stays ~1 MSS per RTT with or without delayed ACKs, like RFC 3465
+ *   byte counting. Slow start adds segmentsAcked x MSS; segments left over at ssthresh go to
+ *   congestion avoidance as in Linux.
+ * - The credit is cleared when a congestion episode begins (Linux clears snd_cwnd_cnt in
+ *   tcp_init_cwnd_reduction and tcp_enter_loss).
+ */
+import type { AckSample, CaState, CongestionControl, CongestionControlFactory, LossKind, TcpState } from './types.js';
+import { congAvoidAI, cwndSegments, inSlowStart, renoSsthresh, slowStart, type AiCredit } from './common.js';
+
+/**
+ * Linux `tcp_reno_cong_avoid` in bytes: slow start by segments, then the leftover segments into
+ * additive increase with w = cwnd in segments. Shared with Westwood+ (segment counting).
+ */
+export function linuxRenoIncrease(tcb: TcpState, credit: AiCredit, ack: AckSample): void {
+  let segs = ack.segmentsAcked;
+  if (inSlowStart(tcb)) {
+    segs = slowStart(tcb, segs);
+    if (segs <= 0) return;
+  }
+  congAvoidAI(tcb, credit, cwndSegments(tcb), segs);
+}
+
+class Reno implements CongestionControl {
+  readonly id = 'reno' as const;
+  readonly recovery = 'reno' as const;
+  private readonly credit: AiCredit = { cnt: 0 };
+
+  ssthresh(tcb: TcpState, _kind: LossKind, _nowS: number): number {
+    return renoSsthresh(tcb);
+  }
+
+  increaseWindow(tcb: TcpState, ack: AckSample): void {
+    linuxRenoIncrease(tcb, this.credit, ack);
+  }
+
+  onStateChange(_tcb: TcpState, state: CaState, _nowS: number): void {
+    if (state === 'recovery' || state === 'loss') this.credit.cnt = 0;
+  }
+}
+
+export const reno: CongestionControlFactory = {
+  id: 'reno',
+  title: 'Reno (RFC 5681 fast recovery; Linux/ns-3 TcpLinuxReno counting)',
+  params: [],
+  create: () => new Reno(),
+};
