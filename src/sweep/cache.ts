@@ -1,0 +1,72 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Scenario } from '../scenario/types.js';
+import type { Engine } from '../variants.js';
+import { writeFileAtomic } from '../io/atomicWrite.js';
+import { isCompactRun, type CompactRun } from './compact.js';
+import { hashOf } from './hash.js';
+
+/** Fields of the cache key; the key is the sha256 of their canonical JSON. */
+export interface CacheKeyParts {
+  scenario: Scenario;
+  engine: Engine;
+  seed: number;
+  /** Model/code version of the engine (see engineCodeVersion). */
+  codeVersion: string;
+}
+
+/** Content address of a run: any change to any scenario field, the engine, the seed or the code gives a new key. */
+export function cacheKey(parts: CacheKeyParts): string {
+  return hashOf({ scenario: parts.scenario, engine: parts.engine, seed: parts.seed, codeVersion: parts.codeVersion });
+}
+
+/** A cached record: the result plus the key's inputs, so a file is self-describing and checkable. */
+interface CacheRecord {
+  key: string;
+  engine: Engine;
+  codeVersion: string;
+  scenario: Scenario;
+  result: CompactRun;
+}
+
+/**
+ * Content-addressed store of finished runs: `<dir>/<aa>/<key>.json`, where `aa` is the key's first
+ * two hex digits (keeps directories small on big sweeps). Each file is written atomically, so it is
+ * complete or absent; a stray temp file from a killed writer is never read. Concurrent writers
+ * (shards on a shared filesystem) are safe: the same key always holds the same content.
+ */
+export class RunCache {
+  hits = 0;
+  misses = 0;
+
+  constructor(readonly dir: string) {}
+
+  pathOf(key: string): string {
+    return join(this.dir, key.slice(0, 2), `${key}.json`);
+  }
+
+  /** The cached result, or undefined when absent or unreadable (an unreadable file is treated as a miss and rewritten). */
+  get(key: string): CompactRun | undefined {
+    const p = this.pathOf(key);
+    if (!existsSync(p)) {
+      this.misses++;
+      return undefined;
+    }
+    try {
+      const rec = JSON.parse(readFileSync(p, 'utf8')) as Partial<CacheRecord>;
+      if (rec.key === key && isCompactRun(rec.result)) {
+        this.hits++;
+        return rec.result;
+      }
+    } catch {
+      // Fall through: treat as a miss; the next put replaces it.
+    }
+    this.misses++;
+    return undefined;
+  }
+
+  put(parts: CacheKeyParts, key: string, result: CompactRun): void {
+    const rec: CacheRecord = { key, engine: parts.engine, codeVersion: parts.codeVersion, scenario: parts.scenario, result };
+    writeFileAtomic(this.pathOf(key), JSON.stringify(rec));
+  }
+}

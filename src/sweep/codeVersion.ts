@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Engine } from '../variants.js';
+
+/**
+ * Bump when a change alters results in a way the hashed sources below cannot see (e.g. a dependency's
+ * numerics) or when the cached record format changes.
+ */
+export const CODE_VERSION = 'sweep-cache-1';
+
+/** Repository root (this file is src/sweep/codeVersion.ts). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * Sources whose content decides an engine's numbers. Hashing them (rather than trusting a version
+ * string someone must remember to bump) means an edit to a model or to the simulator invalidates
+ * exactly the cached runs it could change: editing `models/cubic.model.yaml` re-runs fluid runs,
+ * not packet ones. Missing paths are skipped.
+ */
+export const ENGINE_SOURCES: Readonly<Record<Engine, readonly string[]>> = {
+  packet: ['src/packet', 'src/cc', 'src/net', 'src/tcp', 'src/engine', 'src/rng.ts', 'src/units.ts', 'src/scenario'],
+  fluid: ['models', 'src/fluid', 'src/solver', 'src/theory', 'src/scenario'],
+};
+
+function listFiles(abs: string): string[] {
+  if (!existsSync(abs)) return [];
+  if (statSync(abs).isFile()) return [abs];
+  return readdirSync(abs, { withFileTypes: true })
+    .filter((d) => !d.name.startsWith('.'))
+    .flatMap((d) => listFiles(join(abs, d.name)));
+}
+
+const memo = new Map<string, string>();
+
+/**
+ * The model/code version of an engine's results: sha256 of the package version, {@link CODE_VERSION}
+ * and every file under {@link ENGINE_SOURCES} (path and bytes, in sorted order). 16 hex digits.
+ * Memoised per process: sources do not change under a running sweep.
+ */
+export function engineCodeVersion(engine: Engine, root: string = REPO_ROOT): string {
+  const key = `${engine}\0${root}`;
+  const hit = memo.get(key);
+  if (hit) return hit;
+  const h = createHash('sha256');
+  const pkgPath = join(root, 'package.json');
+  const pkgVersion = existsSync(pkgPath) ? String((JSON.parse(readFileSync(pkgPath, 'utf8')) as { version?: unknown }).version) : '?';
+  h.update(`${pkgVersion}\0${CODE_VERSION}\0${engine}\0`);
+  const files = ENGINE_SOURCES[engine].flatMap((p) => listFiles(join(root, p))).sort();
+  for (const f of files) {
+    h.update(relative(root, f)).update('\0').update(readFileSync(f)).update('\0');
+  }
+  const v = h.digest('hex').slice(0, 16);
+  memo.set(key, v);
+  return v;
+}

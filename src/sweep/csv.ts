@@ -1,0 +1,59 @@
+import type { Axis, AxisValue } from './axes.js';
+import type { RunRecord } from './execute.js';
+import type { PointStats } from './points.js';
+
+/**
+ * Tidy CSV for runs.csv and points.csv. Numbers are written in JavaScript's shortest round-trip
+ * form (so a CSV re-read gives the same doubles), NaN/undefined as an empty cell, and nothing
+ * run-dependent (wall time, cache hits) is written, so the same sweep always gives the same bytes.
+ */
+
+export type Cell = number | string | boolean | null | undefined;
+
+function cell(v: Cell): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
+  const s = String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function toCsv(header: readonly string[], rows: readonly Cell[][]): string {
+  return [header.map(cell).join(','), ...rows.map((r) => r.map(cell).join(','))].join('\n') + '\n';
+}
+
+const axisCells = (point: readonly AxisValue[]): Cell[] => point.map((v) => v);
+
+/** One row per run: swept fields, identity, then the run summary. */
+export function runsCsv(axes: readonly Axis[], records: readonly RunRecord[]): string {
+  const header = [
+    'runId', 'pointId', ...axes.map((a) => a.name), 'variant', 'engine', 'rep', 'seed', 'status',
+    'goodputBps', 'throughputBps', 'meanCwndSegments', 'meanCwndBytes', 'retransmits', 'timeouts',
+    'fastRecoveries', 'lossRate', 'dropsQueue', 'dropsRandom', 'dropsAckRandom', 'dropsAckQueue', 'failure',
+  ];
+  const rows = records.map(({ spec, result }) => {
+    const s = result.summary;
+    return [
+      spec.runId, spec.pointId, ...axisCells(spec.point), spec.variant, spec.engine, spec.rep, spec.seed, result.status,
+      s.goodputBps, s.throughputBps, s.meanCwndSegments, s.meanCwndBytes, s.retransmits, s.timeouts,
+      s.fastRecoveries, s.lossRate, s.drops?.queue, s.drops?.random, s.drops?.ackRandom, s.drops?.ackQueue, result.failure,
+    ];
+  });
+  return toCsv(header, rows);
+}
+
+/** One row per grid point, engine and variant. */
+export function pointsCsv(axes: readonly Axis[], points: readonly PointStats[]): string {
+  const header = [
+    'pointId', ...axes.map((a) => a.name), 'variant', 'engine', 'runs', 'failed', 'n',
+    'goodputMean', 'goodputSd', 'goodputCi95Low', 'goodputCi95High',
+    'cwndMean', 'cwndSd', 'cwndCi95Low', 'cwndCi95High',
+    'throughputMean', 'retransmitsMean', 'timeoutsMean', 'lossRateMean',
+  ];
+  const rows = points.map((p) => [
+    p.pointId, ...axisCells(p.point), p.variant, p.engine, p.runs, p.failed, p.goodputBps.n,
+    p.goodputBps.mean, p.goodputBps.sd, p.goodputBps.ci95Low, p.goodputBps.ci95High,
+    p.meanCwndSegments.mean, p.meanCwndSegments.sd, p.meanCwndSegments.ci95Low, p.meanCwndSegments.ci95High,
+    p.throughputBps, p.retransmits, p.timeouts, p.lossRate,
+  ]);
+  return toCsv(header, rows);
+}

@@ -1,0 +1,146 @@
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import type { Engine } from '../variants.js';
+import { cacheKey, RunCache } from './cache.js';
+import { engineCodeVersion } from './codeVersion.js';
+import { compactResult, emptySummary, type CompactRun } from './compact.js';
+import type { RunSpec } from './grid.js';
+import type { EngineFn } from './runEngine.js';
+import { loadEngine } from './worker.js';
+
+/** A finished run: its spec and result. */
+export interface RunRecord {
+  spec: RunSpec;
+  result: CompactRun;
+  /** True when the result came from the cache. */
+  cached: boolean;
+}
+
+export interface Progress {
+  done: number;
+  total: number;
+  cached: number;
+  failed: number;
+}
+
+export interface ExecuteOptions {
+  /** Cache directory; null disables the cache. */
+  cacheDir: string | null;
+  /** Worker threads; 0 runs in this thread (tests, debugging). Default: available cores. */
+  workers?: number;
+  /** URL of a module exporting `runEngine` (default: src/sweep/runEngine.ts). Used by workers and in-process. */
+  engineModule?: string;
+  /** In-process engine (only with workers = 0); overrides engineModule. */
+  engine?: EngineFn;
+  /** Model/code version per engine, part of the cache key (default: engineCodeVersion). */
+  codeVersion?: (engine: Engine) => string;
+  onProgress?: (p: Progress) => void;
+}
+
+export const DEFAULT_ENGINE_MODULE = new URL('./runEngine.ts', import.meta.url).href;
+const WORKER_FILE = new URL('./worker.ts', import.meta.url).href;
+
+/** `--import <tsx>` by absolute URL, so workers load .ts files whatever the cwd or the parent's loader (vitest, tsx). */
+function tsxExecArgv(): string[] {
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return ['--import', tsx];
+}
+
+export function defaultWorkers(): number {
+  return availableParallelism();
+}
+
+/** Turns an exception into a failed result (not cached: it may be transient, e.g. out of memory). */
+function failedRun(e: unknown): CompactRun {
+  return { status: 'failed', failure: `threw: ${(e as Error)?.message ?? String(e)}`, summary: emptySummary(), flowGoodputBps: [], wallS: 0 };
+}
+
+/**
+ * Runs `runs`, reusing cached results and storing new ones as each finishes (so a kill -9 loses at
+ * most the runs in flight). Runs with the same cache key are computed once. Results come back in the
+ * order of `runs` whatever the worker count or completion order, and are identical for any worker
+ * count: each run is a pure function of its scenario.
+ */
+export async function executeRuns(runs: readonly RunSpec[], opts: ExecuteOptions): Promise<RunRecord[]> {
+  const cache = opts.cacheDir === null ? null : new RunCache(opts.cacheDir);
+  const codeVersion = opts.codeVersion ?? ((e: Engine) => engineCodeVersion(e));
+  const out: (RunRecord | undefined)[] = new Array(runs.length);
+  const progress: Progress = { done: 0, total: runs.length, cached: 0, failed: 0 };
+  const report = () => opts.onProgress?.({ ...progress });
+
+  // Group by cache key: duplicates (e.g. a swept value equal to the base) are computed once.
+  const pending = new Map<string, { idx: number[]; spec: RunSpec; version: string }>();
+  runs.forEach((spec, i) => {
+    const version = codeVersion(spec.engine);
+    const key = cacheKey({ scenario: spec.scenario, engine: spec.engine, seed: spec.seed, codeVersion: version });
+    const hit = cache?.get(key);
+    if (hit) {
+      out[i] = { spec, result: hit, cached: true };
+      progress.done++;
+      progress.cached++;
+      if (hit.status === 'failed') progress.failed++;
+      return;
+    }
+    const g = pending.get(key);
+    if (g) g.idx.push(i);
+    else pending.set(key, { idx: [i], spec, version });
+  });
+  report();
+
+  const finish = (key: string, g: { idx: number[]; spec: RunSpec; version: string }, result: CompactRun, cacheable: boolean) => {
+    if (cache && cacheable) cache.put({ scenario: g.spec.scenario, engine: g.spec.engine, seed: g.spec.seed, codeVersion: g.version }, key, result);
+    for (const i of g.idx) {
+      out[i] = { spec: runs[i]!, result, cached: false };
+      progress.done++;
+      if (result.status === 'failed') progress.failed++;
+    }
+    report();
+  };
+
+  const workers = opts.workers ?? defaultWorkers();
+  const engineModule = opts.engineModule ?? DEFAULT_ENGINE_MODULE;
+  if (workers <= 0 || pending.size === 0) {
+    const run = opts.engine ?? (pending.size > 0 ? await loadEngine(engineModule) : undefined);
+    for (const [key, g] of pending) {
+      let result: CompactRun;
+      let ok = true;
+      try {
+        result = compactResult(await run!(g.spec.engine, g.spec.scenario));
+      } catch (e) {
+        result = failedRun(e);
+        ok = false;
+      }
+      finish(key, g, result, ok);
+    }
+  } else {
+    const pool = new Piscina({
+      filename: WORKER_FILE,
+      execArgv: tsxExecArgv(),
+      minThreads: Math.min(workers, pending.size),
+      maxThreads: Math.min(workers, pending.size),
+      // One task per thread at a time: runs are long, and queueing them inside a busy thread would
+      // leave another thread idle at the end of the sweep.
+      concurrentTasksPerWorker: 1,
+    });
+    try {
+      await Promise.all(
+        [...pending].map(async ([key, g]) => {
+          let result: CompactRun;
+          let ok = true;
+          try {
+            result = (await pool.run({ engineModule, engine: g.spec.engine, scenario: g.spec.scenario })) as CompactRun;
+          } catch (e) {
+            result = failedRun(e);
+            ok = false;
+          }
+          finish(key, g, result, ok);
+        }),
+      );
+    } finally {
+      await pool.destroy();
+    }
+  }
+  return out as RunRecord[];
+}

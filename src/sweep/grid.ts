@@ -1,0 +1,100 @@
+import { InputError } from '../errors.js';
+import type { Scenario } from '../scenario/types.js';
+import type { Engine, Variant } from '../variants.js';
+import { scenarioAt, type Axis, type AxisValue } from './axes.js';
+import { hashOf } from './hash.js';
+import { deriveSeed } from './seed.js';
+
+/**
+ * Engines whose result does not depend on the seed (the fluid models draw no random numbers): they
+ * run one replication per point, since more would repeat the same computation; points.csv then
+ * shows n = 1 and no interval for them.
+ */
+export const DETERMINISTIC_ENGINES: readonly Engine[] = ['fluid'];
+
+/** Replications an engine runs at each point. */
+export function repsFor(engine: Engine, reps: number): number {
+  return DETERMINISTIC_ENGINES.includes(engine) ? 1 : reps;
+}
+
+/** Everything that defines a sweep; plain JSON (written to sweep.json, hashed to match shards). */
+export interface SweepPlan {
+  /** Scenario the grid varies; its `variant` and `seed` are replaced per run. */
+  base: Scenario;
+  axes: Axis[];
+  variants: Variant[];
+  engines: Engine[];
+  /** Replications per grid point (and variant, engine). */
+  reps: number;
+  /** The one seed all run seeds are derived from. */
+  seed: number;
+}
+
+/** One run of the grid. */
+export interface RunSpec {
+  /** Position in plan order: points (first axis outermost), then variant, engine, replication. */
+  index: number;
+  /**
+   * `<pointId>-<variant>-<engine>-r<rep>`: depends only on the point's values, not on the grid it sits
+   * in, so it survives extending a grid and matches across shards and machines.
+   */
+  runId: string;
+  pointId: string;
+  /** Axis values, in `plan.axes` order. */
+  point: AxisValue[];
+  variant: Variant;
+  engine: Engine;
+  rep: number;
+  seed: number;
+  scenario: Scenario;
+}
+
+/** The point as a name → value record (runs.csv columns, seed and id derivation). */
+export function pointRecord(axes: readonly Axis[], point: readonly AxisValue[]): Record<string, AxisValue> {
+  return Object.fromEntries(axes.map((a, i) => [a.name, point[i]!]));
+}
+
+/** Stable id of a grid point: 10 hex digits of the hash of its named values. */
+export function pointIdOf(axes: readonly Axis[], point: readonly AxisValue[]): string {
+  return `p${hashOf(pointRecord(axes, point)).slice(0, 10)}`;
+}
+
+/** Cartesian product of the axes' values, first axis outermost. No axes = one empty point. */
+export function gridPoints(axes: readonly Axis[]): AxisValue[][] {
+  let out: AxisValue[][] = [[]];
+  for (const a of axes) out = out.flatMap((p) => a.values.map((v) => [...p, v]));
+  return out;
+}
+
+export function checkPlan(plan: SweepPlan): void {
+  if (!Number.isInteger(plan.reps) || plan.reps < 1) throw new InputError('--reps', `must be a whole number >= 1, got ${plan.reps}`);
+  if (plan.variants.length === 0) throw new InputError('--variants', 'needs at least one variant');
+  if (plan.engines.length === 0) throw new InputError('--engines', 'needs at least one engine');
+  if (!Number.isInteger(plan.seed) || plan.seed < 0) throw new InputError('--seed', `must be a whole number >= 0, got ${plan.seed}`);
+}
+
+/** Expands the plan into its runs, in plan order. Invalid values surface here as InputError. */
+export function expandPlan(plan: SweepPlan): RunSpec[] {
+  checkPlan(plan);
+  const runs: RunSpec[] = [];
+  for (const point of gridPoints(plan.axes)) {
+    const rec = pointRecord(plan.axes, point);
+    const pointId = pointIdOf(plan.axes, point);
+    const atPoint = scenarioAt(plan.base, plan.axes, point);
+    for (const variant of plan.variants) {
+      for (const engine of plan.engines) {
+        for (let rep = 0; rep < repsFor(engine, plan.reps); rep++) {
+          const seed = deriveSeed(plan.seed, rec, rep);
+          const scenario: Scenario = { ...structuredClone(atPoint), variant, seed };
+          runs.push({ index: runs.length, runId: `${pointId}-${variant}-${engine}-r${rep}`, pointId, point, variant, engine, rep, seed, scenario });
+        }
+      }
+    }
+  }
+  return runs;
+}
+
+/** Identity of a plan: shards can be merged only when their plan hashes agree. */
+export function planHash(plan: SweepPlan): string {
+  return hashOf(plan).slice(0, 16);
+}

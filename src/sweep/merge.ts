@@ -1,0 +1,55 @@
+import { InputError } from '../errors.js';
+import type { RunRecord } from './execute.js';
+import { expandPlan, type SweepPlan } from './grid.js';
+import { readSweepOutput, writeSweepOutputs, type ReportWriter } from './output.js';
+
+export interface MergeSummary {
+  runs: number;
+  shards: number;
+  missing: number;
+}
+
+/**
+ * Combines shard output folders into one folder identical to an unsharded run of the same plan:
+ * every folder must come from the same plan (same plan hash); runs are put back in plan order.
+ * A run present in two folders must agree (shards may overlap when one was re-run); a run missing
+ * from every folder is an error unless `allowPartial`, which leaves it out (points.csv then has
+ * fewer replications there).
+ */
+export async function mergeSweeps(dirs: readonly string[], outDir: string, opts: { allowPartial?: boolean; report?: ReportWriter } = {}): Promise<MergeSummary> {
+  if (dirs.length === 0) throw new InputError('merge', 'needs at least one shard folder');
+  let plan: SweepPlan | undefined;
+  let hash = '';
+  const byId = new Map<string, RunRecord['result']>();
+  const shardsSeen = new Set<string>();
+  for (const dir of dirs) {
+    const { manifest, runs } = readSweepOutput(dir);
+    if (plan === undefined) {
+      plan = manifest.plan;
+      hash = manifest.planHash;
+    } else if (manifest.planHash !== hash) {
+      throw new InputError(dir, `comes from another sweep (plan ${manifest.planHash}, expected ${hash}): shards must share every sweep flag`);
+    }
+    shardsSeen.add(manifest.shard ? `${manifest.shard.index}/${manifest.shard.count}` : 'all');
+    for (const r of runs) {
+      const prev = byId.get(r.runId);
+      if (prev && JSON.stringify(prev.summary) !== JSON.stringify(r.result.summary)) {
+        throw new InputError(dir, `disagrees with another folder on run ${r.runId}`);
+      }
+      byId.set(r.runId, r.result);
+    }
+  }
+  const specs = expandPlan(plan!);
+  const records: RunRecord[] = [];
+  const missing: string[] = [];
+  for (const spec of specs) {
+    const result = byId.get(spec.runId);
+    if (result) records.push({ spec, result, cached: false });
+    else missing.push(spec.runId);
+  }
+  if (missing.length > 0 && !opts.allowPartial) {
+    throw new InputError('merge', `is missing ${missing.length} of ${specs.length} runs (e.g. ${missing[0]}); shards seen: ${[...shardsSeen].sort().join(', ')}; use --allow-partial to merge anyway`);
+  }
+  await writeSweepOutputs(outDir, plan!, records, null, opts.report);
+  return { runs: records.length, shards: dirs.length, missing: missing.length };
+}

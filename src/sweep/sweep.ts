@@ -1,0 +1,38 @@
+import { executeRuns, type ExecuteOptions, type RunRecord } from './execute.js';
+import { expandPlan, type SweepPlan } from './grid.js';
+import { writeSweepOutputs, type ReportWriter } from './output.js';
+import { inShard, type Shard } from './shard.js';
+
+export interface SweepOptions extends ExecuteOptions {
+  /** Output folder (runs.csv, points.csv, runs.json, sweep.json, index.html). */
+  outDir: string;
+  shard?: Shard;
+  /** Report page writer; omit to skip index.html. */
+  report?: ReportWriter;
+}
+
+export interface SweepOutcome {
+  records: RunRecord[];
+  /** Runs in the whole grid (all shards). */
+  gridRuns: number;
+  cached: number;
+  failed: number;
+}
+
+/**
+ * Runs a sweep end to end: expand the plan, keep this shard's runs, execute them (cache, workers),
+ * write the outputs. Re-running the same command after an interruption recomputes only what the
+ * cache lacks; extending a grid recomputes only the new points.
+ */
+export async function runSweep(plan: SweepPlan, opts: SweepOptions): Promise<SweepOutcome> {
+  const all = expandPlan(plan);
+  const mine = all.filter((r) => inShard(r.index, opts.shard));
+  const records = await executeRuns(mine, opts);
+  await writeSweepOutputs(opts.outDir, plan, records, opts.shard ?? null, opts.report);
+  return {
+    records,
+    gridRuns: all.length,
+    cached: records.filter((r) => r.cached).length,
+    failed: records.filter((r) => r.result.status === 'failed').length,
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * Piscina worker: runs one sweep run and returns its compact result (never the traces: structured
+ * cloning megabytes of trace per run back to the main thread would cost more than some runs).
+ * Loaded under tsx (see pool.ts), so it can import the TypeScript engines directly.
+ */
+import type { Scenario } from '../scenario/types.js';
+import type { Engine } from '../variants.js';
+import { compactResult, type CompactRun } from './compact.js';
+import type { EngineFn } from './runEngine.js';
+
+export interface WorkerTask {
+  /** URL of a module exporting `runEngine: EngineFn`. */
+  engineModule: string;
+  engine: Engine;
+  scenario: Scenario;
+}
+
+const modules = new Map<string, Promise<EngineFn>>();
+
+export function loadEngine(url: string): Promise<EngineFn> {
+  let p = modules.get(url);
+  if (!p) {
+    p = import(url).then((m: { runEngine?: EngineFn }) => {
+      if (typeof m.runEngine !== 'function') throw new Error(`engine module ${url} does not export runEngine`);
+      return m.runEngine;
+    });
+    modules.set(url, p);
+  }
+  return p;
+}
+
+export default async function runTask(task: WorkerTask): Promise<CompactRun> {
+  const run = await loadEngine(task.engineModule);
+  return compactResult(await run(task.engine, task.scenario));
+}
