@@ -107,7 +107,8 @@ export class Cubic implements CongestionControl {
     this.cwndPrior = cwnd;
     this.epochStartS = Number.NaN;
     if (kind === 'timeout') this.forget();
-    return Math.max(Math.floor(tcb.cwndBytes * this.beta), 2 * tcb.mssBytes);
+    // The epsilon keeps e.g. 90000 x 0.7 = 62999.999... from flooring a byte short.
+    return Math.max(Math.floor(tcb.cwndBytes * this.beta + 1e-6), 2 * tcb.mssBytes);
   }
 
   increaseWindow(tcb: TcpState, ack: AckSample): void {

@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import { Cubic, cubic, cubicK, renoFriendlyAlpha, wCubic } from '../../src/cc/cubic.js';
+import { makeTcb, MSS, newAck, runRounds, type MutableTcb } from './helpers.js';
+
+const C = 0.4;
+const BETA = 0.7;
+
+/** A CUBIC flow that just took a dupack loss at `wMaxSegs` segments: cwnd = ssthresh = beta x W. */
+function afterLoss(wMaxSegs: number, params: Record<string, number> = {}): { cc: Cubic; tcb: MutableTcb } {
+  const cc = new Cubic(params);
+  const tcb = makeTcb({ cwndBytes: wMaxSegs * MSS, ssthreshBytes: wMaxSegs * MSS, bytesInFlight: wMaxSegs * MSS });
+  tcb.ssthreshBytes = cc.ssthresh(tcb, 'dupacks', 0);
+  tcb.cwndBytes = tcb.ssthreshBytes;
+  return { cc, tcb };
+}
+
+describe('cubic formulas', () => {
+  it('cubicK(W_max, beta W_max, C) = cbrt(W_max (1 - beta) / C): 4.2172 s for W_max = 100', () => {
+    expect(cubicK(100, 70, C)).toBeCloseTo(Math.cbrt((100 * (1 - BETA)) / C), 12);
+    expect(cubicK(100, 70, C)).toBeCloseTo(4.2172, 4);
+    expect(cubicK(100, 120, C)).toBe(0);
+  });
+
+  it('wCubic(t) = C (t - K)^3 + W_max: beta W_max at t = 0 and W_max at t = K', () => {
+    const k = cubicK(100, 70, C);
+    expect(wCubic(0, k, 100, C)).toBeCloseTo(70, 10);
+    expect(wCubic(k, k, 100, C)).toBe(100);
+    expect(wCubic(k + 2, k, 100, C)).toBeCloseTo(100 + C * 8, 10);
+  });
+
+  it('renoFriendlyAlpha(0.7) = 3 (1 - beta) / (1 + beta) = 0.5294', () => {
+    expect(renoFriendlyAlpha(BETA)).toBeCloseTo(0.9 / 1.7, 12);
+  });
+});
+
+describe('cubic loss response', () => {
+  it('cubic has recovery "newreno" (ns-3 TcpClassicRecovery)', () => {
+    expect(cubic.create({}).recovery).toBe('newreno');
+  });
+
+  it('cubic.ssthresh(tcb) = 0.7 x cwnd, cut from cwnd not flight size', () => {
+    const cc = new Cubic({});
+    expect(cc.ssthresh(makeTcb({ cwndBytes: 100 * MSS, bytesInFlight: 40 * MSS }), 'dupacks', 0)).toBe(70 * MSS);
+    expect(new Cubic({}).ssthresh(makeTcb({ cwndBytes: 12345 }), 'timeout', 0)).toBe(Math.floor(12345 * 0.7));
+  });
+
+  it('cubic.ssthresh(tcb) has a floor of 2 MSS', () => {
+    expect(new Cubic({}).ssthresh(makeTcb({ cwndBytes: 2 * MSS }), 'dupacks', 0)).toBe(2 * MSS);
+  });
+
+  it('cubic.ssthresh(tcb) uses the beta param (beta = 0.5 halves cwnd)', () => {
+    expect(new Cubic({ beta: 0.5 }).ssthresh(makeTcb({ cwndBytes: 100 * MSS }), 'dupacks', 0)).toBe(50 * MSS);
+  });
+
+  it('cubic sets W_max = cwnd at a loss above the previous W_max', () => {
+    const { cc, tcb } = afterLoss(100);
+    expect(cc.wMax).toBe(100);
+    tcb.cwndBytes = 120 * MSS;
+    cc.ssthresh(tcb, 'dupacks', 1);
+    expect(cc.wMax).toBe(120);
+  });
+
+  it('cubic fast convergence lowers W_max to W (1 + beta) / 2 at a loss below W_max: 80 -> 68', () => {
+    const { cc, tcb } = afterLoss(100);
+    tcb.cwndBytes = 80 * MSS;
+    expect(cc.ssthresh(tcb, 'dupacks', 1)).toBe(56 * MSS);
+    expect(cc.wMax).toBeCloseTo((80 * (1 + BETA)) / 2, 10);
+    expect(cc.cwndPrior).toBe(80);
+  });
+
+  it('cubic without fast convergence keeps W_max = cwnd at a loss below W_max', () => {
+    const { cc, tcb } = afterLoss(100, { fastConvergence: 0 });
+    tcb.cwndBytes = 80 * MSS;
+    cc.ssthresh(tcb, 'dupacks', 1);
+    expect(cc.wMax).toBe(80);
+  });
+
+  it('cubic starts the epoch at the first congestion-avoidance ACK after the loss, with K from eq. 2', () => {
+    const { cc, tcb } = afterLoss(100);
+    expect(Number.isNaN(cc.epochStartS)).toBe(true);
+    cc.increaseWindow(tcb, newAck(5));
+    expect(cc.epochStartS).toBe(5);
+    expect(cc.k).toBeCloseTo(Math.cbrt((100 * 0.3) / 0.4), 12);
+    cc.increaseWindow(tcb, newAck(5.1));
+    expect(cc.epochStartS).toBe(5);
+  });
+
+  it('cubic K after fast convergence is cbrt((W_max - cwnd_epoch) / C) = cbrt(30) for 80 -> 68 / 56', () => {
+    const { cc, tcb } = afterLoss(100);
+    tcb.cwndBytes = 80 * MSS;
+    tcb.ssthreshBytes = cc.ssthresh(tcb, 'dupacks', 1);
+    tcb.cwndBytes = tcb.ssthreshBytes;
+    cc.increaseWindow(tcb, newAck(2));
+    expect(cc.k).toBeCloseTo(Math.cbrt((68 - 56) / 0.4), 10);
+  });
+
+  it('cubic forgets W_max after a timeout: the next epoch has K = 0 and its origin at cwnd_epoch', () => {
+    const { cc, tcb } = afterLoss(100);
+    tcb.cwndBytes = 90 * MSS;
+    tcb.ssthreshBytes = cc.ssthresh(tcb, 'timeout', 1);
+    cc.onStateChange(tcb, 'loss', 1);
+    expect(cc.wMax).toBe(0);
+    expect(tcb.ssthreshBytes).toBe(63 * MSS);
+    tcb.cwndBytes = 63 * MSS; // slow start done
+    cc.increaseWindow(tcb, newAck(3));
+    expect(cc.k).toBe(0);
+    expect(cc.origin).toBe(63);
+  });
+});
+
+describe('cubic window growth', () => {
+  for (const segsPerAck of [1, 2]) {
+    it(`cubic on a loss-free ACK clock follows W_cubic(t) = C (t - K)^3 + W_max after a loss (segmentsAcked = ${segsPerAck})`, () => {
+      const { cc, tcb } = afterLoss(100);
+      const trace: Array<{ t: number; cwnd: number }> = [];
+      runRounds(cc, tcb, 60, { rttS: 0.1, segsPerAck }, trace);
+      const k = cubicK(100, 70, C);
+      const at = (t: number): number => {
+        const p = trace.reduce((a, b) => (Math.abs(b.t - cc.epochStartS - t) < Math.abs(a.t - cc.epochStartS - t) ? b : a));
+        return p.cwnd - wCubic(p.t - cc.epochStartS, k, 100, C);
+      };
+      // Within 0.1 segment at t = 0.5, 1, 2, 3, K and 5 s (the Reno-friendly region takes over at ~5.7 s).
+      for (const t of [0.5, 1, 2, 3, k, 5]) expect(Math.abs(at(t))).toBeLessThan(0.1);
+      const nearK = trace.reduce((a, b) => (Math.abs(b.t - cc.epochStartS - k) < Math.abs(a.t - cc.epochStartS - k) ? b : a));
+      expect(nearK.cwnd).toBeCloseTo(100, 0);
+    });
+  }
+
+  it('cubic target is clamped at 1.5 cwnd: the first ACK of a steep epoch adds (1.5 cwnd - cwnd) / cwnd = 0.5 MSS', () => {
+    const cc = new Cubic({});
+    const tcb = makeTcb({ cwndBytes: 1000 * MSS });
+    cc.ssthresh(tcb, 'dupacks', 0); // W_max = 1000 segments
+    tcb.cwndBytes = 10 * MSS; // far below: W_cubic(0 + RTT) ~ 38 segments > 1.5 x 10
+    tcb.ssthreshBytes = 10 * MSS;
+    // At the epoch start W_cubic(0) = cwnd_epoch < W_est, so the very first ACK is Reno-friendly.
+    cc.increaseWindow(tcb, newAck(1));
+    const before = tcb.cwndBytes;
+    expect(wCubic(0.05, cc.k, 1000, C)).toBeGreaterThan(cc.wEst); // cubic region from here on
+    expect(wCubic(0.05 + 0.1, cc.k, 1000, C)).toBeGreaterThan(1.5 * (before / MSS));
+    cc.increaseWindow(tcb, newAck(1.05));
+    // (1.5 cwnd - cwnd) / cwnd = 0.5 segment, plus at most 1 byte of carried fraction.
+    expect(tcb.cwndBytes - before).toBeGreaterThanOrEqual(500);
+    expect(tcb.cwndBytes - before).toBeLessThanOrEqual(501);
+  });
+
+  it('cubic never shrinks cwnd on an ACK (target clamped below at cwnd)', () => {
+    const cc = new Cubic({});
+    const tcb = makeTcb({ cwndBytes: 100 * MSS });
+    cc.ssthresh(tcb, 'dupacks', 0);
+    tcb.cwndBytes = 150 * MSS; // above W_max: K = 0, target >= cwnd
+    tcb.ssthreshBytes = 70 * MSS;
+    for (let i = 0; i < 50; i++) {
+      const before = tcb.cwndBytes;
+      cc.increaseWindow(tcb, newAck(i * 0.001));
+      expect(tcb.cwndBytes).toBeGreaterThanOrEqual(before);
+    }
+  });
+
+  it('cubic Reno-friendly region dominates for a small W_max x RTT: cwnd = W_est = beta W_max + alpha t / RTT', () => {
+    const { cc, tcb } = afterLoss(10);
+    const trace: Array<{ t: number; cwnd: number }> = [];
+    runRounds(cc, tcb, 5, { rttS: 0.1 }, trace);
+    const t = trace[5]!.t - cc.epochStartS;
+    expect(wCubic(t, cc.k, 10, C)).toBeLessThan(cc.wEst); // in the Reno-friendly region
+    expect(Math.abs(tcb.cwndBytes - cc.wEst * MSS)).toBeLessThan(1); // cwnd = W_est (whole bytes)
+    // 5 RTTs with alpha = 0.529 (W_est still below cwnd_prior = 10): 7 + 2.65 segments, ACK granularity aside.
+    expect(cc.wEst).toBeGreaterThan(7 + 5 * renoFriendlyAlpha(BETA) * (7 / 9));
+    expect(cc.wEst).toBeLessThanOrEqual(7 + 5 * renoFriendlyAlpha(BETA) + 1e-9);
+  });
+
+  it('cubic W_est grows by alpha x segmentsAcked / cwnd per ACK, and alpha = 1 once W_est >= cwnd_prior', () => {
+    const { cc, tcb } = afterLoss(10);
+    cc.increaseWindow(tcb, newAck(1, 1));
+    expect(cc.wEst).toBeCloseTo(7 + renoFriendlyAlpha(BETA) / 7, 12);
+    cc.increaseWindow(tcb, newAck(1.01, 2));
+    const cwnd = tcb.cwndBytes / MSS;
+    expect(cc.wEst).toBeGreaterThan(7);
+    cc.wEst = 10; // reached cwnd_prior
+    const before = cc.wEst;
+    const w = tcb.cwndBytes / MSS;
+    cc.increaseWindow(tcb, newAck(1.02, 1));
+    expect(cc.wEst - before).toBeCloseTo(1 / w, 12);
+    expect(cwnd).toBeGreaterThan(7);
+  });
+
+  it('cubic slow start adds segmentsAcked MSS and stops at ssthresh', () => {
+    const cc = new Cubic({});
+    const tcb = makeTcb({ cwndBytes: 10 * MSS, ssthreshBytes: 11 * MSS });
+    cc.increaseWindow(tcb, newAck(0, 1));
+    expect(tcb.cwndBytes).toBe(11 * MSS);
+    const fresh = makeTcb({ cwndBytes: 10 * MSS });
+    cc.increaseWindow(fresh, newAck(0, 2));
+    expect(fresh.cwndBytes).toBe(12 * MSS);
+  });
+});
