@@ -3,6 +3,8 @@
  * cloning megabytes of trace per run back to the main thread would cost more than some runs).
  * Loaded under tsx (see pool.ts), so it can import the TypeScript engines directly.
  */
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { Scenario } from '../scenario/types.js';
 import type { Engine } from '../variants.js';
 import { compactResult, type CompactRun } from './compact.js';
@@ -17,13 +19,27 @@ export interface WorkerTask {
 
 const modules = new Map<string, Promise<EngineFn>>();
 
-export function loadEngine(url: string): Promise<EngineFn> {
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * Loads an engine module by URL. In a worker thread on Node 20, tsx's ESM hooks (registered by
+ * `--import tsx`) do not reach dynamic `import()`, but its CommonJS hook does: so `require` first
+ * (tsx compiles the TypeScript), and `import()` for what require cannot load (ESM-only modules, or
+ * the main thread under vitest).
+ */
+export async function loadEngine(url: string): Promise<EngineFn> {
   let p = modules.get(url);
   if (!p) {
-    p = import(url).then((m: { runEngine?: EngineFn }) => {
+    p = (async () => {
+      let m: { runEngine?: EngineFn };
+      try {
+        m = requireHere(fileURLToPath(url)) as { runEngine?: EngineFn };
+      } catch {
+        m = (await import(url)) as { runEngine?: EngineFn };
+      }
       if (typeof m.runEngine !== 'function') throw new Error(`engine module ${url} does not export runEngine`);
       return m.runEngine;
-    });
+    })();
     modules.set(url, p);
   }
   return p;

@@ -1,0 +1,94 @@
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { presetScenario } from '../../src/scenario/presets.js';
+import { cacheKey, RunCache } from '../../src/sweep/cache.js';
+import { engineCodeVersion } from '../../src/sweep/codeVersion.js';
+import { compactResult } from '../../src/sweep/compact.js';
+import { canonicalJson } from '../../src/sweep/hash.js';
+import { fakeResult } from './fixtures/fakeEngine.js';
+import { tmp } from './helpers.js';
+
+/** Every leaf path of a JSON value. */
+function leaves(v: unknown, path: string[] = []): string[][] {
+  if (v !== null && typeof v === 'object') {
+    return Object.entries(v as Record<string, unknown>).flatMap(([k, x]) => leaves(x, [...path, k]));
+  }
+  return [path];
+}
+
+function perturb(root: unknown, path: string[]): void {
+  let o = root as Record<string, unknown>;
+  for (const k of path.slice(0, -1)) o = o[k] as Record<string, unknown>;
+  const k = path[path.length - 1]!;
+  const v = o[k];
+  o[k] = typeof v === 'number' ? v + 1 : typeof v === 'string' ? `${v}x` : typeof v === 'boolean' ? !v : v === null ? 1 : v;
+}
+
+const parts = () => ({ scenario: presetScenario('lfn', 'reno'), engine: 'packet' as const, seed: 1, codeVersion: 'v1' });
+
+describe('cacheKey', () => {
+  it('canonicalJson sorts keys at every depth', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { f: 2, e: 1 }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"e":1,"f":2}]},"b":1}');
+    expect(canonicalJson({ x: Infinity, u: undefined })).toBe('{"x":"Infinity"}');
+  });
+  it('does not depend on key order', () => {
+    const a = parts();
+    const b = { ...a, scenario: JSON.parse(JSON.stringify(a.scenario, Object.keys(a.scenario).reverse())) };
+    b.scenario = { ...structuredClone(a.scenario) };
+    expect(cacheKey(b)).toBe(cacheKey(a));
+  });
+  it('changes when any scenario field changes (every leaf of the lfn preset)', () => {
+    const k0 = cacheKey(parts());
+    const paths = leaves(parts().scenario);
+    expect(paths.length).toBeGreaterThanOrEqual(30);
+    for (const p of paths) {
+      const q = parts();
+      perturb(q.scenario, p);
+      expect(cacheKey(q), p.join('.')).not.toBe(k0);
+    }
+  });
+  it('changes with the engine, the seed and the code version', () => {
+    const k0 = cacheKey(parts());
+    expect(cacheKey({ ...parts(), engine: 'fluid' })).not.toBe(k0);
+    expect(cacheKey({ ...parts(), seed: 2 })).not.toBe(k0);
+    expect(cacheKey({ ...parts(), codeVersion: 'v2' })).not.toBe(k0);
+  });
+  it('engineCodeVersion is stable and differs between engines', () => {
+    expect(engineCodeVersion('packet')).toBe(engineCodeVersion('packet'));
+    expect(engineCodeVersion('packet')).not.toBe(engineCodeVersion('fluid'));
+    expect(engineCodeVersion('fluid')).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
+
+describe('RunCache', () => {
+  it('misses, then hits after put, under <dir>/<aa>/<key>.json', () => {
+    const dir = tmp();
+    const cache = new RunCache(dir);
+    const p = parts();
+    const key = cacheKey(p);
+    expect(cache.get(key)).toBeUndefined();
+    const r = compactResult(fakeResult('packet', p.scenario));
+    cache.put(p, key, r);
+    expect(cache.get(key)).toEqual(r);
+    expect(readdirSync(join(dir, key.slice(0, 2)))).toEqual([`${key}.json`]);
+    expect([cache.hits, cache.misses]).toEqual([1, 1]);
+  });
+  it('ignores a leftover temp file and treats a torn or foreign file as a miss', () => {
+    const dir = tmp();
+    const cache = new RunCache(dir);
+    const p = parts();
+    const key = cacheKey(p);
+    mkdirSync(join(dir, key.slice(0, 2)), { recursive: true });
+    // What a writer killed between write and rename leaves behind.
+    writeFileSync(join(dir, key.slice(0, 2), `.${key}.json.123.456.tmp`), '{"key":');
+    expect(cache.get(key)).toBeUndefined();
+    writeFileSync(cache.pathOf(key), '{"key": "trunc');
+    expect(cache.get(key)).toBeUndefined();
+    writeFileSync(cache.pathOf(key), JSON.stringify({ key: 'other', result: {} }));
+    expect(cache.get(key)).toBeUndefined();
+    const r = compactResult(fakeResult('packet', p.scenario));
+    cache.put(p, key, r);
+    expect(cache.get(key)).toEqual(r);
+  });
+});
