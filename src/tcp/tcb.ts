@@ -1,0 +1,24 @@
+import type { CaState, TcpState } from '../cc/types.js';
+
+/**
+ * The mutable TCP control block shared with the congestion-control algorithm (ns-3's
+ * TcpSocketState). The sender keeps `bytesInFlight`, `srttS`, `minRttS` and `caState` current
+ * before every hook call; the algorithm writes `cwndBytes` (and may write `ssthreshBytes`).
+ */
+export class Tcb implements TcpState {
+  cwndBytes: number;
+  ssthreshBytes: number;
+  bytesInFlight = 0;
+  srttS = 0;
+  minRttS = Infinity;
+  caState: CaState = 'open';
+
+  constructor(
+    readonly mssBytes: number,
+    initialCwndSegments: number,
+    initialSsthreshBytes: number | null,
+  ) {
+    this.cwndBytes = initialCwndSegments * mssBytes;
+    this.ssthreshBytes = initialSsthreshBytes ?? Infinity;
+  }
+}
