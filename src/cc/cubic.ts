@@ -141,7 +141,9 @@ export class Cubic implements CongestionControl {
     }
     const rtt = tcb.srttS > 0 ? tcb.srttS : Number.isFinite(tcb.minRttS) ? tcb.minRttS : 0;
     const target = Math.min(Math.max(wCubic(t + rtt, this.k, this.origin, this.c), cwnd), 1.5 * cwnd);
-    this.addBytes(tcb, (((target - cwnd) / cwnd) * segs) * mss);
+    // An ACK covering more than a window (the full ACK ending a long recovery) stops at the target.
+    const inc = Math.min(((target - cwnd) / cwnd) * segs, target - cwnd);
+    this.addBytes(tcb, inc * mss);
   }
 
   private startEpoch(cwnd: number, nowS: number): void {

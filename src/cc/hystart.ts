@@ -82,11 +82,12 @@ export class HyStart {
   }
 
   /**
-   * Linux `bictcp_hystart_reset`: the round ends when everything outstanding now is ACKed. The
-   * sender has not yet removed this ACK's bytes from `bytesInFlight` (onAck runs first).
+   * Linux `bictcp_hystart_reset`: the round ends when everything outstanding now (SND.NXT - SND.UNA,
+   * end_seq) is ACKed. `bytesInFlight` is taken as the flight after this ACK, as the packet engine
+   * sets it before calling onAck; were it the flight before, the round would run one ACK longer.
    */
   private newRound(tcb: TcpState, ack: AckSample): void {
-    const outstanding = Math.max(0, tcb.bytesInFlight - ack.bytesAcked);
+    const outstanding = Math.max(0, tcb.bytesInFlight);
     this.roundEndBytes = this.ackedBytes + outstanding;
     this.roundStartS = ack.nowS;
     this.lastAckS = ack.nowS;

@@ -172,15 +172,24 @@ describe('cubic window growth', () => {
     const { cc, tcb } = afterLoss(10);
     cc.increaseWindow(tcb, newAck(1, 1));
     expect(cc.wEst).toBeCloseTo(7 + renoFriendlyAlpha(BETA) / 7, 12);
-    cc.increaseWindow(tcb, newAck(1.01, 2));
-    const cwnd = tcb.cwndBytes / MSS;
-    expect(cc.wEst).toBeGreaterThan(7);
+    const w1 = tcb.cwndBytes / MSS;
+    const est1 = cc.wEst;
+    cc.increaseWindow(tcb, newAck(1.01, 2)); // a delayed ACK counts 2 segments
+    expect(cc.wEst - est1).toBeCloseTo((2 * renoFriendlyAlpha(BETA)) / w1, 12);
     cc.wEst = 10; // reached cwnd_prior
-    const before = cc.wEst;
-    const w = tcb.cwndBytes / MSS;
+    const w2 = tcb.cwndBytes / MSS;
     cc.increaseWindow(tcb, newAck(1.02, 1));
-    expect(cc.wEst - before).toBeCloseTo(1 / w, 12);
-    expect(cwnd).toBeGreaterThan(7);
+    expect(cc.wEst - 10).toBeCloseTo(1 / w2, 12);
+  });
+
+  it('cubic stops at the target when one ACK covers more than a window (full ACK after recovery)', () => {
+    const { cc, tcb } = afterLoss(100);
+    cc.increaseWindow(tcb, newAck(1)); // epoch starts at t = 1 s
+    const cwnd = tcb.cwndBytes / MSS;
+    cc.increaseWindow(tcb, newAck(2, 200));
+    const target = wCubic(1 + 0.1, cc.k, 100, C);
+    expect(tcb.cwndBytes / MSS).toBeLessThanOrEqual(target + 1 / MSS);
+    expect(tcb.cwndBytes / MSS).toBeGreaterThan(cwnd);
   });
 
   it('cubic slow start adds segmentsAcked MSS and stops at ssthresh', () => {

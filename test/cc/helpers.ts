@@ -68,8 +68,9 @@ export function runRounds(
       const now = t + ((i + 1) * opts.rttS) / acks;
       const n = Math.min(per, segs - i * per);
       const ack = newAck(now, n, tcb.mssBytes, opts.rttSample ? opts.rttSample(now) : opts.rttS);
-      deliver(cc, tcb, ack);
+      // As the packet engine: the flight already excludes this ACK's bytes when the hooks run.
       tcb.bytesInFlight -= n * tcb.mssBytes;
+      deliver(cc, tcb, ack);
     }
     t += opts.rttS;
   }
