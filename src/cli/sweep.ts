@@ -1,0 +1,160 @@
+import { resolve } from 'node:path';
+import { Command, Option } from 'commander';
+import { InputError } from '../errors.js';
+import { headlineAxis, setAxis, checkAxes, type Axis, type HeadlineAxis } from '../sweep/axes.js';
+import { defaultWorkers } from '../sweep/execute.js';
+import { expandPlan, type SweepPlan } from '../sweep/grid.js';
+import { mergeSweeps } from '../sweep/merge.js';
+import { progressReporter } from '../sweep/progress.js';
+import { sweepReportHtml } from '../sweep/report.js';
+import { parseShard, inShard } from '../sweep/shard.js';
+import { runSweep } from '../sweep/sweep.js';
+import { parseInteger } from '../units.js';
+import { ENGINES, VARIANTS, type Engine } from '../variants.js';
+import { parseVariantList, scenarioFromOptions, type ScenarioFlags } from './scenarioOptions.js';
+
+/**
+ * `cclab sweep` and `cclab merge`. The sweep flags take ranges (`from..to:lin|log:count` or comma
+ * lists); the base scenario comes from the shared scenario parser (--scenario and the non-swept
+ * flags), so a sweep point is exactly the scenario `cclab simulate` would build.
+ */
+
+interface SweepFlags extends Pick<ScenarioFlags, 'scenario' | 'duration' | 'mss' | 'queue' | 'lossDirection' | 'accessBandwidth' | 'accessDelay' | 'delack' | 'minRto' | 'ccParam' | 'delay'> {
+  variants: string;
+  engines: string;
+  loss?: string;
+  rtt?: string;
+  bandwidth?: string;
+  flows?: string;
+  buffer?: string;
+  bufferBdp?: string;
+  set?: string[];
+  reps: string;
+  seed: string;
+  workers?: string;
+  shard?: string;
+  cache: string | false;
+  out: string;
+  report: boolean;
+  quiet?: boolean;
+  dryRun?: boolean;
+}
+
+const collect = (v: string, acc: string[] = []) => [...acc, v];
+
+function parseEngines(text: string): Engine[] {
+  const list = text.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  for (const e of list) {
+    if (!(ENGINES as readonly string[]).includes(e)) throw new InputError('--engines', `must list ${ENGINES.join(', ')}, got '${e}'`);
+  }
+  if (list.length === 0) throw new InputError('--engines', `must list one or more of ${ENGINES.join(', ')}`);
+  return [...new Set(list)] as Engine[];
+}
+
+/** Builds the plan from the flags (exported for tests). */
+export function planFromFlags(o: SweepFlags): SweepPlan {
+  const variants = parseVariantList(o.variants);
+  const seed = parseInteger(o.seed, '--seed');
+  const base = scenarioFromOptions(
+    {
+      scenario: o.scenario, duration: o.duration, mss: o.mss, queue: o.queue, lossDirection: o.lossDirection, accessBandwidth: o.accessBandwidth,
+      accessDelay: o.accessDelay, delack: o.delack, minRto: o.minRto, ccParam: o.ccParam, delay: o.delay,
+    },
+    variants[0]!,
+  );
+  const axes: Axis[] = [];
+  const headline: [HeadlineAxis, string | undefined][] = [
+    ['loss', o.loss], ['rtt', o.rtt], ['bandwidth', o.bandwidth], ['flows', o.flows], ['buffer', o.buffer], ['bufferBdp', o.bufferBdp],
+  ];
+  for (const [key, text] of headline) if (text !== undefined) axes.push(headlineAxis(key, text));
+  for (const s of o.set ?? []) axes.push(setAxis(base, s));
+  checkAxes(base, axes);
+  return { base, axes, variants, engines: parseEngines(o.engines), reps: parseInteger(o.reps, '--reps'), seed };
+}
+
+function warnings(plan: SweepPlan): string[] {
+  const out: string[] = [];
+  const bw = plan.axes.find((a) => a.name === 'bandwidthBps');
+  const access = Math.min(...plan.base.flows.map((f) => f.access.bandwidthBps));
+  if (bw && bw.values.some((v) => (v as number) > access)) {
+    out.push(`--bandwidth above the access links' ${access / 1e6} Mbps leaves the access link as the bottleneck; add --access-bandwidth`);
+  }
+  return out;
+}
+
+export function register(program: Command): void {
+  program
+    .command('sweep')
+    .description('sensitivity sweep: run a grid of scenarios (loss x RTT x ...) x variants x engines x replications, with cache, workers and a report')
+    .option('--variants <list>', `congestion controls (${VARIANTS.join(', ')})`, VARIANTS.join(','))
+    .option('--engines <list>', 'engines: packet, fluid', 'packet,fluid')
+    .option('--loss <range>', 'bottleneck loss probability, e.g. 1e-5..1e-1:log:9 or 1e-4,1e-3')
+    .option('--rtt <range>', "flow 0's base round-trip propagation delay, e.g. 10ms..400ms:log:8 (every link delay scaled by one factor)")
+    .option('--bandwidth <range>', 'bottleneck rate, e.g. 1Mbps..100Mbps:log:3')
+    .option('--flows <range>', 'number of flows, e.g. 1,2,4')
+    .option('--buffer <range>', 'bottleneck queue in packets, e.g. 10..1000:log:5')
+    .option('--buffer-bdp <range>', 'bottleneck queue as a multiple of the BDP, e.g. 0.25..4:log:5')
+    .option('--set <path=range>', 'sweep any scenario field by path, repeatable (e.g. tcp.minRtoS=200ms,1s; flows.*.access.delayS=5ms,50ms)', collect)
+    .option('--reps <n>', 'replications per point (distinct derived seeds; deterministic engines run once)', '5')
+    .option('--seed <n>', 'sweep seed every run seed is derived from', '1')
+    .option('--scenario <name|file>', 'base scenario: preset (normal, lfn, lossy) or a .json/.yaml file', 'normal')
+    .option('--duration <time>', 'simulated time of each run, e.g. 20s')
+    .option('--delay <time>', 'base bottleneck one-way delay (before --rtt scaling)')
+    .option('--mss <bytes>', 'TCP maximum segment size in bytes')
+    .option('--queue <packets>', 'queue limit of every queue on the path (before --buffer)')
+    .addOption(new Option('--loss-direction <dir>', 'which packets random loss hits').choices(['data', 'both']))
+    .option('--access-bandwidth <rate>', "senders' access link bandwidth")
+    .option('--access-delay <time>', "senders' access link one-way delay")
+    .option('--delack <n>', 'segments per delayed ACK')
+    .option('--min-rto <time>', 'minimum retransmission timeout')
+    .option('--cc-param <key=value>', 'congestion-control parameter, repeatable', collect)
+    .option('--workers <n>', `worker threads (default: cores = ${defaultWorkers()}; 0 = in this thread)`)
+    .option('--shard <i/N>', 'run only the i-th of N disjoint parts (1-based), for job arrays; combine with cclab merge')
+    .option('--cache <dir>', 'run cache directory (content-addressed)', '.cache/runs')
+    .option('--no-cache', 'do not read or write the run cache')
+    .option('--no-report', 'skip index.html')
+    .option('--dry-run', 'print the grid size and exit')
+    .option('--quiet', 'no progress bar')
+    .requiredOption('--out <dir>', 'output folder, e.g. reports/loss-rtt')
+    .action(async (o: SweepFlags) => {
+      const plan = planFromFlags(o);
+      const shard = o.shard === undefined ? undefined : parseShard(o.shard);
+      const workers = o.workers === undefined ? defaultWorkers() : parseInteger(o.workers, '--workers');
+      if (workers < 0) throw new InputError('--workers', `must be >= 0, got ${workers}`);
+      for (const w of warnings(plan)) process.stderr.write(`cclab: warning: ${w}\n`);
+      if (o.dryRun) {
+        const runs = expandPlan(plan);
+        const mine = runs.filter((r) => inShard(r.index, shard)).length;
+        const points = plan.axes.reduce((n, a) => n * a.values.length, 1);
+        process.stdout.write(`${points} points x ${plan.variants.length} variants x ${plan.engines.join('+')} = ${runs.length} runs${shard ? `, ${mine} in shard ${o.shard}` : ''}\n`);
+        return;
+      }
+      const progress = progressReporter({ quiet: o.quiet });
+      const t0 = performance.now();
+      const outcome = await runSweep(plan, {
+        outDir: o.out,
+        cacheDir: o.cache === false ? null : resolve(o.cache),
+        workers,
+        shard,
+        report: o.report ? sweepReportHtml : undefined,
+        onProgress: (p) => progress.update(p),
+      }).finally(() => progress.stop());
+      const secs = ((performance.now() - t0) / 1000).toFixed(1);
+      process.stdout.write(
+        `sweep: ${outcome.records.length}${shard ? ` of ${outcome.gridRuns}` : ''} runs (${outcome.cached} cached, ${outcome.failed} failed) in ${secs} s -> ${o.out}\n`,
+      );
+      if (outcome.failed > 0) process.exitCode = 1;
+    });
+
+  program
+    .command('merge')
+    .description('combine the output folders of sweep shards (--shard i/N) into one folder')
+    .argument('<dirs...>', 'shard output folders')
+    .requiredOption('--out <dir>', 'merged output folder')
+    .option('--allow-partial', 'merge even when some runs are missing from every shard')
+    .option('--no-report', 'skip index.html')
+    .action(async (dirs: string[], o: { out: string; allowPartial?: boolean; report: boolean }) => {
+      const s = await mergeSweeps(dirs, o.out, { allowPartial: o.allowPartial, report: o.report ? sweepReportHtml : undefined });
+      process.stdout.write(`merge: ${s.runs} runs from ${s.shards} folders${s.missing ? ` (${s.missing} missing)` : ''} -> ${o.out}\n`);
+    });
+}
