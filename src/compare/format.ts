@@ -13,8 +13,9 @@ export function formatBps(bps: number | null | undefined): string {
 /** Signed percent of a ratio: 0.123 -> "+12.3%". */
 export function formatPct(x: number | null | undefined, digits = 1): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return '–';
-  const s = (100 * x).toFixed(digits);
-  return `${x > 0 ? '+' : ''}${s}%`;
+  let s = (100 * x).toFixed(digits);
+  if (Number(s) === 0) s = (0).toFixed(digits); // no "-0.0%"
+  return `${Number(s) > 0 ? '+' : ''}${s}%`;
 }
 
 export function formatSeconds(s: number | null | undefined): string {

@@ -1,0 +1,200 @@
+import { readFileSync } from 'node:fs';
+import { dirname, extname, isAbsolute, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { InputError } from '../errors.js';
+import { loadScenarioFile, parseScenarioText } from '../scenario/load.js';
+import { DEFAULT_DURATION_S, isPresetName, PRESET_NAMES, presetScenario, type PresetName } from '../scenario/presets.js';
+import type { Scenario } from '../scenario/types.js';
+import { parseDurationS } from '../units.js';
+import { isVariant, VARIANTS, type Variant } from '../variants.js';
+
+/** Charts (and chart-like sections) a report can hold. */
+export const CHART_KINDS = ['cwnd', 'queue', 'goodput', 'errors', 'equations'] as const;
+export type ChartKind = (typeof CHART_KINDS)[number];
+
+/**
+ * What a report shows: scenarios x variants, run with both engines. Loadable from a YAML/JSON
+ * recipe file (`loadRecipe`) or built from CLI flags (`recipeFromFlags`); both go through
+ * `validateRecipe`, so a file and a command line are checked alike.
+ */
+export interface ReportRecipe {
+  /** Directory-safe id: the default output is `reports/<name>/index.html`. */
+  name: string;
+  title: string;
+  /** Presets by name (resolved with durationS and seed), or complete scenarios. */
+  scenarios: (PresetName | Scenario)[];
+  variants: Variant[];
+  /** Simulated seconds of every run (applied to every scenario). */
+  durationS: number;
+  seed: number;
+  charts: ChartKind[];
+  /** Optional paragraph shown under the title. */
+  description?: string;
+  /** The file it came from (shown in the rerun command). */
+  source?: string;
+}
+
+const KEYS = ['name', 'title', 'description', 'scenarios', 'variants', 'duration', 'durationS', 'seed', 'charts'] as const;
+const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function fail(field: string, problem: string, source?: string): never {
+  throw new InputError(field, problem, source);
+}
+
+function listOf(raw: unknown, field: string, source?: string): unknown[] {
+  if (typeof raw === 'string') return raw.split(',').map((x) => x.trim()).filter((x) => x !== '');
+  if (!Array.isArray(raw)) fail(field, `must be a list (or a comma-separated string), got ${JSON.stringify(raw)}`, source);
+  return raw;
+}
+
+/** A scenario entry: preset name, scenario file (relative to the recipe), or an inline partial scenario with `name` (and optional `base`). */
+function scenarioEntry(raw: unknown, i: number, source: string | undefined, baseDir: string): PresetName | Scenario {
+  const field = `scenarios[${i}]`;
+  if (typeof raw === 'string') {
+    if (isPresetName(raw)) return raw;
+    if (/\.(json|ya?ml)$/i.test(raw)) {
+      const path = isAbsolute(raw) ? raw : resolve(baseDir, raw);
+      try {
+        return loadScenarioFile(path);
+      } catch (e) {
+        if (e instanceof InputError && e.field === '--scenario') fail(field, e.problem, source);
+        throw e;
+      }
+    }
+    fail(field, `must be a preset (${PRESET_NAMES.join(', ')}), a .json/.yaml scenario file or an inline scenario, got '${raw}'`, source);
+  }
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
+    const o = raw as Record<string, unknown>;
+    if (typeof o.name !== 'string' || !NAME_RE.test(o.name)) fail(`${field}.name`, `must be a name of letters, digits, '.', '_' or '-', got ${JSON.stringify(o.name)}`, source);
+    // Same rules as a scenario file (`base:` preset or the dumbbell, every key checked); JSON text is valid YAML.
+    return parseScenarioText(JSON.stringify(o), `${source ?? 'recipe'}: ${field}`);
+  }
+  return fail(field, `must be a preset name, a scenario file or a mapping, got ${JSON.stringify(raw)}`, source);
+}
+
+/** Check a parsed recipe object (from a file or flags) and fill defaults. */
+export function validateRecipe(raw: unknown, source?: string, baseDir = process.cwd()): ReportRecipe {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('(root)', 'must be a mapping with name, scenarios, variants, ...', source);
+  const o = raw as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (!(KEYS as readonly string[]).includes(k)) fail(k, `is not a recipe field (accepted: ${KEYS.filter((x) => x !== 'durationS').join(', ')})`, source);
+  }
+  const name = o.name ?? 'report';
+  if (typeof name !== 'string' || !NAME_RE.test(name)) fail('name', `must be letters, digits, '.', '_' or '-' (it names the output directory), got ${JSON.stringify(name)}`, source);
+  const title = o.title ?? `cclab report: ${name}`;
+  if (typeof title !== 'string') fail('title', `must be a string, got ${JSON.stringify(title)}`, source);
+  if (o.description !== undefined && typeof o.description !== 'string') fail('description', 'must be a string', source);
+
+  const scenariosRaw = listOf(o.scenarios ?? [...PRESET_NAMES], 'scenarios', source);
+  if (scenariosRaw.length === 0) fail('scenarios', `must list at least one of ${PRESET_NAMES.join(', ')} (or scenario files)`, source);
+  const scenarios = scenariosRaw.map((s, i) => scenarioEntry(s, i, source, baseDir));
+  const names = scenarios.map((s) => (typeof s === 'string' ? s : s.name));
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup !== undefined) fail('scenarios', `lists '${dup}' twice (scenario names must be unique)`, source);
+
+  const variantsRaw = listOf(o.variants ?? [...VARIANTS], 'variants', source);
+  if (variantsRaw.length === 0) fail('variants', `must list at least one of ${VARIANTS.join(', ')}`, source);
+  const variants = variantsRaw.map((v, i) => (isVariant(v) ? v : fail(`variants[${i}]`, `must be one of ${VARIANTS.join(', ')}, got '${String(v)}'`, source)));
+  if (new Set(variants).size !== variants.length) fail('variants', 'lists a variant twice', source);
+
+  const durRaw = o.duration ?? o.durationS ?? DEFAULT_DURATION_S;
+  let durationS: number;
+  if (typeof durRaw === 'number') durationS = durRaw;
+  else if (typeof durRaw === 'string') {
+    try {
+      durationS = parseDurationS(durRaw, 'duration');
+    } catch (e) {
+      return fail('duration', e instanceof InputError ? e.problem : String(e), source);
+    }
+  } else return fail('duration', `must be a time such as 20s or 100 (seconds), got ${JSON.stringify(durRaw)}`, source);
+  if (!(durationS > 3 && durationS <= 1e5)) fail('duration', `must be in (3 s, 100000 s] (the application stops 2.9 s before the end), got ${durationS} s`, source);
+
+  const seed = o.seed ?? 1;
+  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1) fail('seed', `must be a whole number in [0, 4294967295], got ${JSON.stringify(seed)}`, source);
+
+  const chartsRaw = listOf(o.charts ?? [...CHART_KINDS], 'charts', source);
+  const charts = chartsRaw.map((c, i) =>
+    (CHART_KINDS as readonly unknown[]).includes(c) ? (c as ChartKind) : fail(`charts[${i}]`, `must be one of ${CHART_KINDS.join(', ')}, got '${String(c)}'`, source),
+  );
+
+  const recipe: ReportRecipe = { name, title, scenarios, variants, durationS, seed, charts };
+  if (typeof o.description === 'string') recipe.description = o.description;
+  if (source !== undefined) recipe.source = source;
+  return recipe;
+}
+
+/** Parse recipe text (YAML, or JSON by extension) into a validated recipe. */
+export function parseRecipeText(text: string, source: string, baseDir = dirname(source)): ReportRecipe {
+  let raw: unknown;
+  try {
+    raw = extname(source).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
+  } catch (e) {
+    fail('(file)', `is not valid ${extname(source).toLowerCase() === '.json' ? 'JSON' : 'YAML'}: ${(e as Error).message.split('\n')[0]}`, source);
+  }
+  return validateRecipe(raw, source, baseDir);
+}
+
+/** Load `reports/recipes/<name>.yaml` or any recipe path. */
+export function loadRecipe(path: string): ReportRecipe {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    return fail('--recipe', `cannot read file '${path}' (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return parseRecipeText(text, path);
+}
+
+export interface RecipeFlags {
+  name?: string;
+  title?: string;
+  /** Preset names or scenario files. */
+  scenarios?: string[];
+  variants?: string[];
+  durationS?: number;
+  seed?: number;
+  charts?: string[];
+}
+
+/** A recipe from flags, optionally over a base recipe (flags win). Errors name the flag. */
+export function recipeFromFlags(flags: RecipeFlags, base?: ReportRecipe): ReportRecipe {
+  const raw: Record<string, unknown> = {};
+  const from = base ?? undefined;
+  raw.name = flags.name ?? from?.name ?? 'report';
+  raw.title = flags.title ?? from?.title ?? (flags.name ? `cclab report: ${flags.name}` : undefined);
+  if (from?.description !== undefined) raw.description = from.description;
+  raw.scenarios = flags.scenarios ?? from?.scenarios;
+  raw.variants = flags.variants ?? from?.variants;
+  raw.duration = flags.durationS ?? from?.durationS;
+  raw.seed = flags.seed ?? from?.seed;
+  raw.charts = flags.charts ?? from?.charts;
+  for (const k of Object.keys(raw)) if (raw[k] === undefined) delete raw[k];
+  try {
+    const r = validateRecipe(raw);
+    if (from?.source !== undefined) r.source = from.source;
+    return r;
+  } catch (e) {
+    // Name the flag, not the recipe field, when the value came from the command line.
+    if (e instanceof InputError && !e.source) {
+      const top = e.field.replace(/\[.*$/, '');
+      throw new InputError(`--${top === 'duration' ? 'duration' : top}`, e.problem);
+    }
+    throw e;
+  }
+}
+
+/** The recipe's scenarios as complete Scenarios (the variant is replaced per run). */
+export function resolveScenarios(recipe: ReportRecipe): Scenario[] {
+  return recipe.scenarios.map((s) => {
+    if (typeof s === 'string') return presetScenario(s, recipe.variants[0]!, { durationS: recipe.durationS, seed: recipe.seed });
+    const c = structuredClone(s);
+    c.durationS = recipe.durationS;
+    c.seed = recipe.seed;
+    for (const f of c.flows) {
+      if (f.stopS !== null && f.stopS > recipe.durationS) f.stopS = Math.max(f.startS, recipe.durationS - 2.9);
+      if (f.startS >= recipe.durationS) f.startS = 0;
+    }
+    if (c.measureFromS >= c.durationS) c.measureFromS = 0;
+    return c;
+  });
+}

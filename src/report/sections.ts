@@ -1,0 +1,146 @@
+import { formatBps, formatBytes, formatNumber, formatPct, formatSeconds } from '../compare/format.js';
+import type { ComparisonCase } from '../compare/run.js';
+import { TRANSIENT_METHOD } from '../compare/transient.js';
+import { VALIDITY } from '../compare/validity.js';
+import type { Scenario } from '../scenario/types.js';
+import { escapeHtml } from './html.js';
+import { renderLatex } from './math.js';
+import type { ModelDoc } from './models.js';
+import type { ReportRecipe } from './recipe.js';
+
+/** Prose and parameter blocks of the comparison report (charts and tables are built elsewhere). */
+
+const p = (text: string) => `<p>${text}</p>`;
+
+/** One paragraph saying how well the fluid models did, in numbers a reader can check in the table. */
+export function headline(cases: readonly ComparisonCase[]): string {
+  const trusted = cases.filter((c) => c.comparison.fluidTrusted && c.comparison.relErr.goodput !== null);
+  const flagged = cases.length - trusted.length;
+  if (trusted.length === 0) {
+    return p(`${cases.length} scenario × variant pairs were run with both engines; in none of them is the fluid model inside its validity, so read the errors below with the flags beside them.`);
+  }
+  const abs = trusted.map((c) => Math.abs(c.comparison.relErr.goodput!)).sort((a, b) => a - b);
+  const median = abs[Math.floor((abs.length - 1) / 2)]!;
+  const within10 = abs.filter((x) => x <= 0.1).length;
+  return p(
+    `${cases.length} scenario × variant pairs were run with both engines. Where the fluid model is inside its validity ` +
+      `(${trusted.length} pairs), its goodput is within ±10% of the packet-level simulation in ${within10} and the median ` +
+      `absolute error is ${formatPct(median).replace('+', '')}. ` +
+      (flagged > 0 ? `${flagged} pair${flagged > 1 ? 's are' : ' is'} flagged as outside a model's assumptions (numbered notes under the table).` : ''),
+  );
+}
+
+export function goodputIntro(): string {
+  return (
+    p('Goodput is the payload delivered in order to the receiving application, × 8 over the measurement interval, as in the seed study\'s Table 2 (variants down, scenarios across). ' +
+      '<em>packet</em> is cclab\'s packet-level simulation, <em>fluid</em> the prediction of the variant\'s delay-differential fluid model, and <em>closed form</em> a formula such as Mathis et al.\'s √(3/2p) (hover for its name). ' +
+      'Errors are (model − packet) / packet. Grey italic errors and numbered marks mean a model is outside its assumptions there: the error is shown, but it is not the model\'s fault.')
+  );
+}
+
+export function errorsIntro(): string {
+  return p(
+    `Bars show each model's relative error against the packet-level simulation; faded bars are outside the model's validity. ` +
+      `The table adds the agreement of the window traces: RMSE (in segments) and correlation of cwnd after resampling both engines on one time grid, ` +
+      `over the whole run and over the steady state only. The steady state starts at the end of the first slow start, detected as the ${escapeHtml(TRANSIENT_METHOD.replace(/^end of the first slow start = /, ''))}.`,
+  );
+}
+
+export function validityIntro(): string {
+  return p(
+    `Flags are raised when the packet run shows conditions the models do not describe: timeouts outnumbering fast recoveries ` +
+      `(share above ${VALIDITY.maxTimeoutShare * 100}%), fewer than ${VALIDITY.minPacketsPerRtt} packets per RTT, goodput above ${VALIDITY.bandwidthShare * 100}% of the path's capacity or losses mostly from queue overflow (bandwidth limited), ` +
+      `the window held at the receiver window, or fewer than ${VALIDITY.minLossEvents} loss reactions.`,
+  );
+}
+
+export function cwndIntro(): string {
+  return p(
+    'Each chart overlays the congestion window of the packet-level simulation (blue) and of the fluid model (orange), in segments, like the seed study\'s cwnd figures but with both engines on one chart; ' +
+      'a dashed line marks a closed form\'s mean window. The panel below is the bottleneck queue in packets. ' +
+      'Drag to pan and scroll to zoom the time axis, double-click to reset; hover for values. Long traces are downsampled keeping each interval\'s minimum and maximum, so sawtooth peaks survive.',
+  );
+}
+
+function lineTitle(s: Scenario): string {
+  return `${formatBps(s.bottleneck.bandwidthBps).replace('bit/s', 'bps')} bottleneck, ${formatSeconds(s.bottleneck.delayS)} one-way, loss p = ${formatNumber(s.bottleneck.loss.rate)}`;
+}
+
+export function scenarioLine(s: Scenario): string {
+  const a = s.flows[0]?.access;
+  return p(
+    `${escapeHtml(lineTitle(s))}; ${s.flows.length} flow${s.flows.length > 1 ? 's' : ''}` +
+      (a ? ` behind a ${formatBps(a.bandwidthBps).replace('bit/s', 'bps')}, ${formatSeconds(a.delayS)} access link` : '') +
+      `; ${s.bottleneck.queue.kind} queue of ${s.bottleneck.queue.limitPackets} packets; MSS ${s.mssBytes} B; ${formatSeconds(s.durationS)} simulated.`,
+  );
+}
+
+/** Parameters of every scenario side by side (rows are parameters). */
+export function scenarioTableHtml(scenarios: readonly Scenario[]): string {
+  const rows: [string, (s: Scenario) => string][] = [
+    ['bottleneck rate', (s) => formatBps(s.bottleneck.bandwidthBps)],
+    ['bottleneck delay (one-way)', (s) => formatSeconds(s.bottleneck.delayS)],
+    ['random loss p', (s) => `${formatNumber(s.bottleneck.loss.rate)} (${s.bottleneck.loss.direction === 'both' ? 'data and ACKs' : 'data only'})`],
+    ['bottleneck queue', (s) => `${s.bottleneck.queue.kind}, ${s.bottleneck.queue.limitPackets} packets`],
+    ['access link', (s) => (s.flows[0] ? `${formatBps(s.flows[0].access.bandwidthBps)}, ${formatSeconds(s.flows[0].access.delayS)}, ${s.flows[0].access.queuePackets} packets` : '–')],
+    ['flows', (s) => String(s.flows.length)],
+    ['MSS / headers', (s) => `${s.mssBytes} B / ${s.headerBytes} B`],
+    ['initial window', (s) => `${s.tcp.initialCwndSegments} segments`],
+    ['receive buffer', (s) => formatBytes(s.tcp.rcvBufBytes)],
+    ['delayed ACK', (s) => (s.tcp.delAckCount > 1 ? `every ${s.tcp.delAckCount} segments, ${formatSeconds(s.tcp.delAckTimeoutS)}` : 'off')],
+    ['min RTO', (s) => formatSeconds(s.tcp.minRtoS)],
+    ['duration / measured from', (s) => `${formatSeconds(s.durationS)} / ${formatSeconds(s.measureFromS)}`],
+    ['seed', (s) => String(s.seed)],
+  ];
+  const head = `<tr><th class="label">parameter</th>${scenarios.map((s) => `<th>${escapeHtml(s.name)}</th>`).join('')}</tr>`;
+  const body = rows.map(([k, f]) => `<tr><td class="label">${escapeHtml(k)}</td>${scenarios.map((s) => `<td>${escapeHtml(f(s))}</td>`).join('')}</tr>`).join('');
+  return `<div class="table-wrap"><table class="scenarios"><thead>${head}</thead><tbody>${body}</tbody></table></div>`;
+}
+
+/** Shell-quote an argument only when needed. */
+function sh(x: string): string {
+  return /^[\w@%+=:,./-]+$/.test(x) ? x : `'${x.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The exact command that reproduces the report, from the recipe file or as flags. */
+export function rerunCommands(recipe: ReportRecipe, outDir: string): string[] {
+  const cmds: string[] = [];
+  if (recipe.source) cmds.push(`npx cclab report --recipe ${sh(recipe.source)} --out ${sh(outDir)}`);
+  const allNamed = recipe.scenarios.every((s) => typeof s === 'string');
+  if (allNamed) {
+    cmds.push(
+      `npx cclab report --name ${sh(recipe.name)} --scenarios ${recipe.scenarios.join(',')} --variants ${recipe.variants.join(',')} ` +
+        `--duration ${recipe.durationS}s --seed ${recipe.seed} --out ${sh(outDir)}`,
+    );
+  }
+  cmds.push(`npx cclab report --recipe ${sh(`${outDir}/recipe.json`)} --out ${sh(outDir)}`);
+  return cmds;
+}
+
+export function rerunHtml(recipe: ReportRecipe, outDir: string, version: string, files: readonly string[]): string {
+  return (
+    p(`Written by cclab ${escapeHtml(version)} with seed ${recipe.seed}: the same command, seed and version give the same numbers. Any of these reproduces this report:`) +
+    `<pre>${rerunCommands(recipe, outDir).map(escapeHtml).join('\n')}</pre>` +
+    p(`<code>recipe.json</code> holds the resolved recipe with every scenario in full. Data beside this page, for pandas, R or the Vega editor: ${files.map((f) => `<a href="${escapeHtml(f)}"><code>${escapeHtml(f)}</code></a>`).join(', ')}.`)
+  );
+}
+
+/** Equations of each fluid model used, rendered with KaTeX; errors in a formula are shown, not fatal. */
+export function modelsHtml(docs: readonly ModelDoc[], warnings: string[]): string {
+  if (docs.length === 0) return p('The fluid engine provided no model equations to show.');
+  return docs
+    .map((d) => {
+      const eqs = d.equations
+        .map((e) => {
+          const r = renderLatex(e.latex);
+          if (r.error) warnings.push(`model ${d.id}: ${r.error}`);
+          return `<div class="equation">${e.label ? `<span class="muted">${escapeHtml(e.label)}</span>` : ''}${r.html}</div>`;
+        })
+        .join('');
+      const syms = d.symbols?.length
+        ? `<dl class="params">${d.symbols.map((s) => `<dt>${renderLatex(s.latex, false).html}</dt><dd>${escapeHtml(s.meaning)}</dd>`).join('')}</dl>`
+        : '';
+      return `<h3 id="model-${escapeHtml(d.id)}">${escapeHtml(d.title)}</h3>${d.citation ? p(`<span class="muted">${escapeHtml(d.citation)}</span>`) : ''}${d.description ? p(escapeHtml(d.description)) : ''}${eqs}${syms}`;
+    })
+    .join('');
+}

@@ -1,0 +1,219 @@
+import type { ComparisonCase } from '../compare/run.js';
+import { formatBps, formatNumber, formatPct, formatSeconds } from '../compare/format.js';
+import type { Comparison, ValidityFlag } from '../compare/types.js';
+import type { Scenario } from '../scenario/types.js';
+import type { Variant } from '../variants.js';
+import { escapeHtml } from './html.js';
+
+/**
+ * The report's tables as data (rows for CSV/JSON, one record per scenario x variant, tidy so pandas
+ * and R load them directly) and as HTML. The goodput table keeps the seed study's Table 2 layout:
+ * variants down, scenarios across, here with packet, fluid, closed form and error columns per scenario.
+ */
+
+export interface GoodputRow extends Record<string, string | number | boolean | null> {
+  variant: Variant;
+  scenario: string;
+  packet_goodput_bps: number | null;
+  fluid_goodput_bps: number | null;
+  closed_form: string | null;
+  closed_form_goodput_bps: number | null;
+  /** (fluid - packet) / packet. */
+  fluid_error: number | null;
+  closed_form_error: number | null;
+  fluid_trusted: boolean;
+  flags: string;
+}
+
+export const GOODPUT_COLUMNS = ['variant', 'scenario', 'packet_goodput_bps', 'fluid_goodput_bps', 'closed_form', 'closed_form_goodput_bps', 'fluid_error', 'closed_form_error', 'fluid_trusted', 'flags'] as const;
+
+/** The closed form shown in the table: the first with a goodput prediction (others are in comparison.csv). */
+function primaryClosed(c: Comparison) {
+  return c.closedForms.find((x) => x.goodputBps !== null) ?? null;
+}
+
+export function goodputRows(cases: readonly ComparisonCase[]): GoodputRow[] {
+  return cases.map(({ comparison: c }) => {
+    const cf = primaryClosed(c);
+    return {
+      variant: c.variant,
+      scenario: c.scenario,
+      packet_goodput_bps: c.packet.status === 'ok' ? c.packet.goodputBps : null,
+      fluid_goodput_bps: c.fluid.status === 'ok' ? c.fluid.goodputBps : null,
+      closed_form: cf?.formula ?? null,
+      closed_form_goodput_bps: cf?.goodputBps ?? null,
+      fluid_error: c.relErr.goodput,
+      closed_form_error: cf?.goodputRelErr ?? null,
+      fluid_trusted: c.fluidTrusted,
+      flags: c.flags.map((f) => `${f.code}:${f.subject}`).join(' '),
+    };
+  });
+}
+
+export interface ComparisonRow extends Record<string, string | number | boolean | null> {
+  variant: Variant;
+  scenario: string;
+  packet_mean_cwnd_segments: number;
+  fluid_mean_cwnd_segments: number;
+  mean_cwnd_error: number | null;
+  packet_goodput_bps: number;
+  fluid_goodput_bps: number;
+  goodput_error: number | null;
+  rmse_segments: number | null;
+  nrmse: number | null;
+  correlation: number | null;
+  steady_from_s: number | null;
+  steady_rmse_segments: number | null;
+  steady_nrmse: number | null;
+  steady_correlation: number | null;
+  packet_timeouts: number;
+  packet_fast_recoveries: number;
+  packet_loss_rate: number;
+  closed_forms: string;
+  fluid_trusted: boolean;
+  flags: string;
+}
+
+export function comparisonRows(cases: readonly ComparisonCase[]): ComparisonRow[] {
+  return cases.map(({ comparison: c }) => ({
+    variant: c.variant,
+    scenario: c.scenario,
+    packet_mean_cwnd_segments: c.packet.meanCwndSegments,
+    fluid_mean_cwnd_segments: c.fluid.meanCwndSegments,
+    mean_cwnd_error: c.relErr.meanCwnd,
+    packet_goodput_bps: c.packet.goodputBps,
+    fluid_goodput_bps: c.fluid.goodputBps,
+    goodput_error: c.relErr.goodput,
+    rmse_segments: c.fit?.rmseSegments ?? null,
+    nrmse: c.fit?.nrmse ?? null,
+    correlation: c.fit?.correlation ?? null,
+    steady_from_s: c.transient.steadyFromS,
+    steady_rmse_segments: c.steadyFit?.rmseSegments ?? null,
+    steady_nrmse: c.steadyFit?.nrmse ?? null,
+    steady_correlation: c.steadyFit?.correlation ?? null,
+    packet_timeouts: c.packet.timeouts,
+    packet_fast_recoveries: c.packet.fastRecoveries,
+    packet_loss_rate: c.packet.lossRate,
+    closed_forms: c.closedForms.map((x) => `${x.formula}=${x.goodputBps ?? ''}`).join(' '),
+    fluid_trusted: c.fluidTrusted,
+    flags: c.flags.map((f) => `${f.code}:${f.subject}`).join(' '),
+  }));
+}
+
+export const COMPARISON_COLUMNS = [
+  'variant', 'scenario', 'packet_mean_cwnd_segments', 'fluid_mean_cwnd_segments', 'mean_cwnd_error', 'packet_goodput_bps', 'fluid_goodput_bps',
+  'goodput_error', 'rmse_segments', 'nrmse', 'correlation', 'steady_from_s', 'steady_rmse_segments', 'steady_nrmse', 'steady_correlation',
+  'packet_timeouts', 'packet_fast_recoveries', 'packet_loss_rate', 'closed_forms', 'fluid_trusted', 'flags',
+] as const satisfies readonly (keyof ComparisonRow)[];
+
+export const SCENARIO_COLUMNS = [
+  'scenario', 'bottleneck_bps', 'bottleneck_delay_s', 'loss_rate', 'loss_direction', 'queue', 'queue_packets', 'access_bps', 'access_delay_s',
+  'flows', 'mss_bytes', 'header_bytes', 'duration_s', 'seed', 'min_rto_s', 'delayed_ack', 'base_rtt_s',
+] as const satisfies readonly (keyof ScenarioRow)[];
+
+export interface ScenarioRow extends Record<string, string | number | null> {
+  scenario: string;
+  bottleneck_bps: number;
+  bottleneck_delay_s: number;
+  loss_rate: number;
+  loss_direction: string;
+  queue: string;
+  queue_packets: number;
+  access_bps: number | null;
+  access_delay_s: number | null;
+  flows: number;
+  mss_bytes: number;
+  header_bytes: number;
+  duration_s: number;
+  seed: number;
+  min_rto_s: number;
+  delayed_ack: number;
+  base_rtt_s: number;
+}
+
+export function scenarioRows(scenarios: readonly Scenario[]): ScenarioRow[] {
+  return scenarios.map((s) => {
+    const a = s.flows[0]?.access;
+    return {
+      scenario: s.name,
+      bottleneck_bps: s.bottleneck.bandwidthBps,
+      bottleneck_delay_s: s.bottleneck.delayS,
+      loss_rate: s.bottleneck.loss.rate,
+      loss_direction: s.bottleneck.loss.direction,
+      queue: s.bottleneck.queue.kind,
+      queue_packets: s.bottleneck.queue.limitPackets,
+      access_bps: a?.bandwidthBps ?? null,
+      access_delay_s: a?.delayS ?? null,
+      flows: s.flows.length,
+      mss_bytes: s.mssBytes,
+      header_bytes: s.headerBytes,
+      duration_s: s.durationS,
+      seed: s.seed,
+      min_rto_s: s.tcp.minRtoS,
+      delayed_ack: s.tcp.delAckCount,
+      base_rtt_s: 2 * (s.bottleneck.delayS + (a?.delayS ?? 0) + (s.flows[0]?.receiverAccess?.delayS ?? 0)),
+    };
+  });
+}
+
+/** Numbered notes for the flags of a table: same message, same number. */
+export class FlagNotes {
+  private readonly notes: ValidityFlag[] = [];
+  private readonly index = new Map<string, number>();
+  /** Superscript markers for a cell, linked to the notes list. */
+  marks(flags: readonly ValidityFlag[]): string {
+    return flags
+      .map((f) => {
+        const key = `${f.severity}|${f.message}`;
+        let n = this.index.get(key);
+        if (n === undefined) {
+          this.notes.push(f);
+          n = this.notes.length;
+          this.index.set(key, n);
+        }
+        return `<a class="flag ${f.severity}" href="#flag-${n}" title="${escapeHtml(f.message)}">${n}</a>`;
+      })
+      .join('');
+  }
+  html(scenarioOf: (n: number) => string = () => ''): string {
+    if (this.notes.length === 0) return '';
+    const items = this.notes.map((f, i) => `<li id="flag-${i + 1}"><span class="flag ${f.severity}">${i + 1}</span> <strong>${escapeHtml(f.subject)}, ${f.severity === 'invalid' ? 'outside validity' : f.severity}</strong>${scenarioOf(i + 1)}: ${escapeHtml(f.message)}</li>`);
+    return `<ul class="flags">${items.join('')}</ul>`;
+  }
+}
+
+const err = (x: number | null, trusted = true) => `<span class="${trusted ? '' : 'untrusted'}">${formatPct(x)}</span>`;
+
+/** The goodput table, Table 2 layout: one row per variant; per scenario packet, fluid, closed form and errors. */
+export function goodputTableHtml(cases: readonly ComparisonCase[], scenarios: readonly string[], variants: readonly Variant[], notes: FlagNotes): string {
+  const by = new Map(cases.map((c) => [`${c.comparison.variant}|${c.comparison.scenario}`, c.comparison]));
+  const head1 = `<tr><th class="label" rowspan="2">variant</th>${scenarios.map((s) => `<th class="group" colspan="4">${escapeHtml(s)}</th>`).join('')}</tr>`;
+  const head2 = `<tr>${scenarios.map(() => '<th class="first">packet</th><th>fluid</th><th>fluid error</th><th>closed form (error)</th>').join('')}</tr>`;
+  const body = variants.map((v) => {
+    const cells = scenarios.map((s) => {
+      const c = by.get(`${v}|${s}`);
+      if (!c) return '<td class="first">–</td><td>–</td><td>–</td><td>–</td>';
+      const cf = primaryClosed(c);
+      const fluidFlags = c.flags.filter((f) => f.subject !== 'closed-form');
+      const cfFlags = c.flags.filter((f) => f.subject === 'closed-form');
+      return (
+        `<td class="first">${formatBps(c.packet.status === 'ok' ? c.packet.goodputBps : null)}</td>` +
+        `<td>${formatBps(c.fluid.status === 'ok' ? c.fluid.goodputBps : null)}</td>` +
+        `<td>${err(c.relErr.goodput, c.fluidTrusted)}${notes.marks(fluidFlags)}</td>` +
+        `<td${cf ? ` title="${escapeHtml(cf.title)}"` : ''}>${cf ? `${formatBps(cf.goodputBps)} (${err(cf.goodputRelErr, !cfFlags.some((f) => f.severity === 'invalid'))})${notes.marks(cfFlags)}` : '–'}</td>`
+      );
+    });
+    return `<tr data-variant="${v}"><th class="label" scope="row">${escapeHtml(v)}</th>${cells.join('')}</tr>`;
+  });
+  return `<div class="table-wrap"><table class="goodput" id="goodput-table"><thead>${head1}${head2}</thead><tbody>${body.join('')}</tbody></table></div>`;
+}
+
+/** Per scenario x variant: means, trace fit with and without the slow-start transient. */
+export function comparisonTableHtml(cases: readonly ComparisonCase[], notes: FlagNotes): string {
+  const head = '<tr><th class="label">scenario</th><th class="label">variant</th><th>mean cwnd packet</th><th>fluid</th><th>error</th><th>RMSE</th><th>corr.</th><th>steady from</th><th>RMSE steady</th><th>corr. steady</th><th>timeouts</th><th>fast rec.</th></tr>';
+  const rows = cases.map(({ comparison: c }) => {
+    const seg = (x: number | null | undefined) => (x === null || x === undefined ? '–' : `${formatNumber(x)} seg`);
+    return `<tr><td class="label">${escapeHtml(c.scenario)}</td><td class="label">${escapeHtml(c.variant)}</td><td>${seg(c.packet.meanCwndSegments)}</td><td>${seg(c.fluid.status === 'ok' ? c.fluid.meanCwndSegments : null)}</td><td>${err(c.relErr.meanCwnd, c.fluidTrusted)}${notes.marks(c.flags.filter((f) => f.subject !== 'closed-form'))}</td><td>${seg(c.fit?.rmseSegments)}</td><td>${formatNumber(c.fit?.correlation, 2)}</td><td>${formatSeconds(c.transient.steadyFromS)}</td><td>${seg(c.steadyFit?.rmseSegments)}</td><td>${formatNumber(c.steadyFit?.correlation, 2)}</td><td>${c.packet.timeouts}</td><td>${c.packet.fastRecoveries}</td></tr>`;
+  });
+  return `<div class="table-wrap"><table class="comparison"><thead>${head}</thead><tbody>${rows.join('')}</tbody></table></div>`;
+}
