@@ -1,0 +1,87 @@
+import type { Command } from 'commander';
+import { formatBps, formatNumber, formatPct } from '../compare/format.js';
+import type { Comparison } from '../compare/types.js';
+import type { Scenario } from '../scenario/types.js';
+import type { Variant } from '../variants.js';
+import * as scenarioOptions from './scenarioOptions.js';
+
+/** The scenario-flag helpers main.ts hands to command modules (defaults: src/cli/scenarioOptions.ts). */
+export interface SharedScenarioHelpers {
+  addScenarioOptions(cmd: Command): Command;
+  scenarioFromOptions(opts: Record<string, unknown>, variant: Variant): Scenario;
+}
+
+const defaultShared: SharedScenarioHelpers = {
+  addScenarioOptions: scenarioOptions.addScenarioOptions,
+  scenarioFromOptions: (o, v) => scenarioOptions.scenarioFromOptions(o as scenarioOptions.ScenarioFlags, v),
+};
+
+function pad(cells: string[][]): string {
+  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  return cells.map((r) => r.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd()).join('\n');
+}
+
+/** The `cclab compare` table: one row per variant, flags as numbered notes under it. */
+export function formatComparisonTable(comparisons: readonly Comparison[]): string {
+  const notes: string[] = [];
+  const mark = (c: Comparison) =>
+    c.flags
+      .filter((f) => f.severity !== 'info')
+      .map((f) => {
+        const text = `${f.subject}: ${f.message}`;
+        let i = notes.indexOf(text);
+        if (i < 0) i = notes.push(text) - 1;
+        return `[${i + 1}]`;
+      })
+      .join('');
+  const head = ['scenario', 'variant', 'packet', 'fluid', 'error', 'closed form', 'error', 'cwnd pkt', 'cwnd fluid', 'error', 'RMSE steady', 'corr steady', 'flags'];
+  const rows = comparisons.map((c) => {
+    const cf = c.closedForms.find((x) => x.goodputBps !== null);
+    return [
+      c.scenario,
+      c.variant,
+      formatBps(c.packet.status === 'ok' ? c.packet.goodputBps : null),
+      formatBps(c.fluid.status === 'ok' ? c.fluid.goodputBps : null),
+      formatPct(c.relErr.goodput),
+      cf ? `${formatBps(cf.goodputBps)} (${cf.formula})` : '–',
+      formatPct(cf?.goodputRelErr),
+      formatNumber(c.packet.meanCwndSegments),
+      formatNumber(c.fluid.status === 'ok' ? c.fluid.meanCwndSegments : null),
+      formatPct(c.relErr.meanCwnd),
+      c.steadyFit ? `${formatNumber(c.steadyFit.rmseSegments)} seg` : '–',
+      formatNumber(c.steadyFit?.correlation, 2),
+      mark(c),
+    ];
+  });
+  const lines = [pad([head, ...rows])];
+  lines.push('', 'goodput in bit/s; errors are (model - packet) / packet; cwnd in segments (time-averaged).');
+  if (notes.length > 0) lines.push('', ...notes.map((n, i) => `[${i + 1}] ${n}`));
+  return lines.join('\n');
+}
+
+interface CompareFlags extends Record<string, unknown> {
+  variants: string;
+  json?: boolean;
+}
+
+/** `cclab compare`: both engines on one scenario for several variants; a table or `--json`. */
+export function register(program: Command, shared: SharedScenarioHelpers = defaultShared): void {
+  const cmd = program.command('compare').description('run the packet simulator and the fluid model on one scenario for several variants and compare them');
+  shared
+    .addScenarioOptions(cmd)
+    .option('--variants <list>', 'comma-separated variants: tahoe, reno, newreno, westwood, cubic', 'reno')
+    .option('--json', 'print the comparisons as JSON (one array)')
+    .action(async (opts: CompareFlags) => {
+      const variants = scenarioOptions.parseVariantList(String(opts.variants));
+      // Build every scenario before running anything: a bad flag fails fast.
+      const scenarios = variants.map((v) => shared.scenarioFromOptions(opts, v));
+      const { runComparison } = await import('../compare/run.js');
+      const comparisons: Comparison[] = [];
+      for (let i = 0; i < variants.length; i++) {
+        const [c] = await runComparison([scenarios[i]!], [variants[i]!]);
+        comparisons.push(c!.comparison);
+      }
+      process.stdout.write((opts.json ? JSON.stringify(comparisons, null, 1) : formatComparisonTable(comparisons)) + '\n');
+      if (comparisons.some((c) => c.packet.status === 'failed' || c.fluid.status === 'failed')) process.exitCode = 1;
+    });
+}

@@ -1,0 +1,105 @@
+import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
+import type { Command } from 'commander';
+import cliProgress from 'cli-progress';
+import { InputError } from '../errors.js';
+import { formatBytes } from '../compare/format.js';
+import type { ProgressFn } from '../compare/run.js';
+import { loadRecipe, recipeFromFlags, type ReportRecipe } from '../report/recipe.js';
+import { parseDurationS, parseInteger } from '../units.js';
+import type { SharedScenarioHelpers } from './compare.js';
+
+interface ReportFlags {
+  recipe?: string;
+  scenarios?: string;
+  variants?: string;
+  duration?: string;
+  seed?: string;
+  out?: string;
+  name?: string;
+  title?: string;
+  charts?: string;
+}
+
+const list = (s: string | undefined) => (s === undefined ? undefined : s.split(',').map((x) => x.trim()).filter((x) => x !== ''));
+
+/** Flags (over a recipe file, or over `reports/recipes/<name>.yaml` when it exists) to a recipe. */
+export function recipeFromReportFlags(o: ReportFlags): ReportRecipe {
+  let base: ReportRecipe | undefined;
+  if (o.recipe) base = loadRecipe(o.recipe);
+  else if (o.name && existsSync(`reports/recipes/${o.name}.yaml`)) base = loadRecipe(`reports/recipes/${o.name}.yaml`);
+  let seed: number | undefined;
+  if (o.seed !== undefined) {
+    seed = parseInteger(o.seed, '--seed');
+    if (seed < 0 || seed > 2 ** 32 - 1) throw new InputError('--seed', `must be a whole number in [0, 4294967295], got ${seed}`);
+  }
+  const flags: Parameters<typeof recipeFromFlags>[0] = {};
+  if (o.name !== undefined) flags.name = o.name;
+  if (o.title !== undefined) flags.title = o.title;
+  if (o.scenarios !== undefined) flags.scenarios = list(o.scenarios)!;
+  if (o.variants !== undefined) flags.variants = list(o.variants)!;
+  if (o.charts !== undefined) flags.charts = list(o.charts)!;
+  if (o.duration !== undefined) flags.durationS = parseDurationS(o.duration, '--duration');
+  if (seed !== undefined) flags.seed = seed;
+  return recipeFromFlags(flags, base);
+}
+
+/** A progress bar on a terminal; one line per finished run elsewhere (CI logs). */
+function progressReporter(): { onProgress: ProgressFn; stop(): void } {
+  if (process.stderr.isTTY) {
+    const bar = new cliProgress.SingleBar(
+      { format: 'report |{bar}| {value}/{total} {label}', hideCursor: true, clearOnComplete: true, stream: process.stderr },
+      cliProgress.Presets.shades_classic,
+    );
+    let started = false;
+    return {
+      onProgress(done, total, label) {
+        if (!started) {
+          bar.start(total, done, { label });
+          started = true;
+        } else bar.update(done, { label });
+      },
+      stop: () => bar.stop(),
+    };
+  }
+  let last = -1;
+  return {
+    onProgress(done, total, label) {
+      if (done === last) return;
+      last = done;
+      process.stderr.write(`[${done}/${total}] ${label}\n`);
+    },
+    stop() {},
+  };
+}
+
+/** `cclab report`: run a recipe's scenarios x variants with both engines and write the HTML report. */
+export function register(program: Command, _shared?: SharedScenarioHelpers): void {
+  program
+    .command('report')
+    .description('run scenarios x variants with both engines and write a self-contained HTML report (DIR/index.html plus CSV/JSON data)')
+    .option('--recipe <file>', 'report recipe (.yaml or .json), e.g. reports/recipes/seed-study.yaml')
+    .option('--scenarios <list>', 'comma-separated presets (normal, lfn, lossy) or scenario files')
+    .option('--variants <list>', 'comma-separated variants: tahoe, reno, newreno, westwood, cubic')
+    .option('--duration <time>', 'simulated time of every run, e.g. 20s')
+    .option('--seed <n>', 'random seed of every run')
+    .option('--charts <list>', 'sections to include: cwnd, queue, goodput, errors, equations')
+    .option('--name <name>', 'report name (default output reports/<name>/; uses reports/recipes/<name>.yaml when it exists)')
+    .option('--title <text>', 'page title')
+    .option('--out <dir>', 'output directory (default reports/<name>)')
+    .action(async (opts: ReportFlags) => {
+      const recipe = recipeFromReportFlags(opts);
+      const outDir = opts.out ?? `reports/${recipe.name}`;
+      const { writeReport } = await import('../report/write.js');
+      const progress = progressReporter();
+      let out;
+      try {
+        out = await writeReport(recipe, outDir, { onProgress: progress.onProgress });
+      } finally {
+        progress.stop();
+      }
+      for (const w of out.warnings) process.stderr.write(`cclab: warning: ${w}\n`);
+      const where = relative(process.cwd(), out.indexPath) || out.indexPath;
+      process.stdout.write(`wrote ${where} (${formatBytes(out.pageBytes)}, ${out.cases.length} scenario x variant pairs) in ${out.wallS.toFixed(1)} s\n`);
+    });
+}
