@@ -62,13 +62,15 @@ export class RedState {
       this.count = 0;
       return true;
     }
-    this.count++;
+    // count = packets admitted since the last drop, so the n-th packet after a drop is dropped with
+    // p_b / (1 - (n - 1) p_b): the gap between drops is uniform on {1, ..., 1/p_b} (Floyd & Jacobson 7).
     const denom = 1 - this.count * pb;
     const pa = denom <= 0 ? 1 : Math.min(1, pb / denom);
     if (u < pa) {
       this.count = 0;
       return true;
     }
+    this.count++;
     return false;
   }
 }

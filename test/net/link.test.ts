@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { DROP_LIMIT, Link } from '../../src/net/link.js';
+
+describe('Link', () => {
+  const mk = (limit: number): Link => new Link('l', 8e6, 1_000_000, limit, null, 1000, () => 0.5);
+
+  it('admit() returns start + serialisation + propagation, FIFO behind earlier packets', () => {
+    const l = mk(10);
+    // 8 Mbps: 1 byte per microsecond; 1000 B -> 1 ms on the wire, plus 1 ms of propagation.
+    expect(l.admit(0, 1000)).toBe(2_000_000);
+    expect(l.admit(0, 1000)).toBe(3_000_000);
+    expect(l.admit(500_000, 500)).toBe(3_500_000);
+    expect(l.queueLength(500_000)).toBe(2);
+    expect(l.queueLength(1_000_000)).toBe(1);
+    expect(l.queueLength(2_000_000)).toBe(0);
+    // Idle link: no queueing delay.
+    expect(l.admit(10_000_000, 1000)).toBe(12_000_000);
+  });
+
+  it('drop-tail: a packet that would wait is dropped when limit packets already wait', () => {
+    const l = mk(2);
+    expect(l.admit(0, 1000)).toBeGreaterThan(0); // in transmission
+    expect(l.admit(0, 1000)).toBeGreaterThan(0); // waiting 1
+    expect(l.admit(0, 1000)).toBeGreaterThan(0); // waiting 2
+    expect(l.admit(0, 1000)).toBe(-1);
+    expect(l.lastVerdict).toBe(DROP_LIMIT);
+    // After one transmission ends, one slot frees.
+    expect(l.admit(1_000_000, 1000)).toBe(5_000_000);
+  });
+
+  it('a zero-length queue still sends on an idle link', () => {
+    const l = mk(0);
+    expect(l.admit(0, 1000)).toBe(2_000_000);
+    expect(l.admit(0, 1000)).toBe(-1);
+  });
+});
