@@ -30,8 +30,14 @@ export interface StoredRun {
   result: CompactRun;
 }
 
-/** Writes the report page; injected so this module does not depend on the chart code (and tests can skip it). */
-export type ReportWriter = (plan: SweepPlan, records: readonly RunRecord[]) => Promise<string>;
+/** The report page and the files it links to (paths relative to the output folder). */
+export interface ReportPage {
+  html: string;
+  files: { path: string; text: string }[];
+}
+
+/** Builds the report page; injected so this module does not depend on the chart code (and tests can skip it). */
+export type ReportWriter = (plan: SweepPlan, records: readonly RunRecord[]) => Promise<ReportPage>;
 
 /**
  * Writes runs.csv, points.csv, runs.json, sweep.json and index.html into `outDir`, each atomically.
@@ -49,7 +55,11 @@ export async function writeSweepOutputs(
   writeFileAtomic(join(outDir, 'points.csv'), pointsCsv(plan.axes, points));
   const stored: StoredRun[] = records.map((r) => ({ runId: r.spec.runId, result: r.result }));
   writeFileAtomic(join(outDir, 'runs.json'), JSON.stringify(stored));
-  if (report) writeFileAtomic(join(outDir, 'index.html'), await report(plan, records));
+  if (report) {
+    const page = await report(plan, records);
+    for (const f of page.files) writeFileAtomic(join(outDir, f.path), f.text);
+    writeFileAtomic(join(outDir, 'index.html'), page.html);
+  }
   const manifest: SweepManifest = {
     format: SWEEP_FORMAT,
     planHash: planHash(plan),

@@ -1,7 +1,124 @@
+import { buildChart, chartId, type BuiltChart } from '../report/chartkit.js';
+import { chartFigure, escapeHtml, renderPage, type PageChart, type Section } from '../report/html.js';
+import { cclabVersion } from '../report/assets.js';
+import type { Variant } from '../variants.js';
+import { elasticities, reportRows, theoryRows, winners, type ReportRow, type TheoryRow } from './analysis.js';
 import type { RunRecord } from './execute.js';
 import type { SweepPlan } from './grid.js';
+import type { ReportPage } from './output.js';
+import { aggregatePoints } from './points.js';
+import { heatmapChart, responseChart, winnerChart, type HeatmapCell } from './reportCharts.js';
+import { elasticityTable, failuresHtml, methodHtml, setupHtml } from './reportText.js';
+import { builtinClosedForms, loadClosedForms, type ClosedFormsFn } from './theory.js';
 
-/** Placeholder until the report lands: a page listing the run count. */
-export async function sweepReportHtml(plan: SweepPlan, records: readonly RunRecord[]): Promise<string> {
-  return `<!doctype html><title>sweep</title><p>${records.length} runs, ${plan.axes.length} axes</p>`;
+/** Slices (combinations of axes other than loss and RTT) drawn in full; the rest are in the CSVs. */
+export const MAX_SLICES = 4;
+
+/** The closed form a heatmap uses as "predicted" when the sweep has no fluid runs. */
+const PRIMARY_FORMULA: Record<Variant, string[]> = {
+  tahoe: ['pftk', 'mathis'], reno: ['pftk', 'mathis'], newreno: ['pftk', 'mathis'], westwood: ['pftk', 'mathis'], cubic: ['cubic-response', 'cubic'],
+};
+
+function predictedCells(rows: readonly ReportRow[], theory: readonly TheoryRow[], hasFluid: boolean): HeatmapCell[] {
+  if (hasFluid) {
+    return rows.filter((r) => r.engine === 'fluid' && r.loss !== null && r.rttS !== null).map((r) => ({ variant: r.variant, loss: r.loss!, rttS: r.rttS!, value: r.goodputBps }));
+  }
+  const cap = new Map(rows.map((r) => [`${r.loss}\0${r.rttS}`, r.capacityBps]));
+  const out: HeatmapCell[] = [];
+  for (const t of theory) {
+    if (t.loss === null || t.rttS === null) continue;
+    const prefs = PRIMARY_FORMULA[t.variant];
+    const best = theory.filter((u) => u.variant === t.variant && u.loss === t.loss && u.rttS === t.rttS && prefs.includes(u.formula))
+      .sort((a, b) => prefs.indexOf(a.formula) - prefs.indexOf(b.formula))[0];
+    if (best !== t) continue;
+    out.push({ variant: t.variant, loss: t.loss, rttS: t.rttS, value: Math.min(t.goodputBps, cap.get(`${t.loss}\0${t.rttS}`) ?? Infinity) });
+  }
+  return out;
 }
+
+/**
+ * The sweep report: heatmaps of simulated and predicted goodput and their relative error, goodput
+ * against loss and RTT with CIs and closed forms, the best variant per grid point, and fitted
+ * elasticities against theory. Deterministic (no dates, no wall times), so merged shards give the
+ * same page as an unsharded sweep.
+ */
+export async function sweepReport(plan: SweepPlan, records: readonly RunRecord[], forms?: ClosedFormsFn): Promise<ReportPage> {
+  const closed = forms ?? (await loadClosedForms()) ?? builtinClosedForms;
+  const points = aggregatePoints(records);
+  const rows = reportRows(plan, points);
+  const theory = theoryRows(plan, points, closed);
+  const hasLoss = plan.axes.some((a) => a.name === 'loss');
+  const hasRtt = plan.axes.some((a) => a.name === 'rttS');
+  const hasFluid = plan.engines.includes('fluid');
+  const simEngine = plan.engines.includes('packet') ? 'packet' : plan.engines[0]!;
+  const slices = [...new Set(rows.map((r) => r.slice))];
+  const shown = slices.slice(0, MAX_SLICES);
+  const built: BuiltChart[] = [];
+  const add = async (id: string, title: string, caption: string, spec: Parameters<typeof buildChart>[0]['spec']): Promise<string> => {
+    const c = await buildChart({ id, title, caption, spec });
+    built.push(c);
+    return chartFigure(c.page);
+  };
+
+  const sections: Section[] = [{ id: 'setup', title: 'Setup', html: setupHtml(plan, records) }];
+  const mapsHtml: string[] = [];
+  const lossHtml: string[] = [];
+  const rttHtml: string[] = [];
+  const winHtml: string[] = [];
+  for (const [si, slice] of shown.entries()) {
+    const rs = rows.filter((r) => r.slice === slice);
+    const ts = theory.filter((t) => t.slice === slice);
+    const head = slice ? `<h4>${escapeHtml(slice)}</h4>` : '';
+    if (hasLoss && hasRtt) {
+      const sim: HeatmapCell[] = rs.filter((r) => r.engine === simEngine).map((r) => ({ variant: r.variant, loss: r.loss!, rttS: r.rttS!, value: r.goodputBps }));
+      const pred = predictedCells(rs, ts, hasFluid);
+      const predOf = new Map(pred.map((c) => [`${c.variant}\0${c.loss}\0${c.rttS}`, c.value]));
+      const err: HeatmapCell[] = sim.map((c) => {
+        const p = predOf.get(`${c.variant}\0${c.loss}\0${c.rttS}`);
+        return { ...c, value: p != null && c.value !== null && c.value > 0 ? (p - c.value) / c.value : null };
+      });
+      const predName = hasFluid ? 'fluid model' : 'closed form (capped at capacity)';
+      mapsHtml.push(head,
+        await add(chartId('map-sim', String(si)), 'Simulated goodput', `Mean goodput of the ${simEngine} engine over replications.`,
+          heatmapChart(sim, { title: `Simulated goodput (${simEngine})`, valueTitle: 'goodput (bit/s)', variants: plan.variants, kind: 'goodput' })),
+        await add(chartId('map-pred', String(si)), 'Predicted goodput', `Goodput predicted by the ${predName}.`,
+          heatmapChart(pred, { title: `Predicted goodput (${predName})`, valueTitle: 'goodput (bit/s)', variants: plan.variants, kind: 'goodput' })),
+        await add(chartId('map-err', String(si)), 'Relative error', '(predicted - simulated) / simulated; blue: model under-predicts, red: over-predicts; clamped to ±100%.',
+          heatmapChart(err, { title: `Relative error of the ${predName}`, valueTitle: 'relative error', variants: plan.variants, kind: 'relerr' })));
+      if (plan.variants.length > 1) {
+        winHtml.push(head, await add(chartId('winner', String(si)), 'Best variant', 'Colour: the variant with the highest mean goodput; faded where its 95% CI overlaps the runner-up’s; label: margin over the runner-up.',
+          winnerChart(winners(rs), plan.variants)));
+      }
+    }
+    if (hasLoss) {
+      lossHtml.push(head, await add(chartId('vs-loss', String(si)), 'Goodput vs loss', 'Points: packet means with 95% Student-t CIs; solid lines: fluid model; dashed: closed forms (no capacity cap).',
+        responseChart(rs, ts, 'loss', plan.variants)));
+    }
+    if (hasRtt) {
+      rttHtml.push(head, await add(chartId('vs-rtt', String(si)), 'Goodput vs RTT', 'Points: packet means with 95% Student-t CIs; solid lines: fluid model; dashed: closed forms.',
+        responseChart(rs, ts, 'rtt', plan.variants)));
+    }
+  }
+  const more = slices.length > shown.length ? `<p class="muted">${slices.length - shown.length} more slices are in points.csv.</p>` : '';
+  if (mapsHtml.length) sections.push({ id: 'maps', title: 'Goodput over loss × RTT', html: mapsHtml.join('\n') + more });
+  if (lossHtml.length) sections.push({ id: 'vs-loss', title: 'Goodput vs loss', html: lossHtml.join('\n') + more });
+  if (rttHtml.length) sections.push({ id: 'vs-rtt', title: 'Goodput vs RTT', html: rttHtml.join('\n') + more });
+  if (winHtml.length) sections.push({ id: 'winners', title: 'Which variant wins where', html: winHtml.join('\n') + more });
+  if (hasLoss || hasRtt) sections.push({ id: 'elasticities', title: 'Sensitivity coefficients', html: elasticityTable(elasticities(rows.filter((r) => shown.includes(r.slice)))) });
+  sections.push({ id: 'method', title: 'Method', html: methodHtml() });
+  const fail = failuresHtml(records);
+  if (fail) sections.push({ id: 'failures', title: 'Failed runs', html: fail });
+
+  const charts: PageChart[] = built.map((b) => b.page);
+  const html = renderPage({
+    title: `Sweep: ${plan.axes.map((a) => a.name).join(' × ') || 'single point'} (${plan.variants.join(', ')})`,
+    intro: `<p class="muted">${records.length} runs; data in <a href="runs.csv">runs.csv</a> and <a href="points.csv">points.csv</a>; plan in <a href="sweep.json">sweep.json</a>.</p>`,
+    sections,
+    charts,
+    footer: `cclab ${escapeHtml(cclabVersion())}`,
+  });
+  return { html, files: built.map((b) => b.specFile) };
+}
+
+/** The ReportWriter the CLI passes to runSweep and mergeSweeps. */
+export const sweepReportHtml = (plan: SweepPlan, records: readonly RunRecord[]): Promise<ReportPage> => sweepReport(plan, records);

@@ -7,7 +7,7 @@ import { runEngine as fakeEngine } from './fixtures/fakeEngine.js';
 import { read, smallPlan, tmp } from './helpers.js';
 
 const opts = { cacheDir: null, workers: 0, engine: fakeEngine, codeVersion: () => 'merge-test' } as const;
-const report = async (_plan: unknown, records: readonly { spec: { runId: string } }[]) => `<html>${records.map((r) => r.spec.runId).join(' ')}</html>`;
+const report = async (_plan: unknown, records: readonly { spec: { runId: string } }[]) => ({ html: `<html>${records.map((r) => r.spec.runId).join(' ')}</html>`, files: [] });
 
 describe('mergeSweeps', () => {
   it('merging 3 shards gives byte-identical runs.csv, points.csv and index.html to the unsharded sweep', async () => {

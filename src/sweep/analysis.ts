@@ -1,0 +1,210 @@
+import type { Scenario } from '../scenario/types.js';
+import type { Engine, Variant } from '../variants.js';
+import { scenarioAt, type AxisValue } from './axes.js';
+import type { SweepPlan } from './grid.js';
+import type { PointStats } from './points.js';
+import { elasticity } from './stats.js';
+import { fairShareBps, THEORY_ELASTICITY, type ClosedFormsFn } from './theory.js';
+
+/**
+ * The tidy tables behind the sweep report: one row per point/variant/engine with its loss, RTT and
+ * "slice" (the values of any other swept axes), closed-form predictions, elasticity fits and the
+ * winner of each grid point.
+ */
+
+export interface ReportRow {
+  pointId: string;
+  /** Values of the axes other than loss and RTT, as text ('' when there are none). */
+  slice: string;
+  loss: number | null;
+  rttS: number | null;
+  variant: Variant;
+  engine: Engine;
+  goodputBps: number;
+  ci95Low: number | null;
+  ci95High: number | null;
+  cwndSegments: number;
+  n: number;
+  failed: number;
+  /** Fair share of the slowest link: goodput cannot exceed it. */
+  capacityBps: number;
+}
+
+export interface TheoryRow {
+  slice: string;
+  loss: number | null;
+  rttS: number | null;
+  variant: Variant;
+  formula: string;
+  title: string;
+  goodputBps: number;
+  note: string;
+}
+
+const num = (x: number) => (Number.isFinite(x) ? x : null);
+
+export function axisIndex(plan: SweepPlan, name: string): number {
+  return plan.axes.findIndex((a) => a.name === name);
+}
+
+/** The slice label of a point: `flows=2, bandwidthBps=1e7`. */
+export function sliceOf(plan: SweepPlan, point: readonly AxisValue[]): string {
+  return plan.axes
+    .map((a, i) => (a.name === 'loss' || a.name === 'rttS' ? '' : `${a.name}=${String(point[i])}`))
+    .filter((s) => s !== '')
+    .join(', ');
+}
+
+export function reportRows(plan: SweepPlan, points: readonly PointStats[]): ReportRow[] {
+  const li = axisIndex(plan, 'loss');
+  const ri = axisIndex(plan, 'rttS');
+  const capacity = new Map<string, number>();
+  return points.map((p) => {
+    let cap = capacity.get(p.pointId);
+    if (cap === undefined) {
+      cap = fairShareBps(scenarioAt(plan.base, plan.axes, p.point));
+      capacity.set(p.pointId, cap);
+    }
+    return {
+      pointId: p.pointId,
+      slice: sliceOf(plan, p.point),
+      loss: li >= 0 ? (p.point[li] as number) : null,
+      rttS: ri >= 0 ? (p.point[ri] as number) : null,
+      variant: p.variant,
+      engine: p.engine,
+      goodputBps: p.goodputBps.mean,
+      ci95Low: num(p.goodputBps.ci95Low),
+      ci95High: num(p.goodputBps.ci95High),
+      cwndSegments: p.meanCwndSegments.mean,
+      n: p.goodputBps.n,
+      failed: p.failed,
+      capacityBps: cap,
+    };
+  });
+}
+
+/** Closed-form predictions at every grid point for every variant they apply to. */
+export function theoryRows(plan: SweepPlan, pointsOf: readonly { pointId: string; point: AxisValue[] }[], forms: ClosedFormsFn): TheoryRow[] {
+  const li = axisIndex(plan, 'loss');
+  const ri = axisIndex(plan, 'rttS');
+  const seen = new Set<string>();
+  const out: TheoryRow[] = [];
+  for (const { pointId, point } of pointsOf) {
+    if (seen.has(pointId)) continue;
+    seen.add(pointId);
+    const at = scenarioAt(plan.base, plan.axes, point);
+    for (const variant of plan.variants) {
+      const s: Scenario = { ...at, variant };
+      for (const f of forms(s)) {
+        if (!f.appliesTo.includes(variant) || f.goodputBps === null || !(f.goodputBps > 0)) continue;
+        out.push({
+          slice: sliceOf(plan, point), loss: li >= 0 ? (point[li] as number) : null, rttS: ri >= 0 ? (point[ri] as number) : null,
+          variant, formula: f.formula, title: f.title, goodputBps: f.goodputBps, note: f.note ?? '',
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** A fitted elasticity across slices of a grid: one log-log fit per line of the grid, then their median. */
+export interface ElasticitySummary {
+  variant: Variant;
+  engine: Engine;
+  slice: string;
+  wrt: 'loss' | 'rtt';
+  /** Median slope over the lines fitted. */
+  median: number | null;
+  min: number | null;
+  max: number | null;
+  /** Lines (fixed other coordinate) with at least 3 loss-limited points. */
+  lines: number;
+  theory: number;
+  theorySource: string;
+}
+
+/** Points closer than this to the capacity are link-limited, not loss-limited, and excluded from fits. */
+export const LOSS_LIMITED_FRACTION = 0.8;
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/**
+ * Elasticities d ln G / d ln p (along each RTT line of the grid) and d ln G / d ln RTT (along each
+ * loss line), fitted by least squares on logs (simple-statistics linearRegression) over the
+ * loss-limited points only (G < 0.8 x capacity): where the link is the limit, goodput does not
+ * depend on p or RTT and the fit would not measure the congestion control.
+ */
+export function elasticities(rows: readonly ReportRow[]): ElasticitySummary[] {
+  const out: ElasticitySummary[] = [];
+  const groups = new Map<string, ReportRow[]>();
+  for (const r of rows) {
+    const k = `${r.variant}\0${r.engine}\0${r.slice}`;
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  for (const g of groups.values()) {
+    const { variant, engine, slice } = g[0]!;
+    const usable = g.filter((r) => r.goodputBps > 0 && r.goodputBps < LOSS_LIMITED_FRACTION * r.capacityBps && r.loss !== null && r.rttS !== null);
+    for (const wrt of ['loss', 'rtt'] as const) {
+      if (g.every((r) => (wrt === 'loss' ? r.loss : r.rttS) === null)) continue;
+      const lines = new Map<number, ReportRow[]>();
+      for (const r of usable) {
+        const fixed = wrt === 'loss' ? r.rttS! : r.loss!;
+        lines.set(fixed, [...(lines.get(fixed) ?? []), r]);
+      }
+      const slopes: number[] = [];
+      for (const line of lines.values()) {
+        if (line.length < 3) continue;
+        const fit = elasticity(line.map((r) => (wrt === 'loss' ? r.loss! : r.rttS!)), line.map((r) => r.goodputBps));
+        if (fit) slopes.push(fit.slope);
+      }
+      const th = THEORY_ELASTICITY[variant];
+      out.push({
+        variant, engine, slice, wrt,
+        median: slopes.length ? median(slopes) : null,
+        min: slopes.length ? Math.min(...slopes) : null,
+        max: slopes.length ? Math.max(...slopes) : null,
+        lines: slopes.length,
+        theory: wrt === 'loss' ? th.loss : th.rtt,
+        theorySource: th.source,
+      });
+    }
+  }
+  return out;
+}
+
+export interface WinnerRow {
+  slice: string;
+  loss: number;
+  rttS: number;
+  engine: Engine;
+  winner: Variant;
+  goodputBps: number;
+  /** (best - runner-up) / runner-up; null with one variant. */
+  margin: number | null;
+  /** True when the best variant's 95% CI overlaps the runner-up's (not a clear win). */
+  overlap: boolean;
+}
+
+/** The variant with the highest mean goodput at each grid point, per engine. */
+export function winners(rows: readonly ReportRow[]): WinnerRow[] {
+  const groups = new Map<string, ReportRow[]>();
+  for (const r of rows) {
+    if (r.loss === null || r.rttS === null || !Number.isFinite(r.goodputBps)) continue;
+    const k = `${r.pointId}\0${r.engine}`;
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  return [...groups.values()].map((g) => {
+    const s = [...g].sort((a, b) => b.goodputBps - a.goodputBps);
+    const [best, second] = [s[0]!, s[1]];
+    const overlap = !!second && best.ci95Low !== null && second.ci95High !== null && best.ci95Low <= second.ci95High;
+    return {
+      slice: best.slice, loss: best.loss!, rttS: best.rttS!, engine: best.engine, winner: best.variant, goodputBps: best.goodputBps,
+      margin: second && second.goodputBps > 0 ? (best.goodputBps - second.goodputBps) / second.goodputBps : null,
+      overlap,
+    };
+  });
+}

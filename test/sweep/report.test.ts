@@ -1,0 +1,80 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { elasticities, reportRows, winners } from '../../src/sweep/analysis.js';
+import { headlineAxis } from '../../src/sweep/axes.js';
+import { aggregatePoints } from '../../src/sweep/points.js';
+import { sweepReport } from '../../src/sweep/report.js';
+import { runSweep } from '../../src/sweep/sweep.js';
+import { builtinClosedForms } from '../../src/sweep/theory.js';
+import { presetScenario } from '../../src/scenario/presets.js';
+import { runEngine as fakeEngine } from './fixtures/fakeEngine.js';
+import { smallPlan, tmp } from './helpers.js';
+
+const opts = { cacheDir: null, workers: 0, engine: fakeEngine, codeVersion: () => 'report-test' } as const;
+// Loss-limited everywhere: Mathis goodput stays far below the 10 Mbps access link.
+const plan = smallPlan({
+  axes: [headlineAxis('loss', '1e-3..1e-1:log:5'), headlineAxis('rtt', '50ms..400ms:log:4')],
+  reps: 4,
+});
+
+describe('sweep analysis', () => {
+  it('elasticities recover the fake engine’s power law: -1/2 in p, -1 in RTT', async () => {
+    const { records } = await runSweep(plan, { ...opts, outDir: tmp() });
+    const rows = reportRows(plan, aggregatePoints(records));
+    const e = elasticities(rows);
+    const fluidLoss = e.find((x) => x.variant === 'reno' && x.engine === 'fluid' && x.wrt === 'loss')!;
+    expect(fluidLoss.lines).toBe(4);
+    expect(fluidLoss.median).toBeCloseTo(-0.5, 9);
+    expect(fluidLoss.theory).toBe(-0.5);
+    expect(e.find((x) => x.variant === 'reno' && x.engine === 'fluid' && x.wrt === 'rtt')!.median).toBeCloseTo(-1, 9);
+    // Packet runs carry ±5% noise: the fit lands near, not on, the law.
+    expect(e.find((x) => x.variant === 'reno' && x.engine === 'packet' && x.wrt === 'loss')!.median).toBeCloseTo(-0.5, 1);
+    expect(e.find((x) => x.variant === 'cubic' && x.wrt === 'loss')!.theory).toBe(-0.75);
+  });
+  it('winners picks the variant with the highest goodput (the fake gives cubic 1.3x reno)', async () => {
+    const { records } = await runSweep(plan, { ...opts, outDir: tmp() });
+    const w = winners(reportRows(plan, aggregatePoints(records)));
+    expect(w).toHaveLength(20 * 2);
+    for (const x of w) {
+      expect(x.winner).toBe('cubic');
+      expect(x.margin!).toBeGreaterThan(0.15);
+    }
+  });
+  it('builtinClosedForms: Mathis W = sqrt(3/(2bp)), CUBIC response in its cubic region at large RTT/p', () => {
+    const s = presetScenario('lfn', 'reno');
+    s.bottleneck.loss.rate = 1e-2;
+    const f = builtinClosedForms(s);
+    const mathis = f.find((x) => x.formula === 'mathis')!;
+    expect(mathis.cwndSegments).toBeCloseTo(Math.sqrt(3 / (2 * 2 * 1e-2)), 12);
+    s.bottleneck.loss.rate = 1e-6;
+    const cubic = builtinClosedForms(s).find((x) => x.formula === 'cubic-response')!;
+    expect(cubic.note).toBe('cubic region');
+    expect(cubic.cwndSegments).toBeCloseTo((0.4 * 3.7 / 1.2) ** 0.25 * (0.29 / 1e-6) ** 0.75, 6);
+  });
+});
+
+describe('sweepReport', () => {
+  it('writes index.html with every section and compiled charts, and their .vl.json specs', async () => {
+    const outDir = tmp();
+    await runSweep(plan, { ...opts, outDir, report: (p, r) => sweepReport(p, r, builtinClosedForms) });
+    const html = readFileSync(join(outDir, 'index.html'), 'utf8');
+    for (const id of ['setup', 'maps', 'vs-loss', 'vs-rtt', 'winners', 'elasticities', 'method']) expect(html).toContain(`<section id="${id}">`);
+    expect(html).not.toContain('id="failures"');
+    expect((html.match(/<figure class="chart"/g) ?? []).length).toBe(6);
+    expect(existsSync(join(outDir, 'charts', 'map-sim-0.vl.json'))).toBe(true);
+    expect(html).not.toMatch(/<script[^>]+src=/);
+  });
+  it('lists failed runs and excludes them from statistics', async () => {
+    process.env.FAKE_ENGINE_FAIL_LOSS = '0.1';
+    try {
+      const { records } = await runSweep(plan, { ...opts, outDir: tmp() });
+      const page = await sweepReport(plan, records, builtinClosedForms);
+      expect(page.html).toContain('<section id="failures">');
+      const pts = aggregatePoints(records).filter((p) => p.point[0] === 0.1);
+      for (const p of pts) expect([p.failed, p.goodputBps.n]).toEqual([p.runs, 0]);
+    } finally {
+      delete process.env.FAKE_ENGINE_FAIL_LOSS;
+    }
+  });
+});
