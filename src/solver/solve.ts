@@ -106,6 +106,24 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     }
   }
 
+  /**
+   * After a jump (event action) a held component may now be pushed inwards, or a free one may sit
+   * outside its box: settle the flags at the new point so no crossing is missed across the jump.
+   */
+  const refreshHolds = (t: number): void => {
+    for (const b of problem.bounds ?? []) {
+      const i = b.index;
+      if (b.lo !== undefined && y[i]! <= b.lo) {
+        y[i] = b.lo;
+        held[i] = -1;
+      } else if (b.hi !== undefined && y[i]! >= b.hi) {
+        y[i] = b.hi;
+        held[i] = 1;
+      }
+      if (held[i] !== 0 && -held[i]! * rawDerivative(t, y, i) > 0) held[i] = 0;
+    }
+  };
+
   const stops = [...(problem.tstops ?? []), ...(problem.timedEvents ?? []).map((e) => e.atS)]
     .filter((s) => s > t0 && s < t1)
     .sort((a, b) => a - b);
@@ -129,6 +147,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     fired.push({ name: ev.name, t: t0 });
     stats.events++;
   }
+  refreshHolds(t);
   stepper.reset(t, y);
   if (!y.every(Number.isFinite) || !stepper.k1.every(Number.isFinite)) {
     fail('non-finite initial state or derivative');
@@ -213,6 +232,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
       stats.events++;
       fired.push({ name: ev.name, t });
       if (ev.action(t, y) === 'stop') break;
+      refreshHolds(t);
       stepper.reset(t, y);
       if (!stepper.k1.every(Number.isFinite)) {
         fail('non-finite derivative after an event');
@@ -241,6 +261,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
       timedFired = true;
     }
     if (timedFired) {
+      refreshHolds(t);
       stepper.reset(t, y);
       gPrev = events.map((e) => (e.active() ? e.g(t, y, past) : NaN));
     }

@@ -1,0 +1,165 @@
+import { parse } from 'mathjs';
+import type { MathNode } from 'mathjs';
+import { InputError } from '../errors.js';
+import type { Located } from './modelFile.js';
+
+/**
+ * Parse, check and translate one model expression to JavaScript source.
+ * Only what a rate equation needs is accepted: numbers, declared symbols, + - * / ^, comparisons,
+ * and/or/not, `c ? a : b`, parentheses, the math functions in {@link FUNCTIONS}, and delayed values
+ * written as calls `X(t - R)` of a delayable symbol. Everything else (assignment, indexing, strings,
+ * matrices, units, user functions) is an InputError naming file, line and the offending symbol.
+ * The output is built only from this checked tree, never from the user's text.
+ */
+
+/** A resolved symbol: how to read it from the current or a delayed snapshot. */
+export interface SymbolRef {
+  /** JS for the value, given the names of the state array and the snapshot array to read from. */
+  code(Y: string, Z: string): string;
+  /** Whether `name(t - d)` is allowed (states and outputs; not parameters or t). */
+  delayable: boolean;
+}
+
+export type Resolver = (name: string) => SymbolRef | undefined;
+
+/** Whitelisted functions and their JS translation (arity checked). */
+export const FUNCTIONS: Readonly<Record<string, { js: string; arity: [number, number] }>> = {
+  abs: { js: 'Math.abs', arity: [1, 1] },
+  sqrt: { js: 'Math.sqrt', arity: [1, 1] },
+  cbrt: { js: 'Math.cbrt', arity: [1, 1] },
+  exp: { js: 'Math.exp', arity: [1, 1] },
+  log: { js: 'Math.log', arity: [1, 1] },
+  log2: { js: 'Math.log2', arity: [1, 1] },
+  log10: { js: 'Math.log10', arity: [1, 1] },
+  min: { js: 'Math.min', arity: [2, 8] },
+  max: { js: 'Math.max', arity: [2, 8] },
+  pow: { js: 'Math.pow', arity: [2, 2] },
+  floor: { js: 'Math.floor', arity: [1, 1] },
+  ceil: { js: 'Math.ceil', arity: [1, 1] },
+  sign: { js: 'Math.sign', arity: [1, 1] },
+  tanh: { js: 'Math.tanh', arity: [1, 1] },
+};
+
+const BINARY: Readonly<Record<string, string>> = {
+  add: '+', subtract: '-', multiply: '*', divide: '/',
+  smaller: '<', smallerEq: '<=', larger: '>', largerEq: '>=', equal: '===', unequal: '!==',
+  and: '&&', or: '||',
+};
+
+export interface Compiled {
+  /** JS expression source. */
+  js: string;
+  /** Statements that must precede it (delayed snapshot look-ups), deduplicated by argument. */
+  prologue: string[];
+  node: MathNode;
+}
+
+export interface EmitContext {
+  /** `model.yaml:line` for messages. */
+  where: string;
+  /** What is being compiled, e.g. `dW/dt`, for messages. */
+  what: string;
+  resolve: Resolver;
+  /** Whether delayed calls are allowed here (not in outputs, initial values, bounds). */
+  allowDelays: boolean;
+  /** Shared across the expressions of one generated function: argument JS -> index of its look-up. */
+  delays: Map<string, number>;
+  /** Names that are known but not allowed in this context, with the reason (for a better message). */
+  forbidden?: Map<string, string>;
+}
+
+export function parseExpr(src: Located, file: string, what: string): MathNode {
+  try {
+    return parse(src.text);
+  } catch (e) {
+    throw new InputError(what, `is not a valid expression: ${(e as Error).message}`, `${file}:${src.line}`);
+  }
+}
+
+/** Check `node` and emit JS for it. */
+export function emit(node: MathNode, ctx: EmitContext): Compiled {
+  const prologue: string[] = [];
+  const fail = (problem: string): never => {
+    throw new InputError(ctx.what, problem, ctx.where);
+  };
+  const sym = (name: string, Y: string, Z: string, tName: string): string => {
+    if (name === 't') return tName;
+    const ref = ctx.resolve(name);
+    if (!ref) {
+      const why = ctx.forbidden?.get(name);
+      return fail(why ? `uses '${name}', which ${why}` : `uses unknown symbol '${name}' (not a declared state, parameter, output or known symbol)`);
+    }
+    return ref.code(Y, Z);
+  };
+  const go = (n: MathNode, Y: string, Z: string, tName: string, inDelay: boolean): string => {
+    switch (n.type) {
+      case 'ConstantNode': {
+        const v = (n as unknown as { value: unknown }).value;
+        if (typeof v !== 'number' || !Number.isFinite(v)) return fail(`contains a constant '${String(v)}' that is not a finite number`);
+        return v < 0 ? `(${v})` : String(v);
+      }
+      case 'SymbolNode':
+        return sym((n as unknown as { name: string }).name, Y, Z, tName);
+      case 'ParenthesisNode':
+        return `(${go((n as unknown as { content: MathNode }).content, Y, Z, tName, inDelay)})`;
+      case 'ConditionalNode': {
+        const c = n as unknown as { condition: MathNode; trueExpr: MathNode; falseExpr: MathNode };
+        return `(${go(c.condition, Y, Z, tName, inDelay)} ? ${go(c.trueExpr, Y, Z, tName, inDelay)} : ${go(c.falseExpr, Y, Z, tName, inDelay)})`;
+      }
+      case 'OperatorNode': {
+        const o = n as unknown as { fn: string; op: string; args: MathNode[] };
+        const a = o.args.map((x) => go(x, Y, Z, tName, inDelay));
+        if (o.args.length === 1) {
+          if (o.fn === 'unaryMinus') return `(-${a[0]})`;
+          if (o.fn === 'unaryPlus') return `(+${a[0]})`;
+          if (o.fn === 'not') return `(!${a[0]})`;
+          return fail(`uses the operator '${o.op}', which is not allowed (only + - * / ^, comparisons, and/or/not)`);
+        }
+        if (o.args.length === 2) {
+          if (o.fn === 'pow') return `Math.pow(${a[0]}, ${a[1]})`;
+          const js = BINARY[o.fn];
+          if (js) return `(${a[0]} ${js} ${a[1]})`;
+        }
+        return fail(`uses the operator '${o.op}', which is not allowed (only + - * / ^, comparisons, and/or/not)`);
+      }
+      case 'FunctionNode': {
+        const f = n as unknown as { fn: MathNode; args: MathNode[] };
+        if (f.fn.type !== 'SymbolNode') return fail('calls something that is not a plain name');
+        const name = (f.fn as unknown as { name: string }).name;
+        const known = FUNCTIONS[name];
+        if (known) {
+          if (f.args.length < known.arity[0] || f.args.length > known.arity[1]) {
+            return fail(`calls ${name} with ${f.args.length} arguments (expects ${known.arity[0]}${known.arity[1] > known.arity[0] ? `-${known.arity[1]}` : ''})`);
+          }
+          return `${known.js}(${f.args.map((x) => go(x, Y, Z, tName, inDelay)).join(', ')})`;
+        }
+        const ref = name === 't' ? undefined : ctx.resolve(name);
+        if (ref && ref.delayable) {
+          if (!ctx.allowDelays) return fail(`uses the delayed value '${name}(...)', allowed only in equations and events`);
+          if (inDelay) return fail(`nests a delayed value inside the time argument of another ('${name}(...)')`);
+          if (f.args.length !== 1) return fail(`writes the delayed value '${name}(...)' with ${f.args.length} arguments (expects one time, e.g. ${name}(t - R))`);
+          const arg = go(f.args[0]!, Y, Z, tName, true);
+          let k = ctx.delays.get(arg);
+          if (k === undefined) {
+            k = ctx.delays.size;
+            ctx.delays.set(arg, k);
+            prologue.push(`const _s${k} = ${arg}; const _p${k} = past(_s${k}); const _Y${k} = _p${k}.Y, _Z${k} = _p${k}.Z;`);
+          }
+          return ref.code(`_Y${k}`, `_Z${k}`);
+        }
+        if (ref) return fail(`calls '${name}(...)', but '${name}' is a parameter: only states and outputs have a past`);
+        return fail(`calls unknown function '${name}' (allowed: ${Object.keys(FUNCTIONS).join(', ')}, or a delayed state/output like W(t - R))`);
+      }
+      default:
+        return fail(`contains a ${n.type.replace('Node', '').toLowerCase()} expression, which is not allowed in a model`);
+    }
+  };
+  const js = go(node, 'Y', 'Z', 't', false);
+  return { js, prologue, node };
+}
+
+/** Parse + check + emit in one call. */
+export function compileExpr(src: Located, file: string, ctx: Omit<EmitContext, 'where'>): Compiled {
+  const node = parseExpr(src, file, ctx.what);
+  return emit(node, { ...ctx, where: `${file}:${src.line}` });
+}

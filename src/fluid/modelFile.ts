@@ -1,0 +1,250 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { LineCounter, parseDocument, isMap, isSeq, isScalar } from 'yaml';
+import type { Node as YamlNode } from 'yaml';
+import { InputError } from '../errors.js';
+
+/**
+ * The declarative model file (`models/<id>.model.yaml`), as read from disk and checked for shape.
+ * Expressions are kept as text with their line; {@link ./compile.ts} parses and checks them with mathjs.
+ * The format is documented in models/README.md.
+ */
+
+export interface ParamDecl {
+  name: string;
+  unit: string;
+  doc: string;
+  /** Default value; undefined for scenario-bound parameters (the engine must supply them). */
+  default?: number;
+  min: number;
+  max: number;
+  /** True when the engine sets it from the Scenario (see models/README.md for the fixed list). */
+  scenario: boolean;
+  line: number;
+}
+
+export interface StateDecl {
+  name: string;
+  unit: string;
+  doc: string;
+  /** Initial value: an expression of parameters. */
+  initial: Located;
+  /** Optional bounds (expressions of parameters): the solver holds the state inside them. */
+  min?: Located;
+  max?: Located;
+  /** Discrete states only change in events (dx/dt = 0); used for modes (slow start, time of last loss). */
+  discrete: boolean;
+  line: number;
+}
+
+export interface Located {
+  text: string;
+  line: number;
+}
+
+export interface OutputDecl extends Located {
+  name: string;
+  unit: string;
+}
+
+export interface EquationDecl extends Located {
+  state: string;
+}
+
+export interface EventDecl {
+  name: string;
+  /** A comparison `a >= b` (or <=, >, <): fires when it becomes true, located on the dense output. */
+  when: Located;
+  /** Optional boolean expression: the event is armed only while it holds. */
+  guard?: Located;
+  /** Assignments `X = expr` to this model's states, all evaluated with the pre-event values. */
+  set: { state: string; expr: Located }[];
+  line: number;
+}
+
+export interface ModelFile {
+  path: string;
+  kind: 'flow' | 'bottleneck';
+  id: string;
+  title: string;
+  citation: string;
+  /** Free text: what the model assumes, which form (mean-field or hybrid) it is. */
+  description: string;
+  params: ParamDecl[];
+  states: StateDecl[];
+  outputs: OutputDecl[];
+  equations: EquationDecl[];
+  events: EventDecl[];
+  /** Bottleneck only: queueing delay in seconds, an expression of its states and parameters. */
+  delay?: Located;
+}
+
+const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/** Read and shape-check a model file. Throws InputError naming the file and line. */
+export function readModelFile(path: string, text = readFileSync(path, 'utf8')): ModelFile {
+  const file = basename(path);
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    throw new InputError('yaml', e.message.split('\n')[0]!, `${file}:${lc.linePos(e.pos[0]).line}`);
+  }
+  const lineOf = (n: YamlNode | null | undefined): number => (n?.range ? lc.linePos(n.range[0]).line : 1);
+  const err = (field: string, problem: string, n?: YamlNode | null): InputError => new InputError(field, problem, `${file}:${lineOf(n)}`);
+  const root = doc.contents;
+  if (!isMap(root)) throw err('(file)', 'must be a YAML mapping');
+
+  const get = (key: string): YamlNode | undefined => root.get(key, true) as YamlNode | undefined;
+  const str = (key: string, required = true): string => {
+    const n = get(key);
+    if (n === undefined) {
+      if (required) throw err(key, 'is required');
+      return '';
+    }
+    if (!isScalar(n) || typeof n.value !== 'string') throw err(key, 'must be a string', n);
+    return n.value;
+  };
+  const kind = str('kind');
+  if (kind !== 'flow' && kind !== 'bottleneck') throw err('kind', `must be 'flow' or 'bottleneck', got '${kind}'`, get('kind'));
+  const id = str('id');
+  if (!/^[a-z][a-z0-9-]*$/.test(id)) throw err('id', `must be a lowercase id, got '${id}'`, get('id'));
+
+  const located = (n: YamlNode | undefined, field: string): Located => {
+    if (!n || !isScalar(n) || (typeof n.value !== 'string' && typeof n.value !== 'number')) throw err(field, 'must be an expression (string or number)', n);
+    return { text: String(n.value), line: lineOf(n) };
+  };
+  const mapEntries = (key: string): [string, YamlNode, number][] => {
+    const n = get(key);
+    if (n === undefined) return [];
+    if (!isMap(n)) throw err(key, 'must be a mapping of name: {...}', n);
+    return n.items.map((it) => {
+      const k = isScalar(it.key) ? String(it.key.value) : '';
+      if (!NAME.test(k)) throw err(`${key}.${k}`, 'is not a valid name (letters, digits, _)', it.key as YamlNode);
+      if (!isMap(it.value)) throw err(`${key}.${k}`, 'must be a mapping', it.value as YamlNode);
+      return [k, it.value as YamlNode, lineOf(it.key as YamlNode)];
+    });
+  };
+  const field = (m: YamlNode, key: string): YamlNode | undefined => (isMap(m) ? (m.get(key, true) as YamlNode | undefined) : undefined);
+  const fstr = (m: YamlNode, key: string, where: string, dflt?: string): string => {
+    const n = field(m, key);
+    if (n === undefined) {
+      if (dflt !== undefined) return dflt;
+      throw err(`${where}.${key}`, 'is required', m);
+    }
+    if (!isScalar(n)) throw err(`${where}.${key}`, 'must be a scalar', n);
+    return String(n.value);
+  };
+  const fnum = (m: YamlNode, key: string, where: string, dflt?: number): number | undefined => {
+    const n = field(m, key);
+    if (n === undefined) return dflt;
+    if (!isScalar(n) || typeof n.value !== 'number' || Number.isNaN(n.value)) throw err(`${where}.${key}`, 'must be a number', n);
+    return n.value;
+  };
+
+  const params: ParamDecl[] = mapEntries('params').map(([name, m, line]) => {
+    const where = `params.${name}`;
+    const sc = field(m, 'scenario');
+    if (sc !== undefined && !(isScalar(sc) && typeof sc.value === 'boolean')) throw err(`${where}.scenario`, 'must be true or false', sc);
+    const scenario = sc !== undefined && isScalar(sc) && sc.value === true;
+    const p: ParamDecl = {
+      name,
+      unit: fstr(m, 'unit', where),
+      doc: fstr(m, 'doc', where, ''),
+      default: fnum(m, 'default', where),
+      min: fnum(m, 'min', where, -Infinity)!,
+      max: fnum(m, 'max', where, Infinity)!,
+      scenario,
+      line,
+    };
+    if (!scenario && p.default === undefined) throw err(where, 'needs a default (or scenario: true)', m);
+    if (p.default !== undefined && (p.default < p.min || p.default > p.max)) throw err(`${where}.default`, `${p.default} is outside [${p.min}, ${p.max}]`, m);
+    return p;
+  });
+  const states: StateDecl[] = mapEntries('states').map(([name, m, line]) => {
+    const where = `states.${name}`;
+    const d = field(m, 'discrete');
+    return {
+      name,
+      unit: fstr(m, 'unit', where),
+      doc: fstr(m, 'doc', where, ''),
+      initial: located(field(m, 'initial'), `${where}.initial`),
+      min: field(m, 'min') === undefined ? undefined : located(field(m, 'min'), `${where}.min`),
+      max: field(m, 'max') === undefined ? undefined : located(field(m, 'max'), `${where}.max`),
+      discrete: d !== undefined && isScalar(d) && d.value === true,
+      line,
+    };
+  });
+  if (states.length === 0 && kind === 'flow') throw err('states', 'a flow model needs at least one state');
+
+  const list = (key: string): YamlNode[] => {
+    const n = get(key);
+    if (n === undefined) return [];
+    if (!isSeq(n)) throw err(key, 'must be a list', n);
+    return n.items as YamlNode[];
+  };
+  const outputs: OutputDecl[] = list('outputs').map((n, i) => {
+    const l = located(n, `outputs[${i}]`);
+    const m = /^\s*([A-Za-z][A-Za-z0-9_]*)\s*(?:\[([^\]]*)\])?\s*=(?!=)\s*(.+)$/s.exec(l.text);
+    if (!m) throw err(`outputs[${i}]`, `must read 'name [unit] = expression', got '${l.text}'`, n);
+    return { name: m[1]!, unit: m[2]?.trim() ?? '', text: m[3]!.trim(), line: l.line };
+  });
+  const equations: EquationDecl[] = list('equations').map((n, i) => {
+    const l = located(n, `equations[${i}]`);
+    const m = /^\s*d\s*([A-Za-z][A-Za-z0-9_]*)\s*\/\s*dt\s*=(?!=)\s*(.+)$/s.exec(l.text);
+    if (!m) throw err(`equations[${i}]`, `must read 'dX/dt = expression', got '${l.text}'`, n);
+    return { state: m[1]!, text: m[2]!.trim(), line: l.line };
+  });
+  const events: EventDecl[] = list('events').map((n, i) => {
+    const where = `events[${i}]`;
+    if (!isMap(n)) throw err(where, 'must be a mapping with name, when, set', n);
+    const setNode = field(n, 'set');
+    if (!setNode || !isSeq(setNode)) throw err(`${where}.set`, "must be a list of 'X = expression'", n);
+    const set = (setNode.items as YamlNode[]).map((s, j) => {
+      const l = located(s, `${where}.set[${j}]`);
+      const m = /^\s*([A-Za-z][A-Za-z0-9_]*)\s*=(?!=)\s*(.+)$/s.exec(l.text);
+      if (!m) throw err(`${where}.set[${j}]`, `must read 'X = expression', got '${l.text}'`, s);
+      return { state: m[1]!, expr: { text: m[2]!.trim(), line: l.line } };
+    });
+    return {
+      name: fstr(n, 'name', where),
+      when: located(field(n, 'when'), `${where}.when`),
+      guard: field(n, 'guard') === undefined ? undefined : located(field(n, 'guard'), `${where}.guard`),
+      set,
+      line: lineOf(n),
+    };
+  });
+  // Every continuous state has exactly one equation; discrete states have none.
+  for (const s of states) {
+    const eqs = equations.filter((e) => e.state === s.name);
+    if (!s.discrete && eqs.length !== 1) throw new InputError(`states.${name(s)}`, `needs exactly one equation 'd${s.name}/dt = ...', found ${eqs.length}`, `${file}:${s.line}`);
+    if (s.discrete && eqs.length > 0) throw new InputError(`equations`, `'${s.name}' is discrete: it changes only in events`, `${file}:${eqs[0]!.line}`);
+  }
+  for (const e of equations) {
+    if (!states.some((s) => s.name === e.state)) throw new InputError('equations', `'d${e.state}/dt' is for an undeclared state '${e.state}'`, `${file}:${e.line}`);
+  }
+  const seen = new Map<string, number>();
+  for (const [nm, line] of [...params.map((p) => [p.name, p.line] as const), ...states.map((s) => [s.name, s.line] as const), ...outputs.map((o) => [o.name, o.line] as const)]) {
+    if (seen.has(nm)) throw new InputError(nm, `is declared twice (also on line ${seen.get(nm)})`, `${file}:${line}`);
+    seen.set(nm, line);
+  }
+  const delayNode = get('delay');
+  return {
+    path,
+    kind,
+    id,
+    title: str('title'),
+    citation: str('citation'),
+    description: str('description', false),
+    params,
+    states,
+    outputs,
+    equations,
+    events,
+    delay: delayNode === undefined ? undefined : located(delayNode, 'delay'),
+  };
+}
+
+function name(s: StateDecl): string {
+  return s.name;
+}
