@@ -45,13 +45,13 @@ export function seriesRows(lines: Record<string, Series>, buckets = DEFAULT_BUCK
 const timeAxis = { field: 't', type: 'quantitative', title: 'time (s)', scale: { zero: false, nice: false } } as const;
 
 /** Lines of several series over time, one colour each, with zoom and tooltips when interactive. */
-function timeLines(rows: Row[], yTitle: string, height: number, interactive: boolean, showXTitle: boolean) {
+function timeLines(rows: Row[], yTitle: string, height: number, interactive: boolean, showXTitle: boolean, zoom = true) {
   const color = { field: 'engine', type: 'nominal', title: 'engine', scale: ENGINE_COLORS } as const;
   const x = showXTitle ? timeAxis : { ...timeAxis, title: null };
   const line = {
     mark: { type: 'line', strokeWidth: 1.2, clip: true },
     encoding: { x, y: { field: 'v', type: 'quantitative', title: yTitle }, color },
-    ...(interactive ? { params: [{ name: `zoom_${yTitle.replace(/\W+/g, '_')}`, select: { type: 'interval', encodings: ['x'] }, bind: 'scales' }] } : {}),
+    ...(interactive && zoom ? { params: [{ name: `zoom_${yTitle.replace(/\W+/g, '_')}`, select: { type: 'interval', encodings: ['x'] }, bind: 'scales' }] } : {}),
   };
   const hover = {
     mark: { type: 'point', filled: true, size: 40, clip: true },
@@ -96,8 +96,9 @@ export function cwndChart(input: CwndChartInput, opts: BuildOptions = {}): TopLe
   }
   const base = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', title: input.title, config: { view: { stroke: null } } };
   if (!input.queue) return { ...base, ...top } as TopLevelSpec;
-  const bottom = timeLines(seriesRows(input.queue, buckets), 'queue (packets)', 90, interactive, true);
-  // A shared x scale: zooming the window panel zooms the queue panel with it.
+  // One zoom, in the window panel, on the x scale both panels share: the queue panel follows it.
+  // (A second scale-bound zoom on the same shared scale makes the two fight and neither moves.)
+  const bottom = timeLines(seriesRows(input.queue, buckets), 'queue (packets)', 90, interactive, true, false);
   return { ...base, vconcat: [top, bottom], resolve: { scale: { x: 'shared' } }, spacing: 8 } as TopLevelSpec;
 }
 

@@ -1,0 +1,110 @@
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateRecipe } from '../../src/report/recipe.js';
+import { writeReport, type ReportOutput } from '../../src/report/write.js';
+import { testEngines } from './engines.js';
+
+/**
+ * The report as a person meets it: rendered with the engines, opened from disk in a real Chromium with
+ * no network, charts drawn by the inlined vega runtime.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+const recipe = validateRecipe({ name: 'browser-test', title: 'Browser test report', scenarios: ['lossy', 'lfn'], variants: ['reno', 'cubic'], duration: 12, seed: 3 });
+
+describe.skipIf(!existsSync(CHROMIUM))('the report in a browser', () => {
+  let browser: Browser;
+  let out: ReportOutput;
+  beforeAll(async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'cclab-browser-')), 'report');
+    const { engines } = await testEngines();
+    out = await writeReport(recipe, dir, { engines });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('should write the page and its data beside it', () => {
+    for (const f of ['index.html', 'goodput.csv', 'goodput.json', 'comparison.csv', 'comparison.json', 'scenarios.csv', 'scenarios.json', 'recipe.json', 'charts/cwnd-lossy-reno.vl.json', 'charts/errors.vl.json', 'charts/goodput.vl.json']) {
+      expect(existsSync(join(out.dir, f)), f).toBe(true);
+    }
+    expect(statSync(out.indexPath).size).toBeLessThan(5e6);
+    const csv = readFileSync(join(out.dir, 'goodput.csv'), 'utf8').trim().split('\n');
+    expect(csv[0]).toBe('variant,scenario,packet_goodput_bps,fluid_goodput_bps,closed_form,closed_form_goodput_bps,fluid_error,closed_form_error,fluid_trusted,flags');
+    expect(csv).toHaveLength(1 + 4);
+  });
+
+  it('should open offline with no console errors, every chart drawn, and the goodput table in Table 2 layout', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('request', (r) => {
+      if (!/^(file|data|blob):/.test(r.url())) problems.push(`network request: ${r.url()}`);
+    });
+    await page.goto(pathToFileURL(out.indexPath).href);
+    await page.waitForFunction(() => [...document.querySelectorAll('figure.chart')].every((f) => f.classList.contains('live') || f.hasAttribute('data-error')), null, { timeout: 60_000 });
+
+    const figures = await page.$$eval('figure.chart', (fs) =>
+      fs.map((f) => {
+        const canvas = f.querySelector('.chart-live canvas') as HTMLCanvasElement | null;
+        return { id: f.id, marks: Number(f.getAttribute('data-marks')), error: f.getAttribute('data-error'), canvas: canvas ? canvas.width * canvas.height : 0, svg: f.querySelectorAll('.chart-static svg path, .chart-static svg rect').length };
+      }),
+    );
+    // goodput + errors + one cwnd chart per scenario x variant
+    expect(figures.map((f) => f.id).sort()).toEqual(['cwnd-lfn-cubic', 'cwnd-lfn-reno', 'cwnd-lossy-cubic', 'cwnd-lossy-reno', 'errors', 'goodput']);
+    for (const f of figures) {
+      expect(f.error, f.id).toBeNull();
+      expect(f.marks, f.id).toBeGreaterThan(0);
+      expect(f.canvas, f.id).toBeGreaterThan(0);
+      expect(f.svg, f.id).toBeGreaterThan(0); // the static fallback is there too
+    }
+    // The canvas of a cwnd chart is not blank: some pixels differ from the first one.
+    const painted = await page.$eval('#cwnd-lossy-reno canvas', (c) => {
+      const cv = c as HTMLCanvasElement;
+      const d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2]) n++;
+      return n;
+    });
+    expect(painted).toBeGreaterThan(1000);
+
+    const table = await page.$eval('#goodput-table', (t) => ({
+      groups: [...t.querySelectorAll('thead tr:first-child th.group')].map((th) => th.textContent),
+      rows: [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent!.trim())),
+    }));
+    expect(table.groups).toEqual(['lossy', 'lfn']);
+    expect(table.rows.map((r) => r[0])).toEqual(['reno', 'cubic']);
+    for (const r of table.rows) {
+      expect(r).toHaveLength(1 + 2 * 4);
+      expect(r[1]).toMatch(/bit\/s$/); // packet goodput with its unit
+    }
+    expect(await page.$$eval('.katex', (k) => k.length)).toBeGreaterThanOrEqual(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('should zoom the time axis with the mouse wheel', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(pathToFileURL(out.indexPath).href);
+    await page.waitForFunction(() => document.querySelector('#cwnd-lossy-reno')?.classList.contains('live'));
+    const domain = () => page.evaluate(() => (window as unknown as { cclabViews: Record<string, { scale(n: string): { domain(): number[] } }> }).cclabViews['cwnd-lossy-reno']!.scale('x').domain());
+    const before = await domain();
+    await page.locator('#cwnd-lossy-reno canvas').scrollIntoViewIfNeeded();
+    const box = (await page.locator('#cwnd-lossy-reno canvas').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 3, box.y + 100);
+    await page.mouse.wheel(0, -400);
+    await page.waitForTimeout(200);
+    const after = await domain();
+    expect(after[1]! - after[0]!).toBeLessThan(before[1]! - before[0]!);
+    await page.close();
+  });
+});

@@ -1,0 +1,88 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/errors.js';
+import { loadRecipe, parseRecipeText, recipeFromFlags, resolveScenarios } from '../../src/report/recipe.js';
+import { recipeFromReportFlags } from '../../src/cli/report.js';
+
+/** The error a bad input throws, checked to be a one-line InputError. */
+function inputError(f: () => unknown): InputError {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(InputError);
+    expect((e as Error).message).not.toContain('\n');
+    return e as InputError;
+  }
+  throw new Error('expected an InputError');
+}
+
+describe('report recipes', () => {
+  it('should load the seed study: normal, lfn, lossy x five variants', () => {
+    const r = loadRecipe('reports/recipes/seed-study.yaml');
+    expect(r.name).toBe('seed-study');
+    expect(r.scenarios).toEqual(['normal', 'lfn', 'lossy']);
+    expect(r.variants).toEqual(['tahoe', 'reno', 'newreno', 'westwood', 'cubic']);
+    expect(r.durationS).toBe(100);
+    const s = resolveScenarios(r);
+    expect(s.map((x) => [x.name, x.durationS, x.seed])).toEqual([['normal', 100, 1], ['lfn', 100, 1], ['lossy', 100, 1]]);
+  });
+
+  it('should accept inline scenarios over a preset and apply duration and seed to them', () => {
+    const r = parseRecipeText('name: x\nscenarios:\n  - lossy\n  - { name: lossy-slow, base: lossy, bottleneck: { bandwidthBps: 500000 } }\nvariants: reno\nduration: 20s\nseed: 7\n', 'x.yaml');
+    const [a, b] = resolveScenarios(r);
+    expect(a!.name).toBe('lossy');
+    expect(b!.name).toBe('lossy-slow');
+    expect(b!.bottleneck.bandwidthBps).toBe(500000);
+    expect([b!.durationS, b!.seed, b!.flows[0]!.stopS]).toEqual([20, 7, 17.1]);
+  });
+
+  it.each([
+    ['name: x\nvariants: [reno, vegas]\n', 'variants[1]', 'must be one of tahoe, reno, newreno, westwood, cubic'],
+    ['name: x\nscenarios: [lossy, mars]\n', 'scenarios[1]', 'must be a preset (normal, lfn, lossy)'],
+    ['name: x\nduration: 10 parsecs\n', 'duration', 'unknown unit'],
+    ['name: x\nduration: 2s\n', 'duration', 'must be in (3 s'],
+    ['name: x\nseed: -1\n', 'seed', 'whole number'],
+    ['name: x\ncharts: [cwnd, pie]\n', 'charts[1]', 'must be one of cwnd, queue, goodput, errors, equations'],
+    ['name: x\nvariant: reno\n', 'variant', 'is not a recipe field (accepted: name, title'],
+    ['name: ../etc\n', 'name', "letters, digits"],
+    ['name: x\nscenarios: [lossy, lossy]\n', 'scenarios', "lists 'lossy' twice"],
+    ['name: x\nscenarios: [{ name: y, bottleneck: { bandwidthBps: -1 } }]\n', 'bottleneck.bandwidthBps', ''],
+    ['name: [x\n', '(file)', 'is not valid YAML'],
+    ['- just\n- a list\n', '(root)', 'must be a mapping'],
+  ])('should reject %j naming the field', (text, field, problem) => {
+    const e = inputError(() => parseRecipeText(text, 'bad.yaml'));
+    expect(e.field).toBe(field);
+    expect(e.problem).toContain(problem);
+    expect(e.message).toMatch(/^bad\.yaml/);
+  });
+
+  it('should name the file when a recipe file cannot be read', () => {
+    const e = inputError(() => loadRecipe('/nonexistent/recipe.yaml'));
+    expect(e.message).toContain("cannot read file '/nonexistent/recipe.yaml' (ENOENT)");
+  });
+
+  it('should read JSON recipes by extension', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cclab-recipe-'));
+    const p = join(dir, 'r.json');
+    writeFileSync(p, JSON.stringify({ name: 'j', scenarios: ['lfn'], variants: ['cubic'], duration: 30 }));
+    expect(loadRecipe(p)).toMatchObject({ name: 'j', scenarios: ['lfn'], variants: ['cubic'], durationS: 30, source: p });
+  });
+
+  it('should build a recipe from flags, over a base recipe, naming the flag on errors', () => {
+    const base = loadRecipe('reports/recipes/seed-study.yaml');
+    const r = recipeFromFlags({ scenarios: ['lossy'], variants: ['reno', 'cubic'], durationS: 20 }, base);
+    expect(r).toMatchObject({ name: 'seed-study', scenarios: ['lossy'], variants: ['reno', 'cubic'], durationS: 20, seed: 1 });
+    const e = inputError(() => recipeFromFlags({ variants: ['reno', 'bbr'] }));
+    expect(e.message).toBe("--variants must be one of tahoe, reno, newreno, westwood, cubic, got 'bbr'");
+  });
+
+  it('should parse CLI flag strings (units, lists) and use reports/recipes/<name>.yaml as the base', () => {
+    const r = recipeFromReportFlags({ name: 'seed-study', scenarios: 'lossy,lfn', variants: 'reno, cubic', duration: '20s', seed: '3' });
+    expect(r).toMatchObject({ name: 'seed-study', scenarios: ['lossy', 'lfn'], variants: ['reno', 'cubic'], durationS: 20, seed: 3 });
+    expect(r.title).toContain('packet simulation vs fluid models');
+    expect(inputError(() => recipeFromReportFlags({ duration: 'soon' })).field).toBe('--duration');
+    expect(inputError(() => recipeFromReportFlags({ seed: '1.5' })).field).toBe('--seed');
+  });
+});
