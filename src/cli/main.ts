@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { EXIT_BAD_INPUT, InputError } from '../errors.js';
+import { register as registerCompare } from './compare.js';
 import { register as registerPredict } from './predict.js';
+import { register as registerReport } from './report.js';
 import { register as registerSimulate } from './simulate.js';
+import { register as registerSweep } from './sweep.js';
 
 /**
  * The `cclab` command: a thin layer over the library. Each subcommand lives in its own module and
@@ -19,6 +22,9 @@ export function buildProgram(): Command {
     .exitOverride();
   registerSimulate(program);
   registerPredict(program);
+  registerCompare(program);
+  registerReport(program);
+  registerSweep(program);
   for (const cmd of program.commands) cmd.exitOverride();
   return program;
 }
