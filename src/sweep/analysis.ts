@@ -37,7 +37,10 @@ export interface TheoryRow {
   variant: Variant;
   formula: string;
   title: string;
+  /** The formula's goodput, capped at the capacity (fair share of the slowest link). */
   goodputBps: number;
+  /** The formula's own value, uncapped. */
+  rawGoodputBps: number;
   note: string;
 }
 
@@ -93,13 +96,14 @@ export function theoryRows(plan: SweepPlan, pointsOf: readonly { pointId: string
     if (seen.has(pointId)) continue;
     seen.add(pointId);
     const at = scenarioAt(plan.base, plan.axes, point);
+    const cap = fairShareBps(at);
     for (const variant of plan.variants) {
       const s: Scenario = { ...at, variant };
       for (const f of forms(s)) {
         if (!f.appliesTo.includes(variant) || f.goodputBps === null || !(f.goodputBps > 0)) continue;
         out.push({
           slice: sliceOf(plan, point), loss: li >= 0 ? (point[li] as number) : null, rttS: ri >= 0 ? (point[ri] as number) : null,
-          variant, formula: f.formula, title: f.title, goodputBps: f.goodputBps, note: f.note ?? '',
+          variant, formula: f.formula, title: f.title, goodputBps: Math.min(f.goodputBps, cap), rawGoodputBps: f.goodputBps, note: f.note ?? '',
         });
       }
     }

@@ -23,7 +23,6 @@ function predictedCells(rows: readonly ReportRow[], theory: readonly TheoryRow[]
   if (hasFluid) {
     return rows.filter((r) => r.engine === 'fluid' && r.loss !== null && r.rttS !== null).map((r) => ({ variant: r.variant, loss: r.loss!, rttS: r.rttS!, value: r.goodputBps }));
   }
-  const cap = new Map(rows.map((r) => [`${r.loss}\0${r.rttS}`, r.capacityBps]));
   const out: HeatmapCell[] = [];
   for (const t of theory) {
     if (t.loss === null || t.rttS === null) continue;
@@ -31,7 +30,7 @@ function predictedCells(rows: readonly ReportRow[], theory: readonly TheoryRow[]
     const best = theory.filter((u) => u.variant === t.variant && u.loss === t.loss && u.rttS === t.rttS && prefs.includes(u.formula))
       .sort((a, b) => prefs.indexOf(a.formula) - prefs.indexOf(b.formula))[0];
     if (best !== t) continue;
-    out.push({ variant: t.variant, loss: t.loss, rttS: t.rttS, value: Math.min(t.goodputBps, cap.get(`${t.loss}\0${t.rttS}`) ?? Infinity) });
+    out.push({ variant: t.variant, loss: t.loss, rttS: t.rttS, value: t.goodputBps });
   }
   return out;
 }
@@ -91,11 +90,11 @@ export async function sweepReport(plan: SweepPlan, records: readonly RunRecord[]
       }
     }
     if (hasLoss) {
-      lossHtml.push(head, await add(chartId('vs-loss', String(si)), 'Goodput vs loss', 'Points: packet means with 95% Student-t CIs; solid lines: fluid model; dashed: closed forms (no capacity cap).',
+      lossHtml.push(head, await add(chartId('vs-loss', String(si)), 'Goodput vs loss', 'Points: packet means with 95% Student-t CIs; solid lines: fluid model; dashed: closed forms, capped at the fair share of the slowest link.',
         responseChart(rs, ts, 'loss', plan.variants)));
     }
     if (hasRtt) {
-      rttHtml.push(head, await add(chartId('vs-rtt', String(si)), 'Goodput vs RTT', 'Points: packet means with 95% Student-t CIs; solid lines: fluid model; dashed: closed forms.',
+      rttHtml.push(head, await add(chartId('vs-rtt', String(si)), 'Goodput vs RTT', 'Points: packet means with 95% Student-t CIs; solid lines: fluid model; dashed: closed forms, capped at the fair share of the slowest link.',
         responseChart(rs, ts, 'rtt', plan.variants)));
     }
   }

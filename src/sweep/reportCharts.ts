@@ -1,5 +1,4 @@
 import type { TopLevelSpec } from 'vega-lite';
-import { ENGINE_COLORS } from '../report/charts.js';
 import { roundSig } from '../report/downsample.js';
 import { VARIANTS, type Variant } from '../variants.js';
 import type { ReportRow, TheoryRow, WinnerRow } from './analysis.js';
@@ -40,16 +39,18 @@ export function heatmapChart(cells: readonly HeatmapCell[], o: HeatmapOptions): 
     .map((c) => ({ variant: c.variant, loss: c.loss, rttS: c.rttS, value: r4(c.value) }));
   const color =
     o.kind === 'goodput'
-      ? { field: 'value', type: 'quantitative', title: o.valueTitle, scale: { type: 'log', scheme: 'viridis' } }
-      : { field: 'value', type: 'quantitative', title: o.valueTitle, scale: { scheme: 'redblue', reverse: true, domain: [-1, 1], clamp: true } };
+      ? { field: 'value', type: 'quantitative', title: o.valueTitle, scale: { type: 'log', scheme: 'viridis' }, legend: { format: '.2~s' } }
+      : { field: 'value', type: 'quantitative', title: o.valueTitle, scale: { scheme: 'redblue', reverse: true, domain: [-1, 1], clamp: true }, legend: { format: '+.0%' } };
+  const nx = new Set(cells.map((c) => c.rttS)).size;
+  const ny = new Set(cells.map((c) => c.loss)).size;
   return {
     $schema: SCHEMA,
     title: o.title,
     data: { values: data },
     facet: { column: { field: 'variant', type: 'nominal', title: null, sort: [...o.variants], header: { labelFontWeight: 'bold' } } },
     spec: {
-      width: { step: 22 },
-      height: { step: 18 },
+      width: { step: cellStep(nx, 220) },
+      height: { step: cellStep(ny, 200) },
       mark: { type: 'rect', tooltip: true },
       encoding: {
         x: { field: 'rttS', type: 'ordinal', title: 'base RTT', axis: { labelExpr: rttLabel, labelAngle: -45 } },
@@ -67,6 +68,16 @@ export function heatmapChart(cells: readonly HeatmapCell[], o: HeatmapOptions): 
 }
 
 const DASHES = [[6, 3], [2, 2], [8, 2, 2, 2], [1, 3]];
+
+/** Cell size so a small grid is still readable and a 20 x 20 grid still fits. */
+function cellStep(n: number, target: number): number {
+  return Math.max(12, Math.min(48, Math.floor(target / Math.max(1, n))));
+}
+
+/** Colour scale of the variants present, keeping each variant's fixed colour. */
+export function variantScale(variants: readonly Variant[]) {
+  return { domain: [...variants], range: variants.map((v) => VARIANT_COLORS.range[VARIANTS.indexOf(v)]!) };
+}
 
 /** Picks at most `max` values spread evenly over a sorted list (facet panels stay readable). */
 export function spread<T>(values: readonly T[], max: number): T[] {
@@ -96,7 +107,7 @@ export function responseChart(rows: readonly ReportRow[], theory: readonly Theor
   ];
   const x = { field: 'x', type: 'quantitative', title: wrt === 'loss' ? 'loss probability p' : 'base RTT (s)', scale: { type: 'log' }, axis: { format: wrt === 'loss' ? '.0e' : '.3~g' } };
   const y = { field: 'y', type: 'quantitative', title: 'goodput (bit/s)', scale: { type: 'log' }, axis: { format: '.2~s' } };
-  const color = { field: 'variant', type: 'nominal', title: 'variant', scale: VARIANT_COLORS };
+  const color = { field: 'variant', type: 'nominal', title: 'variant', scale: variantScale(variants) };
   const tooltip = [
     { field: 'variant', type: 'nominal' }, { field: 'source', type: 'nominal' },
     { field: 'x', type: 'quantitative', title: wrt === 'loss' ? 'p' : 'RTT (s)', format: '.3~e' },
@@ -140,7 +151,6 @@ export function responseChart(rows: readonly ReportRow[], theory: readonly Theor
       ],
     },
     resolve: { scale: { y: 'shared' } },
-    usermeta: { engineColors: ENGINE_COLORS, variants },
   } as TopLevelSpec;
 }
 
@@ -156,13 +166,13 @@ export function winnerChart(rows: readonly WinnerRow[], variants: readonly Varia
     data: { values: data },
     facet: { column: { field: 'engine', type: 'nominal', title: null, sort: ['packet', 'fluid'] } },
     spec: {
-      width: { step: 30 },
-      height: { step: 20 },
+      width: { step: cellStep(new Set(rows.map((w) => w.rttS)).size, 300) },
+      height: { step: cellStep(new Set(rows.map((w) => w.loss)).size, 240) },
       layer: [
         {
           mark: { type: 'rect', tooltip: true },
           encoding: {
-            color: { field: 'winner', type: 'nominal', title: 'best variant', scale: { domain: [...variants], range: variants.map((v) => VARIANT_COLORS.range[VARIANTS.indexOf(v)]!) } },
+            color: { field: 'winner', type: 'nominal', title: 'best variant', scale: variantScale(variants) },
             opacity: { field: 'clear', type: 'ordinal', sort: ['clear', 'CIs overlap'], title: 'win', scale: { domain: ['clear', 'CIs overlap'], range: [1, 0.45] } },
             tooltip: [
               { field: 'winner', type: 'nominal' }, { field: 'loss', type: 'quantitative', format: '.3~e' },

@@ -1,3 +1,5 @@
+import { runFluid } from '../fluid/run.js';
+import { runPacket } from '../packet/run.js';
 import type { RunResult } from '../result/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Engine } from '../variants.js';
@@ -5,24 +7,16 @@ import type { Engine } from '../variants.js';
 /** Signature every engine module used by a sweep exports as `runEngine` (tests inject fakes). */
 export type EngineFn = (engine: Engine, scenario: Scenario) => RunResult | Promise<RunResult>;
 
-// Module paths as variables while the engines are being written in parallel; they become static
-// specifiers once src/packet/run.ts and src/fluid/run.ts exist.
-const PACKET_MODULE = '../packet/run.js';
-const FLUID_MODULE = '../fluid/run.js';
-
 /**
- * The one dispatch from an engine id to its implementation. Engines are imported lazily so a
- * fluid-only sweep never loads the packet simulator (and a worker thread starts faster).
+ * The one dispatch from an engine id to its implementation. Static imports on purpose: in a worker
+ * thread on Node 20 only tsx's CommonJS hook is active (see worker.ts), and it compiles static
+ * imports but not dynamic `import()` of TypeScript files.
  */
-export async function runEngine(engine: Engine, scenario: Scenario): Promise<RunResult> {
+export function runEngine(engine: Engine, scenario: Scenario): RunResult {
   switch (engine) {
-    case 'packet': {
-      const m = (await import(PACKET_MODULE)) as { runPacket: (s: Scenario) => RunResult };
-      return m.runPacket(scenario);
-    }
-    case 'fluid': {
-      const m = (await import(FLUID_MODULE)) as { runFluid: (s: Scenario) => RunResult };
-      return m.runFluid(scenario);
-    }
+    case 'packet':
+      return runPacket(scenario);
+    case 'fluid':
+      return runFluid(scenario);
   }
 }
