@@ -32,6 +32,8 @@ export class PacketPool {
   private allocated = 0;
   /** Packets currently allocated (in the network). */
   live = 0;
+  /** Packets ever allocated (data segments and ACKs put on the wire). */
+  created = 0;
 
   constructor(capacity = 4096) {
     this.type = new Uint8Array(capacity);
@@ -49,6 +51,7 @@ export class PacketPool {
 
   alloc(): number {
     this.live++;
+    this.created++;
     if (this.freeCount > 0) return this.free[--this.freeCount]!;
     if (this.allocated === this.type.length) this.grow();
     return this.allocated++;

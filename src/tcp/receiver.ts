@@ -29,7 +29,10 @@ export class TcpReceiver {
   arrivedSegments = 0;
   acksSent = 0;
   private pendingSegments = 0;
-  private delAckEvent = -1;
+  /** When the delayed ACK is due (ns), -1 if no ACK is pending. */
+  private delAckDueNs = -1;
+  /** Time of the timer event in the heap (ns), -1 if none: re-armed lazily, never cancelled. */
+  private delAckEventAtNs = -1;
   private highAckSent = 0;
   private tsToEchoNs = 0;
 
@@ -73,14 +76,26 @@ export class TcpReceiver {
     }
     if (++this.pendingSegments >= this.delAckCount) {
       this.sendAck();
-    } else if (this.delAckEvent < 0) {
-      this.delAckEvent = this.sim.schedule(this.delAckTimeoutNs, this.delAckKind, this.flow);
+    } else if (this.delAckDueNs < 0) {
+      this.delAckDueNs = this.sim.nowNs + this.delAckTimeoutNs;
+      // One timer event in flight at most: a later deadline is picked up when it fires.
+      if (this.delAckEventAtNs < 0) {
+        this.delAckEventAtNs = this.delAckDueNs;
+        this.sim.scheduleAt(this.delAckDueNs, this.delAckKind, this.flow);
+      }
     }
   }
 
-  /** The delayed-ACK timer fired. */
+  /** The delayed-ACK timer event fired (it may be stale: the ACK went out or the deadline moved). */
   onDelAckTimer(): void {
-    this.delAckEvent = -1;
+    this.delAckEventAtNs = -1;
+    if (this.delAckDueNs < 0) return;
+    const now = this.sim.nowNs;
+    if (now < this.delAckDueNs) {
+      this.delAckEventAtNs = this.delAckDueNs;
+      this.sim.scheduleAt(this.delAckDueNs, this.delAckKind, this.flow);
+      return;
+    }
     this.sendAck();
   }
 
@@ -91,10 +106,7 @@ export class TcpReceiver {
 
   private sendAck(): void {
     this.pendingSegments = 0;
-    if (this.delAckEvent >= 0) {
-      this.sim.cancel(this.delAckEvent);
-      this.delAckEvent = -1;
-    }
+    this.delAckDueNs = -1;
     if (this.rcvNxt > this.highAckSent) this.highAckSent = this.rcvNxt;
     this.acksSent++;
     this.port.sendAck(this.flow, this.rcvNxt, this.tsToEchoNs, this.rwndBytes);
