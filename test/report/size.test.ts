@@ -1,0 +1,25 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadRecipe } from '../../src/report/recipe.js';
+import { writeReport } from '../../src/report/write.js';
+import { fakeEngines } from './fakeEngines.js';
+
+describe('page size', () => {
+  it('should keep the full seed study (15 cwnd charts of 20 000-point traces) under 5 MB', async () => {
+    const recipe = loadRecipe('reports/recipes/seed-study.yaml');
+    const progress: [number, number][] = [];
+    const out = await writeReport(recipe, join(mkdtempSync(join(tmpdir(), 'cclab-size-')), 'seed'), {
+      engines: fakeEngines,
+      onProgress: (d, t) => progress.push([d, t]),
+    });
+    expect(out.cases).toHaveLength(15);
+    expect(out.pageBytes).toBeLessThan(5e6);
+    // progress: 30 engine runs + 17 charts + writing, monotone, ending at total
+    const total = progress[0]![1];
+    expect(total).toBe(30 + 17 + 1);
+    expect(progress.at(-1)).toEqual([total, total]);
+    expect(progress.every(([d], i) => i === 0 || d >= progress[i - 1]![0])).toBe(true);
+  });
+});
