@@ -1,0 +1,61 @@
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { compareRuns } from '../../src/compare/compare.js';
+import { register as registerCompare, formatComparisonTable } from '../../src/cli/compare.js';
+import { register as registerReport } from '../../src/cli/report.js';
+import { InputError } from '../../src/errors.js';
+import { sampled, sawtooth, syntheticRun } from './fixtures.js';
+
+function program(): Command {
+  const p = new Command('cclab').exitOverride();
+  registerCompare(p);
+  registerReport(p);
+  for (const c of p.commands) c.exitOverride();
+  return p;
+}
+
+async function inputError(argv: string[]): Promise<InputError> {
+  try {
+    await program().parseAsync(['node', 'cclab', ...argv]);
+  } catch (e) {
+    expect(e).toBeInstanceOf(InputError);
+    expect((e as Error).message).not.toContain('\n');
+    return e as InputError;
+  }
+  throw new Error('expected an InputError');
+}
+
+describe('cclab compare and cclab report: bad input', () => {
+  it('should reject an unknown variant before running anything', async () => {
+    const e = await inputError(['compare', '--scenario', 'lossy', '--variants', 'reno,bbr']);
+    expect(e.message).toBe("--variants must be one of tahoe, reno, newreno, westwood, cubic, got 'bbr'");
+  });
+  it('should reject bad scenario flags with the flag named', async () => {
+    expect((await inputError(['compare', '--scenario', 'lossy', '--loss', '2'])).field).toBe('--loss');
+  });
+  it('should reject a bad report recipe file and bad report flags in one line', async () => {
+    expect((await inputError(['report', '--recipe', '/nonexistent.yaml'])).message).toContain("cannot read file '/nonexistent.yaml'");
+    expect((await inputError(['report', '--variants', 'reno,reno'])).message).toBe('--variants lists a variant twice');
+    expect((await inputError(['report', '--scenarios', 'moon'])).field).toBe('--scenarios');
+    expect((await inputError(['report', '--duration', '1s'])).field).toBe('--duration');
+    expect((await inputError(['report', '--charts', 'pie'])).field).toBe('--charts');
+  });
+});
+
+describe('the compare table', () => {
+  it('should show goodput, errors and numbered validity notes', () => {
+    const tr = sampled(10, 100, sawtooth(20, 2, 0.1));
+    const packet = syntheticRun({ engine: 'packet', cwndSegments: tr, goodputBps: 100_000, meanCwndSegments: 3, timeouts: 9, fastRecoveries: 1 });
+    const fluid = syntheticRun({ engine: 'fluid', cwndSegments: tr, goodputBps: 150_000, meanCwndSegments: 4.5 });
+    const text = formatComparisonTable([compareRuns(packet, fluid, [{ formula: 'mathis', title: 'Mathis', appliesTo: ['reno'], cwndSegments: 4, goodputBps: 120_000 }])]);
+    const [head, row] = text.split('\n');
+    expect(head).toMatch(/^scenario\s+variant\s+packet\s+fluid\s+error\s+closed form/);
+    expect(row).toContain('100 kbit/s');
+    expect(row).toContain('150 kbit/s');
+    expect(row).toContain('+50.0%');
+    expect(row).toContain('120 kbit/s (mathis)');
+    expect(row).toContain('+20.0%');
+    expect(row).toMatch(/\[1\]\[2\]/);
+    expect(text).toContain('[1] fluid: timeouts dominate: 9 timeouts vs 1 fast recoveries');
+  });
+});
