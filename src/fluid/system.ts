@@ -100,17 +100,19 @@ export function buildSystem(
   const cacheS = new Float64Array(CACHE).fill(NaN);
   const cacheY = Array.from({ length: CACHE }, () => new Float64Array(n));
   const cacheZ = Array.from({ length: CACHE }, () => new Float64Array(zSize));
+  // Returned objects are reused (the generated code reads .Y and .Z at once), so look-ups allocate nothing.
+  const cacheObj = cacheY.map((Y, k) => ({ Y, Z: cacheZ[k]! }));
   let cacheNext = 0;
   let solverPast: (s: number, i: number) => number = () => NaN;
   const pastSnap: PastSnapshot = (s) => {
-    for (let k = 0; k < CACHE; k++) if (cacheS[k] === s) return { Y: cacheY[k]!, Z: cacheZ[k]! };
+    for (let k = 0; k < CACHE; k++) if (cacheS[k] === s) return cacheObj[k]!;
     const k = cacheNext;
     cacheNext = (cacheNext + 1) % CACHE;
     const Y = cacheY[k]!;
     for (let i = 0; i < n; i++) Y[i] = solverPast(s, i);
     snapshot(s, Y, cacheZ[k]!);
     cacheS[k] = s;
-    return { Y, Z: cacheZ[k]! };
+    return cacheObj[k]!;
   };
   const Zcur = new Float64Array(zSize);
 

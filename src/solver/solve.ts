@@ -159,6 +159,20 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
   let sameTimeEvents = 0;
   let lastEventT = NaN;
   const yTmp = new Array<number>(n).fill(0);
+  // The step being checked for events, read by interp (one closure for the whole run: no per-step allocation).
+  let stepT = t;
+  let stepH = 0;
+  const interp = (s: number): number[] => {
+    const yS = stepper.y;
+    const yN = stepper.yNext;
+    const d4 = stepper.history.data;
+    for (let i = 0; i < n; i++) yTmp[i] = denseTentative(s, stepT, stepH, i, n, yS, yN, stepper.k1, stepper.k2, d4);
+    return yTmp;
+  };
+  const finite = (a: number[]): boolean => {
+    for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i]!)) return false;
+    return true;
+  };
 
   while (t < t1 && status === 'ok') {
     if (stats.steps >= maxSteps) {
@@ -177,7 +191,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     stepper.step(t, hTry);
     stats.steps++;
     let err = stepper.error(atol, rtol);
-    if (!stepper.yNext.every(Number.isFinite)) err = Infinity;
+    if (!finite(stepper.yNext)) err = Infinity;
     if (!(err <= 1)) {
       stats.rejected++;
       rejectedLast = true;
@@ -190,22 +204,15 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     }
     // Accepted, unless an event fires inside the step.
     const tNext = t + hTry;
-    const yS = stepper.y;
-    const yN = stepper.yNext;
-    const k1 = stepper.k1;
-    const k7 = stepper.k2;
-    const d4 = stepper.history.data;
-    const interp = (s: number): number[] => {
-      for (let i = 0; i < n; i++) yTmp[i] = denseTentative(s, t, hTry, i, n, yS, yN, k1, k7, d4);
-      return yTmp;
-    };
+    stepT = t;
+    stepH = hTry;
     let first = -1;
     let tEv = Infinity;
     for (let k = 0; k < events.length; k++) {
       const ev = events[k]!;
       if (!ev.active()) continue;
       const ga = gPrev[k]!;
-      const gb = ev.g(tNext, yN, past);
+      const gb = ev.g(tNext, stepper.yNext, past);
       if (!crossed(ga, gb, ev.direction, ev.strict ?? false)) continue;
       const root = findRoot((s) => ev.g(s, interp(s), past), t, tNext, ga, gb, 1e-10 * Math.max(hTry, 1e-9));
       if (root < tEv) {
