@@ -1,0 +1,104 @@
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/errors.js';
+import { DEFAULT_MODELS_DIR, getModel, loadModels, modelIds, partials } from '../../src/fluid/models.js';
+import { VARIANTS } from '../../src/variants.js';
+
+/** A models directory with the real bottleneck and one flow file of the given text. */
+function dirWith(flowText: string, id = 'bad'): string {
+  const d = mkdtempSync(join(tmpdir(), 'cclab-models-'));
+  copyFileSync(join(DEFAULT_MODELS_DIR, 'bottleneck.model.yaml'), join(d, 'bottleneck.model.yaml'));
+  writeFileSync(join(d, `${id}.model.yaml`), flowText);
+  return d;
+}
+
+const GOOD = `kind: flow
+id: bad
+title: test
+citation: none
+params:
+  Tp: { unit: s, scenario: true }
+  k: { unit: "1", default: 1, min: 0, max: 2 }
+states:
+  W: { unit: segments, initial: 1, min: 1 }
+outputs:
+  - rate = W / R
+equations:
+  - dW/dt = EXPR
+`;
+const withEq = (expr: string): string => GOOD.replace('EXPR', expr);
+
+function loadError(text: string): InputError {
+  try {
+    loadModels(dirWith(text));
+  } catch (e) {
+    expect(e).toBeInstanceOf(InputError);
+    return e as InputError;
+  }
+  throw new Error('expected an InputError');
+}
+
+describe('models/', () => {
+  it('holds exactly one flow model per variant id of src/variants.ts', () => {
+    expect(modelIds()).toEqual([...VARIANTS].sort());
+  });
+
+  it('every model has a title, a citation, units on every state and parameter, and LaTeX without mathjs units', () => {
+    for (const v of VARIANTS) {
+      const m = getModel(v);
+      expect(m.title.length).toBeGreaterThan(5);
+      expect(m.citation.length).toBeGreaterThan(20);
+      for (const s of m.states) expect(s.unit).not.toBe('');
+      for (const p of m.params) expect(p.unit).not.toBe('');
+      for (const e of m.equations) {
+        expect(e.latex).toMatch(/^\\frac\{d/);
+        expect(e.latex).not.toMatch(/\\mathrm\{W\}/);
+      }
+    }
+  });
+
+  it('a model added as a file is picked up without touching src/', () => {
+    const set = loadModels(dirWith(withEq('k / R - W * p(t - R) * rate(t - R)')));
+    expect(set.flows.get('bad')?.equations[0]?.state).toBe('W');
+    expect(typeof set.system('bad').flowRhs).toBe('function');
+  });
+
+  it('partials(model, state, vars) differentiates the congestion-avoidance branch symbolically', () => {
+    const d = partials(getModel('tahoe'), 'W', ['R', 'b']);
+    expect(d.R).toMatch(/R \^ 2/);
+    expect(d.b).toMatch(/b \^ 2/);
+  });
+});
+
+describe('bad model files are one-line InputErrors naming file, line and symbol', () => {
+  it.each([
+    ['an unknown symbol', 'k / R - Q', /bad\.model\.yaml:13: dW\/dt uses unknown symbol 'Q'/],
+    ['a function outside the whitelist', 'evaluate(W)', /bad\.model\.yaml:13: .*unknown function 'evaluate'/],
+    ['an assignment', 'k = 3', /bad\.model\.yaml:13: .*assignment/],
+    ['a string constant', '"x"', /bad\.model\.yaml:13: .*not a finite number/],
+    ['a matrix', '[1, 2]', /bad\.model\.yaml:13: .*array/],
+    ['a delayed parameter', 'k(t - R)', /bad\.model\.yaml:13: .*'k' is a parameter/],
+    ['a nested delay', 'W(t - R(t - R))', /nests a delayed value/],
+    ['a syntax error', '1 / (R', /bad\.model\.yaml:13: dW\/dt is not a valid expression/],
+    ['an operator outside the whitelist', 'W mod 2', /operator 'mod'/],
+    ['a unit', '5 cm', /unknown symbol 'cm'/],
+  ])('rejects %s', (_what, expr, re) => {
+    const e = loadError(withEq(expr));
+    expect(e.message).toMatch(re);
+    expect(e.message).not.toContain('\n');
+  });
+
+  it('rejects a state without an equation, a missing citation, bad YAML and an out-of-range default', () => {
+    expect(loadError(GOOD.replace('equations:\n  - dW/dt = EXPR\n', 'equations: []\n')).message).toMatch(/bad\.model\.yaml:9: states\.W needs exactly one equation/);
+    expect(loadError(withEq('1').replace('citation: none\n', '')).message).toMatch(/citation is required/);
+    expect(loadError('kind: flow\n  id: [').message).toMatch(/bad\.model\.yaml:\d+: yaml/);
+    expect(loadError(withEq('1').replace('default: 1,', 'default: 5,')).message).toMatch(/params\.k\.default 5 is outside \[0, 2\]/);
+  });
+
+  it('rejects an output that uses the loss probability (outputs are computed before p)', () => {
+    const e = loadError(withEq('1').replace('  - rate = W / R', '  - rate = W / R * (1 - p)'));
+    expect(e.message).toMatch(/output 'rate' uses 'p', which is computed later/);
+  });
+});
