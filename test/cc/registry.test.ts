@@ -68,7 +68,8 @@ describe('validateCcParams', () => {
   it('validateCcParams(cubic, {}) fills every default', () => {
     expect(validateCcParams('cubic', {})).toEqual({ c: 0.4, beta: 0.7, fastConvergence: 1, hystart: 0, hystartDetect: 3 });
     expect(validateCcParams('westwood')).toEqual({ segmentCounting: 0, estimator: 1, filter: 0 });
-    expect(validateCcParams('reno', {})).toEqual({});
+    expect(validateCcParams('reno', {})).toEqual({ partialAcks: 0 });
+    expect(validateCcParams('newreno', {})).toEqual({});
   });
 
   it('validateCcParams keeps user values over defaults', () => {
@@ -79,7 +80,7 @@ describe('validateCcParams', () => {
     const e = thrown(() => validateCcParams('cubic', { gamma: 1 }));
     expect(e.field).toBe('ccParams.gamma');
     expect(e.message).toContain('c, beta, fastConvergence, hystart, hystartDetect');
-    const r = thrown(() => validateCcParams('reno', { beta: 0.5 }));
+    const r = thrown(() => validateCcParams('newreno', { beta: 0.5 }));
     expect(r.message).toContain('accepted: none');
   });
 

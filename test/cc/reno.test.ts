@@ -7,6 +7,11 @@ describe('reno', () => {
     expect(reno.create({}).recovery).toBe('reno');
   });
 
+  it('reno with partialAcks = 1 has recovery "newreno" (ns-3 TcpLinuxReno under TcpClassicRecovery)', () => {
+    expect(reno.create({ partialAcks: 1 }).recovery).toBe('newreno');
+    expect(reno.create({ partialAcks: 0 }).recovery).toBe('reno');
+  });
+
   it('reno.ssthresh(tcb) halves cwnd with a floor of 2 MSS', () => {
     const cc = reno.create({});
     expect(cc.ssthresh(makeTcb({ cwndBytes: 20 * MSS }), 'dupacks', 0)).toBe(10 * MSS);
