@@ -1,0 +1,80 @@
+/**
+ * Sweep benchmarks (issue 5):
+ * 1. a 20 x 20 loss x RTT grid for 4 variants with the fluid engine, on all cores (target < 5 s);
+ * 2. the speed-up of a packet sweep on 2 worker threads over 1 (target >= 1.8x).
+ * The cache is off so every run is computed. Standalone: `node --import tsx bench/sweep.ts`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { presetScenario } from '../src/scenario/presets.js';
+import { headlineAxis } from '../src/sweep/axes.js';
+import type { SweepPlan } from '../src/sweep/grid.js';
+import { sweepReport } from '../src/sweep/report.js';
+import { runSweep } from '../src/sweep/sweep.js';
+
+async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
+  const t0 = performance.now();
+  const r = await f();
+  return [r, (performance.now() - t0) / 1000];
+}
+
+function fluidGridPlan(): SweepPlan {
+  return {
+    base: presetScenario('lfn', 'reno', { durationS: 20 }),
+    axes: [headlineAxis('loss', '1e-5..1e-1:log:20'), headlineAxis('rtt', '10ms..400ms:log:20')],
+    variants: ['tahoe', 'reno', 'westwood', 'cubic'],
+    engines: ['fluid'],
+    reps: 1,
+    seed: 1,
+  };
+}
+
+function packetPlan(): SweepPlan {
+  return {
+    base: presetScenario('lfn', 'reno', { durationS: 20 }),
+    axes: [headlineAxis('loss', '1e-4..1e-2:log:3'), headlineAxis('rtt', '20ms,100ms')],
+    variants: ['reno', 'cubic'],
+    engines: ['packet'],
+    reps: 2,
+    seed: 1,
+  };
+}
+
+export async function benchSweep(): Promise<void> {
+  const out = mkdtempSync(join(tmpdir(), 'cclab-bench-sweep-'));
+  try {
+    const cores = availableParallelism();
+    const plan = fluidGridPlan();
+    const [fluid, fluidS] = await timed(() => runSweep(plan, { cacheDir: null, workers: cores, outDir: join(out, 'fluid') }));
+    const n = fluid.records.length;
+    console.log(
+      `fluid 20 x 20 loss x RTT x 4 variants (20 s simulated): ${n} runs in ${fluidS.toFixed(2)} s on ${cores} workers` +
+        ` (${(n / fluidS).toFixed(0)} runs/s, ${fluid.failed} failed) — target < 5 s: ${fluidS < 5 ? 'met' : 'MISSED'}`,
+    );
+    const [, reportS] = await timed(() => sweepReport(plan, fluid.records));
+    console.log(`  report page for it: ${reportS.toFixed(2)} s`);
+    const [, cachedS] = await timed(() => runSweep(plan, { cacheDir: join(out, 'cache'), workers: cores, outDir: join(out, 'fluid2') }));
+    const [, hitS] = await timed(() => runSweep(plan, { cacheDir: join(out, 'cache'), workers: cores, outDir: join(out, 'fluid3') }));
+    console.log(`  same grid with a cold cache: ${cachedS.toFixed(2)} s; all from cache: ${hitS.toFixed(2)} s`);
+
+    // The speed-up needs a free second core: print the load the measurement ran under.
+    console.log(`  load average before the packet runs: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cores} cores`);
+    const pp = packetPlan();
+    const [one, oneS] = await timed(() => runSweep(pp, { cacheDir: null, workers: 1, outDir: join(out, 'p1') }));
+    const [two, twoS] = await timed(() => runSweep(pp, { cacheDir: null, workers: 2, outDir: join(out, 'p2') }));
+    const same = JSON.stringify(one.records.map((r) => r.result.summary)) === JSON.stringify(two.records.map((r) => r.result.summary));
+    const speedup = oneS / twoS;
+    console.log(
+      `packet sweep, ${one.records.length} runs (20 s simulated): 1 worker ${oneS.toFixed(2)} s, 2 workers ${twoS.toFixed(2)} s,` +
+        ` speed-up ${speedup.toFixed(2)}x — target >= 1.8x: ${speedup >= 1.8 ? 'met' : 'MISSED'}; results identical: ${same}`,
+    );
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await benchSweep();
+}
