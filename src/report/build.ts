@@ -145,7 +145,7 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
         html += await add({
           id: chartId('cwnd', s.name, v),
           title: `${v} on ${s.name}`,
-          caption: `${variantTitle(v)} on ${s.name}: packet ${c.comparison.packet.meanCwndSegments.toFixed(1)} vs fluid ${c.comparison.fluid.meanCwndSegments.toFixed(1)} segments on average.`,
+          caption: `${variantTitle(v)} on ${s.name}: packet ${c.comparison.packet.meanCwndSegments.toFixed(1)} vs fluid ${c.comparison.fluid.meanCwndSegments.toFixed(1)} segments on average.${queue ? queueNote(c) : ''}`,
           spec: cwndChart(input, { buckets }),
           staticSpec: cwndChart(input, { buckets, interactive: false }),
         });
@@ -192,6 +192,16 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
   for (const c of charts) files.set(c.specFile.path, c.specFile.text);
   files.set('index.html', html);
   return { html, files, warnings, charts: charts.length };
+}
+
+/** Why the packet queue panel can be flat: it is the queue of the link named bottleneck, which may not be the slowest. */
+function queueNote(c: ComparisonCase): string {
+  const s = c.scenario;
+  const slowerAccess = s.flows.some((f) => f.access.bandwidthBps < s.bottleneck.bandwidthBps);
+  const empty = c.packet.status === 'ok' && c.packet.queue.packets.v.every((x) => x === 0);
+  return slowerAccess && empty
+    ? ' The packet queue panel is the queue of the link named bottleneck, which stays empty here: the access link is slower, and packets wait in its queue instead (the fluid queue is that of the slowest link).'
+    : '';
 }
 
 const TITLES: Record<Variant, string> = { tahoe: 'Tahoe', reno: 'Reno', newreno: 'NewReno', westwood: 'Westwood+', cubic: 'CUBIC' };

@@ -48,11 +48,16 @@ const timeAxis = { field: 't', type: 'quantitative', title: 'time (s)', scale: {
 function timeLines(rows: Row[], yTitle: string, height: number, interactive: boolean, showXTitle: boolean, zoom = true) {
   const color = { field: 'engine', type: 'nominal', title: 'engine', scale: ENGINE_COLORS } as const;
   const x = showXTitle ? timeAxis : { ...timeAxis, title: null };
-  const line = {
-    mark: { type: 'line', strokeWidth: 1.2, clip: true },
+  // The packet engine's window and queue change at events and hold in between: drawn as steps.
+  // The fluid solution is continuous: drawn as straight segments between solver points.
+  const zoomParam = interactive && zoom ? { params: [{ name: `zoom_${yTitle.replace(/\W+/g, '_')}`, select: { type: 'interval', encodings: ['x'] }, bind: 'scales' }] } : {};
+  const lineOf = (test: string, interpolate: 'step-after' | 'linear') => ({
+    transform: [{ filter: test }],
+    mark: { type: 'line', strokeWidth: 1.2, clip: true, interpolate },
     encoding: { x, y: { field: 'v', type: 'quantitative', title: yTitle }, color },
-    ...(interactive && zoom ? { params: [{ name: `zoom_${yTitle.replace(/\W+/g, '_')}`, select: { type: 'interval', encodings: ['x'] }, bind: 'scales' }] } : {}),
-  };
+  });
+  const line = { ...lineOf("datum.engine === 'packet'", 'step-after'), ...zoomParam };
+  const otherLines = lineOf("datum.engine !== 'packet'", 'linear');
   const hover = {
     mark: { type: 'point', filled: true, size: 40, clip: true },
     params: [{ name: `hover_${yTitle.replace(/\W+/g, '_')}`, select: { type: 'point', on: 'pointerover', nearest: true, clear: 'pointerout' } }],
@@ -68,7 +73,7 @@ function timeLines(rows: Row[], yTitle: string, height: number, interactive: boo
       ],
     },
   };
-  return { width: CHART_WIDTH, height, data: { values: rows }, layer: interactive ? [line, hover] : [line] };
+  return { width: CHART_WIDTH, height, data: { values: rows }, layer: interactive ? [line, otherLines, hover] : [line, otherLines] };
 }
 
 export interface CwndChartInput {
@@ -123,7 +128,7 @@ export function errorSummaryChart(rows: ErrorRow[], opts: BuildOptions = {}): To
     data: { values: data },
     facet: { column: { field: 'scenario', type: 'nominal', title: null, header: { labelFontSize: 13, labelFontWeight: 'bold' }, ...(opts.scenarioOrder ? { sort: opts.scenarioOrder } : {}) } },
     spec: {
-      width: { step: 14 },
+      width: { step: 18 },
       height: 220,
       layer: [
         {
@@ -168,7 +173,7 @@ export function goodputChart(rows: GoodputRow[], opts: BuildOptions = {}): TopLe
     facet: { column: { field: 'scenario', type: 'nominal', title: null, header: { labelFontSize: 13, labelFontWeight: 'bold' }, ...(opts.scenarioOrder ? { sort: opts.scenarioOrder } : {}) } },
     resolve: { scale: { y: 'independent' } },
     spec: {
-      width: { step: 14 },
+      width: { step: 22 },
       height: 200,
       mark: { type: 'bar', ...(opts.interactive === false ? {} : { tooltip: true }) },
       encoding: {

@@ -187,19 +187,18 @@ const err = (x: number | null, trusted = true) => `<span class="${trusted ? '' :
 /** The goodput table, Table 2 layout: one row per variant; per scenario packet, fluid, closed form and errors. */
 export function goodputTableHtml(cases: readonly ComparisonCase[], scenarios: readonly string[], variants: readonly Variant[], notes: FlagNotes): string {
   const by = new Map(cases.map((c) => [`${c.comparison.variant}|${c.comparison.scenario}`, c.comparison]));
-  const head1 = `<tr><th class="label" rowspan="2">variant</th>${scenarios.map((s) => `<th class="group" colspan="4">${escapeHtml(s)}</th>`).join('')}</tr>`;
-  const head2 = `<tr>${scenarios.map(() => '<th class="first">packet</th><th>fluid</th><th>fluid error</th><th>closed form (error)</th>').join('')}</tr>`;
+  const head1 = `<tr><th class="label" rowspan="2">variant</th>${scenarios.map((s) => `<th class="group" colspan="3">${escapeHtml(s)}</th>`).join('')}</tr>`;
+  const head2 = `<tr>${scenarios.map(() => '<th class="first">packet</th><th>fluid (error)</th><th>closed form (error)</th>').join('')}</tr>`;
   const body = variants.map((v) => {
     const cells = scenarios.map((s) => {
       const c = by.get(`${v}|${s}`);
-      if (!c) return '<td class="first">–</td><td>–</td><td>–</td><td>–</td>';
+      if (!c) return '<td class="first">–</td><td>–</td><td>–</td>';
       const cf = primaryClosed(c);
       const fluidFlags = c.flags.filter((f) => f.subject !== 'closed-form');
       const cfFlags = c.flags.filter((f) => f.subject === 'closed-form');
       return (
         `<td class="first">${formatBps(c.packet.status === 'ok' ? c.packet.goodputBps : null)}</td>` +
-        `<td>${formatBps(c.fluid.status === 'ok' ? c.fluid.goodputBps : null)}</td>` +
-        `<td>${err(c.relErr.goodput, c.fluidTrusted)}${notes.marks(fluidFlags)}</td>` +
+        `<td>${c.fluid.status === 'ok' ? `${formatBps(c.fluid.goodputBps)} (${err(c.relErr.goodput, c.fluidTrusted)})` : formatBps(null)}${notes.marks(fluidFlags)}</td>` +
         `<td${cf ? ` title="${escapeHtml(cf.title)}"` : ''}>${cf ? `${formatBps(cf.goodputBps)} (${err(cf.goodputRelErr, !cfFlags.some((f) => f.severity === 'invalid'))})${notes.marks(cfFlags)}` : '–'}</td>`
       );
     });
