@@ -9,16 +9,8 @@ export interface EngineSet {
   closedForms(s: Scenario): readonly ClosedFormLike[];
 }
 
-/** The real engines, loaded on first use (keeps `cclab report --help` fast). */
+/** The real engines, loaded on first use (keeps `cclab --help` fast: mathjs and the models load here). */
 export async function loadEngines(): Promise<EngineSet> {
-  // Module paths as variables until the engines land; then these become static imports.
-  const packetPath = '../packet/run.js';
-  const fluidPath = '../fluid/run.js';
-  const theoryPath = '../theory/closedForms.js';
-  const [p, f, t] = (await Promise.all([import(packetPath), import(fluidPath), import(theoryPath)])) as [
-    { runPacket: EngineSet['runPacket'] },
-    { runFluid: EngineSet['runFluid'] },
-    { closedForms: EngineSet['closedForms'] },
-  ];
-  return { runPacket: p.runPacket, runFluid: f.runFluid, closedForms: t.closedForms };
+  const [p, f, t] = await Promise.all([import('../packet/run.js'), import('../fluid/run.js'), import('../theory/closedForms.js')]);
+  return { runPacket: (s) => p.runPacket(s), runFluid: (s) => f.runFluid(s), closedForms: (s) => t.closedForms(s) };
 }

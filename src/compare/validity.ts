@@ -129,6 +129,12 @@ export function validityFlags(packet: RunResult, fluid: RunResult, closed: reado
       });
     }
   }
+  for (const c of closed) {
+    // The theory module says so itself when a formula was capped at the link rate or has no answer.
+    if (c.goodputBps === null || /capped|does not apply/.test(c.note ?? '')) {
+      flags.push({ code: 'closed-form-not-applicable', severity: 'invalid', subject: 'closed-form', message: `${c.title}: ${c.note || 'no prediction for this scenario'}` });
+    }
+  }
   if (lossEvents < VALIDITY.minLossEvents) {
     flags.push({
       code: 'few-loss-events',

@@ -84,7 +84,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the report in a browser', () => {
     expect(table.groups).toEqual(['lossy', 'lfn']);
     expect(table.rows.map((r) => r[0])).toEqual(['reno', 'cubic']);
     for (const r of table.rows) {
-      expect(r).toHaveLength(1 + 2 * 4);
+      expect(r).toHaveLength(1 + 2 * 3);
       expect(r[1]).toMatch(/bit\/s$/); // packet goodput with its unit
     }
     expect(await page.$$eval('.katex', (k) => k.length)).toBeGreaterThanOrEqual(0);
