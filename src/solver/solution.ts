@@ -16,6 +16,9 @@ export class Solution {
     readonly message: string,
     readonly stats: SolverStats,
     readonly events: readonly EventRecord[],
+    /** Box constraints per component (lo, hi); the dense polynomial may overshoot a bound between steps. */
+    private readonly lo: Float64Array = new Float64Array(0),
+    private readonly hi: Float64Array = new Float64Array(0),
   ) {}
 
   /** Component i at time s, t0 <= s <= tEnd (dense output, 4th-order accurate between steps). */
@@ -24,7 +27,11 @@ export class Solution {
       throw new RangeError(`t = ${s} outside the solved interval [${this.t0}, ${this.tEnd}]`);
     }
     if (this.hist.length === 0 || s >= this.hist.tEnd) return this.yEnd[i]!;
-    return this.hist.at(s, i);
+    const v = this.hist.at(s, i);
+    // The interpolant between two points on a bound can overshoot it by the local error: the state
+    // itself never leaves the box (the solver holds it there), so report the box's value.
+    if (i < this.lo.length) return Math.min(this.hi[i]!, Math.max(this.lo[i]!, v));
+    return v;
   }
 
   /** The full state at time s. */

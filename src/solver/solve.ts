@@ -124,6 +124,12 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     }
   };
 
+  const boxLo = new Float64Array(n).fill(-Infinity);
+  const boxHi = new Float64Array(n).fill(Infinity);
+  for (const b of problem.bounds ?? []) {
+    if (b.lo !== undefined) boxLo[b.index] = b.lo;
+    if (b.hi !== undefined) boxHi[b.index] = b.hi;
+  }
   const stops = [...(problem.tstops ?? []), ...(problem.timedEvents ?? []).map((e) => e.atS)]
     .filter((s) => s > t0 && s < t1)
     .sort((a, b) => a - b);
@@ -151,7 +157,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
   stepper.reset(t, y);
   if (!y.every(Number.isFinite) || !stepper.k1.every(Number.isFinite)) {
     fail('non-finite initial state or derivative');
-    return new Solution(hist, y, t0, t, status, message, stats, fired);
+    return new Solution(hist, y, t0, t, status, message, stats, fired, boxLo, boxHi);
   }
   let gPrev = events.map((e) => (e.active() ? e.g(t, y, past) : NaN));
   let h = Math.min(hCap, opts.firstStepS ?? initialStep(stepper.k1, y, atol, rtol, span));
@@ -277,7 +283,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     if (landing) h = Math.max(h, hTry);
     rejectedLast = false;
   }
-  return new Solution(hist, y, t0, t, status, message, stats, fired);
+  return new Solution(hist, y, t0, t, status, message, stats, fired, boxLo, boxHi);
 }
 
 /** Hairer-Wanner starting step, simplified: 1% of the scaled size of y over the scaled size of f. */

@@ -1,0 +1,122 @@
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/errors.js';
+import { DEFAULT_MODELS_DIR } from '../../src/fluid/models.js';
+import { mapScenario } from '../../src/fluid/scenarioMap.js';
+import { runFluid } from '../../src/fluid/run.js';
+import { presetScenario, PRESET_NAMES } from '../../src/scenario/presets.js';
+import { VARIANTS } from '../../src/variants.js';
+import { fatPipe } from './helpers.js';
+
+describe('runFluid(scenario)', () => {
+  it('equilibrium: one flow, fixed RTT R, loss p gives W* = sqrt(2/(b p)) (b = 2, p = 1e-3)', () => {
+    const s = fatPipe('newreno', 1e-3, 120);
+    const r = runFluid(s, { params: { segmentCounting: 0, timeouts: 0, lossEvents: 0 } });
+    expect(r.status).toBe('ok');
+    const w = r.flows[0]!.trace.cwndBytes;
+    // Before the flow stops (3 s before the end): the window has settled.
+    const k = w.t.findIndex((t) => t >= 110);
+    const wEnd = w.v[k]! / s.mssBytes;
+    expect(Math.abs(wEnd - Math.sqrt(2 / (2 * 1e-3))) / Math.sqrt(1000)).toBeLessThan(0.005);
+    // R(t) = Tp: the queue never builds on the fat pipe.
+    expect(Math.max(...r.queue.packets.v)).toBeLessThan(1e-6);
+  });
+
+  it('with segment counting (Linux Reno) b no longer slows growth: W* = sqrt(2/p)', () => {
+    const s = fatPipe('reno', 1e-3, 120);
+    const r = runFluid(s, { params: { timeouts: 0, lossEvents: 0 } });
+    const w = r.flows[0]!.trace.cwndBytes;
+    const wEnd = w.v[w.t.findIndex((t) => t >= 110)]! / s.mssBytes;
+    expect(Math.abs(wEnd - Math.sqrt(2000)) / Math.sqrt(2000)).toBeLessThan(0.005);
+  });
+
+  it.each(PRESET_NAMES.flatMap((p) => VARIANTS.map((v) => [p, v] as const)))('%s x %s: a RunResult shaped like the packet engine, queue in [0, B]', (preset, v) => {
+    const s = presetScenario(preset, v);
+    const r = runFluid(s);
+    expect(r.engine).toBe('fluid');
+    expect(r.status).toBe('ok');
+    expect(r.variant).toBe(v);
+    expect(r.flows).toHaveLength(1);
+    const tr = r.flows[0]!.trace;
+    for (const ser of [tr.cwndBytes, tr.ssthreshBytes, tr.srttS, tr.inflightBytes, r.queue.packets]) {
+      expect(ser.t.length).toBe(ser.v.length);
+      expect(ser.v.every(Number.isFinite)).toBe(true);
+    }
+    expect(Math.min(...tr.cwndBytes.v)).toBeGreaterThanOrEqual(s.mssBytes * (1 - 1e-9));
+    const B = mapScenario(s).link.B;
+    expect(Math.min(...r.queue.packets.v)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...r.queue.packets.v)).toBeLessThanOrEqual(B * (1 + 1e-9));
+    expect(r.summary.goodputBps).toBeGreaterThan(0);
+    // Goodput cannot exceed the tightest link's payload rate.
+    expect(r.summary.goodputBps).toBeLessThanOrEqual(mapScenario(s).link.C * s.mssBytes * 8 * 1.0001);
+    expect(r.stats.solver!.steps).toBeGreaterThan(0);
+  });
+
+  it('maps the ns-3 presets to the 10 Mbps access link when it is tighter than the bottleneck', () => {
+    expect(mapScenario(presetScenario('lfn', 'reno')).link.where).toBe('access');
+    expect(mapScenario(presetScenario('normal', 'reno')).link.where).toBe('access');
+    expect(mapScenario(presetScenario('lossy', 'reno')).link.where).toBe('bottleneck');
+    const { flows } = mapScenario(presetScenario('lfn', 'reno'));
+    // 2 x (45 + 100) ms plus one data packet and one ACK serialised on both links.
+    expect(flows[0]!.Tp).toBeCloseTo(0.29 + (394 + 54) * 8 * (1 / 10e6 + 1 / 100e6), 9);
+  });
+
+  it('drop-tail without random loss: the flow fills the link and the queue reaches the buffer', () => {
+    const s = presetScenario('lfn', 'newreno', { durationS: 60 });
+    s.bottleneck.loss.rate = 0;
+    const r = runFluid(s);
+    const { link } = mapScenario(s);
+    expect(r.status).toBe('ok');
+    expect(Math.max(...r.queue.packets.v)).toBeCloseTo(link.B, 6);
+    // Utilisation over the run (the app stops 2.9 s early, the first seconds are slow start).
+    expect(r.summary.goodputBps / (link.C * s.mssBytes * 8)).toBeGreaterThan(0.8);
+  });
+
+  it('two symmetric flows share the link equally', () => {
+    const s = presetScenario('lfn', 'reno', { flows: 2, durationS: 60 });
+    const r = runFluid(s);
+    expect(r.status).toBe('ok');
+    const [a, b] = r.flows.map((f) => f.summary.goodputBps);
+    expect(Math.abs(a! - b!) / a!).toBeLessThan(0.05);
+  });
+
+  it('RED drops early: the queue stays far below the buffer that drop-tail would fill', () => {
+    const s = presetScenario('lossy', 'newreno', { durationS: 60 });
+    s.bottleneck.loss.rate = 0;
+    s.bottleneck.queue = { kind: 'red', limitPackets: 100, minThPackets: 5, maxThPackets: 15, maxP: 0.1, weight: 0.002, gentle: true };
+    const red = runFluid(s);
+    expect(red.status).toBe('ok');
+    const late = (r: typeof red): number[] => r.queue.packets.v.slice(Math.floor(r.queue.packets.v.length / 2));
+    // With w_q = 0.002 at 317 packets/s the average lags ~1.6 s, several RTTs: the queue oscillates
+    // (the RED instability analysed by Hollot et al. 2001) but never near the 100-packet limit.
+    expect(Math.max(...late(red))).toBeLessThan(30);
+    s.bottleneck.queue = { kind: 'droptail', limitPackets: 100 };
+    const dt = runFluid(s);
+    expect(Math.max(...late(dt))).toBeCloseTo(100, 3);
+  });
+
+  it('bad parameters are InputErrors naming the field', () => {
+    const s = presetScenario('lfn', 'cubic');
+    s.ccParams = { beta: 2 };
+    expect(() => runFluid(s)).toThrow(InputError);
+    expect(() => runFluid(s)).toThrow(/ccParams\.beta must be in \[0\.01, 0\.99\]/);
+    expect(() => runFluid(presetScenario('lfn', 'reno'), { params: { nosuch: 1 } })).toThrow(/params\.nosuch is not a parameter of reno\.model\.yaml/);
+    const bad = presetScenario('lfn', 'reno');
+    bad.bottleneck.loss.rate = 1.5;
+    expect(() => runFluid(bad)).toThrow(/bottleneck\.loss\.rate must be in \[0, 1\)/);
+  });
+
+  it('a model that blows up is a failed run with the reason, never numbers', () => {
+    const d = mkdtempSync(join(tmpdir(), 'cclab-blowup-'));
+    copyFileSync(join(DEFAULT_MODELS_DIR, 'bottleneck.model.yaml'), join(d, 'bottleneck.model.yaml'));
+    const boom = `kind: flow\nid: reno\ntitle: blows up\ncitation: a test of failure reporting\nstates:\n  W: { unit: segments, initial: 10 }\noutputs:\n  - rate = 1\n  - cwnd = W\nequations:\n  - dW/dt = W * W\n`;
+    writeFileSync(join(d, 'reno.model.yaml'), boom);
+    const r = runFluid(presetScenario('lfn', 'reno', { durationS: 10 }), { modelsDir: d });
+    expect(r.status).toBe('failed');
+    expect(r.failure).toMatch(/failed: (step size collapse|non-finite)/);
+    expect(Number.isNaN(r.summary.goodputBps)).toBe(true);
+    expect(Number.isNaN(r.flows[0]!.summary.meanCwndBytes)).toBe(true);
+  });
+});
