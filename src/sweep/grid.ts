@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js';
 import type { Scenario } from '../scenario/types.js';
+import { validateScenario } from '../scenario/validate.js';
 import type { Engine, Variant } from '../variants.js';
 import { scenarioAt, type Axis, type AxisValue } from './axes.js';
 import { hashOf } from './hash.js';
@@ -73,7 +74,7 @@ export function checkPlan(plan: SweepPlan): void {
   if (!Number.isInteger(plan.seed) || plan.seed < 0) throw new InputError('--seed', `must be a whole number >= 0, got ${plan.seed}`);
 }
 
-/** Expands the plan into its runs, in plan order. Invalid values surface here as InputError. */
+/** Expands the plan into its runs, in plan order. Invalid points surface here as InputError (validateScenario). */
 export function expandPlan(plan: SweepPlan): RunSpec[] {
   checkPlan(plan);
   const runs: RunSpec[] = [];
@@ -81,6 +82,10 @@ export function expandPlan(plan: SweepPlan): RunSpec[] {
     const rec = pointRecord(plan.axes, point);
     const pointId = pointIdOf(plan.axes, point);
     const atPoint = scenarioAt(plan.base, plan.axes, point);
+    // Check each point before any run starts: a bad combination (say, flows that start after the
+    // end) is a usage error to report now, not hundreds of failed runs later.
+    const label = Object.entries(rec).map(([k, v]) => `${k}=${String(v)}`).join(', ');
+    validateScenario(atPoint, `sweep point ${label || '(base)'}`);
     for (const variant of plan.variants) {
       for (const engine of plan.engines) {
         for (let rep = 0; rep < repsFor(engine, plan.reps); rep++) {

@@ -73,3 +73,12 @@ describe('shards', () => {
     expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
   });
 });
+
+describe('expandPlan validation', () => {
+  it('rejects a point whose scenario is invalid, naming the point', async () => {
+    const { setAxis } = await import('../../src/sweep/axes.js');
+    const plan = smallPlan();
+    const bad = { ...plan, axes: [...plan.axes, setAxis(plan.base, 'measureFromS=0,10')] };
+    expect(() => expandPlan(bad)).toThrow(/sweep point .*measureFromS=10.*measureFromS must be below durationS/);
+  });
+});
