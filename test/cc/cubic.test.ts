@@ -168,6 +168,14 @@ describe('cubic window growth', () => {
     expect(cc.wEst).toBeLessThanOrEqual(7 + 5 * renoFriendlyAlpha(BETA) + 1e-9);
   });
 
+  it('cubic with renoFriendly = 0 follows W_cubic even where W_est would be larger', () => {
+    const { cc, tcb } = afterLoss(10, { renoFriendly: 0 });
+    runRounds(cc, tcb, 5, { rttS: 0.1 });
+    const t = 0.5 - cc.epochStartS;
+    expect(tcb.cwndBytes / MSS).toBeLessThan(10); // still below W_max = 10, concave
+    expect(Math.abs(tcb.cwndBytes / MSS - wCubic(t, cc.k, 10, C))).toBeLessThan(0.3);
+  });
+
   it('cubic W_est grows by alpha x segmentsAcked / cwnd per ACK, and alpha = 1 once W_est >= cwnd_prior', () => {
     const { cc, tcb } = afterLoss(10);
     cc.increaseWindow(tcb, newAck(1, 1));

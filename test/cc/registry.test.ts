@@ -66,7 +66,7 @@ describe('registry', () => {
 
 describe('validateCcParams', () => {
   it('validateCcParams(cubic, {}) fills every default', () => {
-    expect(validateCcParams('cubic', {})).toEqual({ c: 0.4, beta: 0.7, fastConvergence: 1, hystart: 0, hystartDetect: 3 });
+    expect(validateCcParams('cubic', {})).toEqual({ c: 0.4, beta: 0.7, fastConvergence: 1, renoFriendly: 1, hystart: 0, hystartDetect: 3 });
     expect(validateCcParams('westwood')).toEqual({ segmentCounting: 0, estimator: 1, filter: 0 });
     expect(validateCcParams('reno', {})).toEqual({ partialAcks: 0 });
     expect(validateCcParams('newreno', {})).toEqual({});
@@ -79,7 +79,7 @@ describe('validateCcParams', () => {
   it('validateCcParams throws InputError naming an unknown param and the accepted ones', () => {
     const e = thrown(() => validateCcParams('cubic', { gamma: 1 }));
     expect(e.field).toBe('ccParams.gamma');
-    expect(e.message).toContain('c, beta, fastConvergence, hystart, hystartDetect');
+    expect(e.message).toContain('c, beta, fastConvergence, renoFriendly, hystart, hystartDetect');
     const r = thrown(() => validateCcParams('newreno', { beta: 0.5 }));
     expect(r.message).toContain('accepted: none');
   });
