@@ -92,3 +92,27 @@ describe('RunCache', () => {
     expect(cache.get(key)).toEqual(r);
   });
 });
+
+describe('sourceClosure', () => {
+  it('follows relative imports from the engine entry (packet reaches src/cc, fluid reaches src/solver)', async () => {
+    const { sourceClosure, REPO_ROOT } = await import('../../src/sweep/codeVersion.js');
+    const rel = (fs: string[]) => fs.map((f) => f.slice(REPO_ROOT.length + 1));
+    const packet = rel(sourceClosure(join(REPO_ROOT, 'src/packet/run.ts')));
+    expect(packet).toContain('src/packet/run.ts');
+    expect(packet.some((f) => f.startsWith('src/cc/'))).toBe(true);
+    expect(packet.some((f) => f.startsWith('src/fluid/'))).toBe(false);
+    const fluid = rel(sourceClosure(join(REPO_ROOT, 'src/fluid/run.ts')));
+    expect(fluid.some((f) => f.startsWith('src/solver/'))).toBe(true);
+  });
+  it('follows a chain of imports in a synthetic tree', async () => {
+    const { sourceClosure } = await import('../../src/sweep/codeVersion.js');
+    const d = tmp();
+    writeFileSync(join(d, 'a.ts'), "import { b } from './b.js';\nexport const a = b;\n");
+    writeFileSync(join(d, 'b.ts'), "export { c as b } from './sub/c.js';\nconst x = await import('./d.js');\n");
+    mkdirSync(join(d, 'sub'));
+    writeFileSync(join(d, 'sub', 'c.ts'), 'export const c = 1;\n');
+    writeFileSync(join(d, 'd.ts'), 'export {};\n');
+    writeFileSync(join(d, 'unused.ts'), 'export {};\n');
+    expect(sourceClosure(join(d, 'a.ts')).map((f) => f.slice(d.length + 1)).sort()).toEqual(['a.ts', 'b.ts', 'd.ts', 'sub/c.ts']);
+  });
+});
