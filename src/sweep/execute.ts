@@ -32,7 +32,7 @@ export interface ExecuteOptions {
   workers?: number;
   /** URL of a module exporting `runEngine` (default: src/sweep/runEngine.ts). Used by workers and in-process. */
   engineModule?: string;
-  /** In-process engine (only with workers = 0); overrides engineModule. */
+  /** In-process engine; overrides engineModule and forces in-process execution (a function cannot cross to a worker). */
   engine?: EngineFn;
   /** Model/code version per engine, part of the cache key (default: engineCodeVersion). */
   codeVersion?: (engine: Engine) => string;
@@ -101,7 +101,7 @@ export async function executeRuns(runs: readonly RunSpec[], opts: ExecuteOptions
 
   const workers = opts.workers ?? defaultWorkers();
   const engineModule = opts.engineModule ?? DEFAULT_ENGINE_MODULE;
-  if (workers <= 0 || pending.size === 0) {
+  if (workers <= 0 || opts.engine || pending.size === 0) {
     const run = opts.engine ?? (pending.size > 0 ? await loadEngine(engineModule) : undefined);
     for (const [key, g] of pending) {
       let result: CompactRun;

@@ -13,6 +13,8 @@ import { builtinClosedForms, loadClosedForms, type ClosedFormsFn } from './theor
 
 /** Slices (combinations of axes other than loss and RTT) drawn in full; the rest are in the CSVs. */
 export const MAX_SLICES = 4;
+/** Panels of a goodput-vs-loss (or RTT) chart; more grid lines are spread evenly over this many. */
+export const MAX_PANELS = 6;
 
 /** The closed form a heatmap uses as "predicted" when the sweep has no fluid runs. */
 const PRIMARY_FORMULA: Record<Variant, string[]> = {
@@ -48,8 +50,9 @@ export async function sweepReport(plan: SweepPlan, records: readonly RunRecord[]
   const theory = theoryRows(plan, points, closed);
   const hasLoss = plan.axes.some((a) => a.name === 'loss');
   const hasRtt = plan.axes.some((a) => a.name === 'rttS');
-  const hasFluid = plan.engines.includes('fluid');
   const simEngine = plan.engines.includes('packet') ? 'packet' : plan.engines[0]!;
+  // The fluid model is the prediction only when something else is the simulation.
+  const hasFluid = plan.engines.includes('fluid') && simEngine !== 'fluid';
   const slices = [...new Set(rows.map((r) => r.slice))];
   const shown = slices.slice(0, MAX_SLICES);
   const built: BuiltChart[] = [];
@@ -89,13 +92,17 @@ export async function sweepReport(plan: SweepPlan, records: readonly RunRecord[]
           winnerChart(winners(rs), plan.variants)));
       }
     }
+    const panels = (name: string) => {
+      const n = plan.axes.find((a) => a.name === name)?.values.length ?? 0;
+      return n > MAX_PANELS ? ` Panels: ${MAX_PANELS} of the ${n} values, evenly spread.` : '';
+    };
     if (hasLoss) {
-      lossHtml.push(head, await add(chartId('vs-loss', String(si)), 'Goodput vs loss', 'Points: packet means with 95% Student-t CIs; solid lines: fluid model; dashed: closed forms, capped at the fair share of the slowest link.',
-        responseChart(rs, ts, 'loss', plan.variants)));
+      lossHtml.push(head, await add(chartId('vs-loss', String(si)), 'Goodput vs loss', `Points: packet means with 95% Student-t CIs; solid lines: fluid model; dashed: closed forms, capped at the fair share of the slowest link.${panels('rttS')}`,
+        responseChart(rs, ts, 'loss', plan.variants, MAX_PANELS)));
     }
     if (hasRtt) {
-      rttHtml.push(head, await add(chartId('vs-rtt', String(si)), 'Goodput vs RTT', 'Points: packet means with 95% Student-t CIs; solid lines: fluid model; dashed: closed forms, capped at the fair share of the slowest link.',
-        responseChart(rs, ts, 'rtt', plan.variants)));
+      rttHtml.push(head, await add(chartId('vs-rtt', String(si)), 'Goodput vs RTT', `Points: packet means with 95% Student-t CIs; solid lines: fluid model; dashed: closed forms, capped at the fair share of the slowest link.${panels('loss')}`,
+        responseChart(rs, ts, 'rtt', plan.variants, MAX_PANELS)));
     }
   }
   const more = slices.length > shown.length ? `<p class="muted">${slices.length - shown.length} more slices are in points.csv.</p>` : '';
