@@ -18,7 +18,10 @@ export interface TcpState {
   cwndBytes: number;
   /** Set by the sender from ssthresh(); an algorithm may also set it (e.g. HyStart). */
   ssthreshBytes: number;
-  /** Data sent and not yet cumulatively acknowledged (RFC 5681 FlightSize). */
+  /**
+   * Data sent and not yet cumulatively acknowledged (RFC 5681 FlightSize). In `onAck` it already
+   * excludes what that ACK acknowledges (the packet engine updates it first; HyStart relies on it).
+   */
   readonly bytesInFlight: number;
   /** RFC 6298 SRTT; 0 before the first sample. */
   readonly srttS: number;
