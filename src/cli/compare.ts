@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { formatBps, formatNumber, formatPct } from '../compare/format.js';
 import type { Comparison } from '../compare/types.js';
+import { primaryClosed } from '../report/tables.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Variant } from '../variants.js';
 import * as scenarioOptions from './scenarioOptions.js';
@@ -36,7 +37,7 @@ export function formatComparisonTable(comparisons: readonly Comparison[]): strin
       .join('');
   const head = ['scenario', 'variant', 'packet', 'fluid', 'error', 'closed form', 'error', 'cwnd pkt', 'cwnd fluid', 'error', 'RMSE steady', 'corr steady', 'flags'];
   const rows = comparisons.map((c) => {
-    const cf = c.closedForms.find((x) => x.goodputBps !== null);
+    const cf = primaryClosed(c);
     return [
       c.scenario,
       c.variant,

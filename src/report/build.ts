@@ -11,7 +11,7 @@ import { chartFigure, escapeHtml, renderPage, type Section } from './html.js';
 import type { ModelDoc, ModelDocSource } from './models.js';
 import type { ReportRecipe } from './recipe.js';
 import { cwndIntro, errorsIntro, goodputIntro, headline, modelsHtml, rerunHtml, scenarioLine, scenarioTableHtml, validityIntro } from './sections.js';
-import { COMPARISON_COLUMNS, comparisonRows, comparisonTableHtml, FlagNotes, GOODPUT_COLUMNS, goodputRows, goodputTableHtml, SCENARIO_COLUMNS, scenarioRows } from './tables.js';
+import { COMPARISON_COLUMNS, comparisonRows, closedFormFlags, primaryClosed, comparisonTableHtml, FlagNotes, GOODPUT_COLUMNS, goodputRows, goodputTableHtml, SCENARIO_COLUMNS, scenarioRows } from './tables.js';
 
 export interface BuildOptions {
   /** Called after each chart is rendered. */
@@ -93,7 +93,7 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
   let goodputHtml = goodputIntro() + goodputTableHtml(cases, scenarioNames, variants, notes);
   if (recipe.charts.includes('goodput')) {
     const bars: GoodputBar[] = cases.flatMap(({ comparison: c }) => {
-      const cf = c.closedForms.find((x) => x.goodputBps !== null);
+      const cf = primaryClosed(c);
       const rows: GoodputBar[] = [];
       if (c.packet.status === 'ok') rows.push({ scenario: c.scenario, variant: c.variant, source: 'packet', goodputBps: c.packet.goodputBps });
       if (c.fluid.status === 'ok') rows.push({ scenario: c.scenario, variant: c.variant, source: 'fluid', goodputBps: c.fluid.goodputBps });
@@ -117,8 +117,8 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
       const out: ErrorRow[] = [];
       if (c.relErr.goodput !== null) out.push({ scenario: c.scenario, variant: c.variant, metric: 'fluid goodput', errorPct: 100 * c.relErr.goodput, trusted: c.fluidTrusted, note });
       if (c.relErr.meanCwnd !== null) out.push({ scenario: c.scenario, variant: c.variant, metric: 'fluid mean cwnd', errorPct: 100 * c.relErr.meanCwnd, trusted: c.fluidTrusted, note });
-      const cf = c.closedForms.find((x) => x.goodputRelErr !== null);
-      if (cf) out.push({ scenario: c.scenario, variant: c.variant, metric: 'closed-form goodput', errorPct: 100 * cf.goodputRelErr!, trusted: !c.flags.some((f) => f.subject === 'closed-form' && f.severity === 'invalid'), note });
+      const cf = primaryClosed(c);
+      if (cf && cf.goodputRelErr !== null) out.push({ scenario: c.scenario, variant: c.variant, metric: 'closed-form goodput', errorPct: 100 * cf.goodputRelErr!, trusted: !closedFormFlags(c, cf).some((f) => f.severity === 'invalid'), note });
       return out;
     });
     errorsHtml += await add({ id: 'errors', title: 'Error summary', caption: 'Relative error (model − packet) / packet in percent, per scenario; faded bars are outside the model\'s validity.', spec: errorSummaryChart(rows, order), staticSpec: errorSummaryChart(rows, { ...order, interactive: false }) });

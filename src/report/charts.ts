@@ -11,7 +11,7 @@ import { minMaxDownsample, roundSig } from './downsample.js';
 
 /** Engine colours, fixed so that packet and fluid look the same in every chart of a report. */
 export const ENGINE_COLORS = { domain: ['packet', 'fluid'], range: ['#2f6db3', '#e4761b'] };
-export const CHART_WIDTH = 720;
+export const CHART_WIDTH = 880;
 /** Buckets of the min/max downsampling: at most about 2 x this many points per line. */
 export const DEFAULT_BUCKETS = 500;
 
@@ -128,7 +128,7 @@ export function errorSummaryChart(rows: ErrorRow[], opts: BuildOptions = {}): To
     data: { values: data },
     facet: { column: { field: 'scenario', type: 'nominal', title: null, header: { labelFontSize: 13, labelFontWeight: 'bold' }, ...(opts.scenarioOrder ? { sort: opts.scenarioOrder } : {}) } },
     spec: {
-      width: { step: 18 },
+      width: { step: 14 },
       height: 220,
       layer: [
         {
@@ -173,7 +173,7 @@ export function goodputChart(rows: GoodputRow[], opts: BuildOptions = {}): TopLe
     facet: { column: { field: 'scenario', type: 'nominal', title: null, header: { labelFontSize: 13, labelFontWeight: 'bold' }, ...(opts.scenarioOrder ? { sort: opts.scenarioOrder } : {}) } },
     resolve: { scale: { y: 'independent' } },
     spec: {
-      width: { step: 22 },
+      width: { step: 15 },
       height: 200,
       mark: { type: 'bar', ...(opts.interactive === false ? {} : { tooltip: true }) },
       encoding: {

@@ -27,9 +27,25 @@ export interface GoodputRow extends Record<string, string | number | boolean | n
 
 export const GOODPUT_COLUMNS = ['variant', 'scenario', 'packet_goodput_bps', 'fluid_goodput_bps', 'closed_form', 'closed_form_goodput_bps', 'fluid_error', 'closed_form_error', 'fluid_trusted', 'flags'] as const;
 
-/** The closed form shown in the table: the first with a goodput prediction (others are in comparison.csv). */
-function primaryClosed(c: Comparison) {
-  return c.closedForms.find((x) => x.goodputBps !== null) ?? null;
+/**
+ * Preference among closed forms for the one shown in the goodput table: the most complete model
+ * first (PFTK's full model covers timeouts and the receiver window, which Mathis ignores). Chosen by
+ * scope, never by closeness to the simulation. All of them are in comparison.csv and comparison.json.
+ */
+export const CLOSED_FORM_PREFERENCE = ['pftk-full', 'cubic', 'westwood', 'tahoe', 'mathis', 'pftk-approx'];
+
+/** Flags that concern closed form `cf`: the general ones, and those naming it (not its siblings). */
+export function closedFormFlags(c: Comparison, cf: { title: string } | null): ValidityFlag[] {
+  if (!cf) return [];
+  return c.flags.filter((f) => f.subject === 'closed-form' && (f.code === 'bandwidth-limited' || f.message.startsWith(cf.title)));
+}
+
+export function primaryClosed(c: Comparison) {
+  const rank = (f: string) => {
+    const i = CLOSED_FORM_PREFERENCE.indexOf(f);
+    return i < 0 ? CLOSED_FORM_PREFERENCE.length : i;
+  };
+  return [...c.closedForms].filter((x) => x.goodputBps !== null).sort((a, b) => rank(a.formula) - rank(b.formula))[0] ?? null;
 }
 
 export function goodputRows(cases: readonly ComparisonCase[]): GoodputRow[] {
@@ -156,29 +172,50 @@ export function scenarioRows(scenarios: readonly Scenario[]): ScenarioRow[] {
   });
 }
 
-/** Numbered notes for the flags of a table: same message, same number. */
+/** What each kind of flag means, in general; the case-specific numbers are in each mark's tooltip. */
+const FLAG_TEXT: Record<string, string> = {
+  'run-failed|fluid': 'the fluid run failed; its numbers are not shown',
+  'run-failed|comparison': 'the packet run failed; nothing is compared',
+  'timeouts-dominate|fluid': 'timeouts outnumber fast recoveries; the fluid models treat every loss as a fast-recovery window cut',
+  'few-packets-per-rtt|fluid': 'fewer than 4 packets per RTT on average: too few for a fluid approximation, or for three duplicate ACKs',
+  'bandwidth-limited|fluid': 'bandwidth limited: the link, not random loss, sets the rate (goodput near capacity, or losses mostly queue overflows)',
+  'bandwidth-limited|closed-form': 'closed forms assume a loss-limited flow with a given loss rate; here the link sets the rate',
+  'receiver-window-limited|fluid': 'the window sits at the receiver window much of the time',
+  'receiver-window-limited|closed-form': "the formula's window exceeds the receiver window",
+  'closed-form-not-applicable|closed-form': 'the theory itself marks the formula as not applicable here (capped at the link rate, or no loss rate)',
+  'few-loss-events|comparison': 'fewer than 5 loss reactions: the means are shaped by the first slow start (run longer)',
+  'no-steady-state|comparison': 'no or only a short steady state after the first slow start',
+};
+
+/** Numbered notes for the flags of the tables: one per kind of flag, listing the cases it was raised for. */
 export class FlagNotes {
-  private readonly notes: ValidityFlag[] = [];
+  private readonly notes: { flag: ValidityFlag; cases: string[] }[] = [];
   private readonly index = new Map<string, number>();
-  /** Superscript markers for a cell, linked to the notes list. */
-  marks(flags: readonly ValidityFlag[]): string {
+  /** Superscript marks for a cell, linked to the notes list; the mark's tooltip has the case's own numbers. */
+  marks(flags: readonly ValidityFlag[], caseLabel = ''): string {
     return flags
       .map((f) => {
-        const key = `${f.severity}|${f.message}`;
+        const key = `${f.code}|${f.subject}|${f.severity}`;
         let n = this.index.get(key);
         if (n === undefined) {
-          this.notes.push(f);
+          this.notes.push({ flag: f, cases: [] });
           n = this.notes.length;
           this.index.set(key, n);
         }
+        const note = this.notes[n - 1]!;
+        if (caseLabel && !note.cases.includes(caseLabel)) note.cases.push(caseLabel);
         return `<a class="flag ${f.severity}" href="#flag-${n}" title="${escapeHtml(f.message)}">${n}</a>`;
       })
       .join('');
   }
-  html(scenarioOf: (n: number) => string = () => ''): string {
+  html(): string {
     if (this.notes.length === 0) return '';
-    const items = this.notes.map((f, i) => `<li id="flag-${i + 1}"><span class="flag ${f.severity}">${i + 1}</span> <strong>${escapeHtml(f.subject)}, ${f.severity === 'invalid' ? 'outside validity' : f.severity}</strong>${scenarioOf(i + 1)}: ${escapeHtml(f.message)}</li>`);
-    return `<ul class="flags">${items.join('')}</ul>`;
+    const items = this.notes.map(({ flag: f, cases }, i) => {
+      const text = FLAG_TEXT[`${f.code}|${f.subject}`] ?? f.message;
+      const where = cases.length > 0 ? ` <span class="muted">(${escapeHtml(cases.join(', '))})</span>` : '';
+      return `<li id="flag-${i + 1}"><span class="flag ${f.severity}">${i + 1}</span> <strong>${escapeHtml(f.subject)}, ${f.severity === 'invalid' ? 'outside validity' : f.severity}</strong>: ${escapeHtml(text)}${where}</li>`;
+    });
+    return `<ul class="flags">${items.join('')}</ul><p class="muted">Hover a mark in the table for that case's numbers.</p>`;
   }
 }
 
@@ -195,11 +232,11 @@ export function goodputTableHtml(cases: readonly ComparisonCase[], scenarios: re
       if (!c) return '<td class="first">–</td><td>–</td><td>–</td>';
       const cf = primaryClosed(c);
       const fluidFlags = c.flags.filter((f) => f.subject !== 'closed-form');
-      const cfFlags = c.flags.filter((f) => f.subject === 'closed-form');
+      const cfFlags = closedFormFlags(c, cf);
       return (
         `<td class="first">${formatBps(c.packet.status === 'ok' ? c.packet.goodputBps : null)}</td>` +
-        `<td>${c.fluid.status === 'ok' ? `${formatBps(c.fluid.goodputBps)} (${err(c.relErr.goodput, c.fluidTrusted)})` : formatBps(null)}${notes.marks(fluidFlags)}</td>` +
-        `<td${cf ? ` title="${escapeHtml(cf.title)}"` : ''}>${cf ? `${formatBps(cf.goodputBps)} (${err(cf.goodputRelErr, !cfFlags.some((f) => f.severity === 'invalid'))})${notes.marks(cfFlags)}` : '–'}</td>`
+        `<td>${c.fluid.status === 'ok' ? `${formatBps(c.fluid.goodputBps)} (${err(c.relErr.goodput, c.fluidTrusted)})` : formatBps(null)}${notes.marks(fluidFlags, `${s} ${v}`)}</td>` +
+        `<td${cf ? ` title="${escapeHtml(cf.title)}"` : ''}>${cf ? `${formatBps(cf.goodputBps)} (${err(cf.goodputRelErr, !cfFlags.some((f) => f.severity === 'invalid'))})${notes.marks(cfFlags, `${s} ${v}`)}` : '–'}</td>`
       );
     });
     return `<tr data-variant="${v}"><th class="label" scope="row">${escapeHtml(v)}</th>${cells.join('')}</tr>`;
@@ -212,7 +249,7 @@ export function comparisonTableHtml(cases: readonly ComparisonCase[], notes: Fla
   const head = '<tr><th class="label">scenario</th><th class="label">variant</th><th>mean cwnd packet</th><th>fluid</th><th>error</th><th>RMSE</th><th>corr.</th><th>steady from</th><th>RMSE steady</th><th>corr. steady</th><th>timeouts</th><th>fast rec.</th></tr>';
   const rows = cases.map(({ comparison: c }) => {
     const seg = (x: number | null | undefined) => (x === null || x === undefined ? '–' : `${formatNumber(x)} seg`);
-    return `<tr><td class="label">${escapeHtml(c.scenario)}</td><td class="label">${escapeHtml(c.variant)}</td><td>${seg(c.packet.meanCwndSegments)}</td><td>${seg(c.fluid.status === 'ok' ? c.fluid.meanCwndSegments : null)}</td><td>${err(c.relErr.meanCwnd, c.fluidTrusted)}${notes.marks(c.flags.filter((f) => f.subject !== 'closed-form'))}</td><td>${seg(c.fit?.rmseSegments)}</td><td>${formatNumber(c.fit?.correlation, 2)}</td><td>${formatSeconds(c.transient.steadyFromS)}</td><td>${seg(c.steadyFit?.rmseSegments)}</td><td>${formatNumber(c.steadyFit?.correlation, 2)}</td><td>${c.packet.timeouts}</td><td>${c.packet.fastRecoveries}</td></tr>`;
+    return `<tr><td class="label">${escapeHtml(c.scenario)}</td><td class="label">${escapeHtml(c.variant)}</td><td>${seg(c.packet.meanCwndSegments)}</td><td>${seg(c.fluid.status === 'ok' ? c.fluid.meanCwndSegments : null)}</td><td>${err(c.relErr.meanCwnd, c.fluidTrusted)}${notes.marks(c.flags.filter((f) => f.subject !== 'closed-form'), `${c.scenario} ${c.variant}`)}</td><td>${seg(c.fit?.rmseSegments)}</td><td>${formatNumber(c.fit?.correlation, 2)}</td><td>${formatSeconds(c.transient.steadyFromS)}</td><td>${seg(c.steadyFit?.rmseSegments)}</td><td>${formatNumber(c.steadyFit?.correlation, 2)}</td><td>${c.packet.timeouts}</td><td>${c.packet.fastRecoveries}</td></tr>`;
   });
   return `<div class="table-wrap"><table class="comparison"><thead>${head}</thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
