@@ -16,9 +16,16 @@ export const MAX_SLICES = 4;
 /** Panels of a goodput-vs-loss (or RTT) chart; more grid lines are spread evenly over this many. */
 export const MAX_PANELS = 6;
 
-/** The closed form a heatmap uses as "predicted" when the sweep has no fluid runs. */
+/**
+ * The closed form a heatmap uses as "predicted" when the sweep has no fluid runs, in order of
+ * preference (ids of src/theory, then of the built-in fallback).
+ */
 const PRIMARY_FORMULA: Record<Variant, string[]> = {
-  tahoe: ['pftk', 'mathis'], reno: ['pftk', 'mathis'], newreno: ['pftk', 'mathis'], westwood: ['pftk', 'mathis'], cubic: ['cubic-response', 'cubic'],
+  tahoe: ['tahoe', 'pftk-full', 'pftk', 'mathis'],
+  reno: ['pftk-full', 'pftk', 'mathis'],
+  newreno: ['pftk-full', 'pftk', 'mathis'],
+  westwood: ['westwood', 'pftk-full', 'pftk', 'mathis'],
+  cubic: ['cubic', 'cubic-response'],
 };
 
 function predictedCells(rows: readonly ReportRow[], theory: readonly TheoryRow[], hasFluid: boolean): HeatmapCell[] {
