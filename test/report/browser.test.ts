@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -6,6 +6,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateRecipe } from '../../src/report/recipe.js';
 import { writeReport, type ReportOutput } from '../../src/report/write.js';
+import { compileWithWarnings } from '../../src/report/vega.js';
 import { testEngines } from './engines.js';
 
 /**
@@ -38,6 +39,15 @@ describe.skipIf(!existsSync(CHROMIUM))('the report in a browser', () => {
     const csv = readFileSync(join(out.dir, 'goodput.csv'), 'utf8').trim().split('\n');
     expect(csv[0]).toBe('variant,scenario,packet_goodput_bps,fluid_goodput_bps,closed_form,closed_form_goodput_bps,fluid_error,closed_form_error,fluid_trusted,flags');
     expect(csv).toHaveLength(1 + 4);
+  });
+
+  it('should export every chart as a Vega-Lite spec that compiles without warnings', () => {
+    const specs = readdirSync(join(out.dir, 'charts')).filter((f) => f.endsWith('.vl.json'));
+    expect(specs).toHaveLength(6);
+    for (const f of specs) {
+      const { warnings } = compileWithWarnings(JSON.parse(readFileSync(join(out.dir, 'charts', f), 'utf8')));
+      expect(warnings, f).toEqual([]);
+    }
   });
 
   it('should open offline with no console errors, every chart drawn, and the goodput table in Table 2 layout', async () => {
@@ -89,6 +99,22 @@ describe.skipIf(!existsSync(CHROMIUM))('the report in a browser', () => {
     }
     expect(await page.$$eval('.katex', (k) => k.length)).toBeGreaterThanOrEqual(0);
     expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('should show a tooltip with time and window when hovering a cwnd chart', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(pathToFileURL(out.indexPath).href);
+    await page.waitForFunction(() => document.querySelector('#cwnd-lossy-reno')?.classList.contains('live'));
+    const canvas = page.locator('#cwnd-lossy-reno canvas');
+    await canvas.scrollIntoViewIfNeeded();
+    const box = (await canvas.boundingBox())!;
+    // sweep the pointer across the plot: the nearest point under it raises the tooltip
+    for (let i = 1; i <= 10; i++) await page.mouse.move(box.x + (box.width * i) / 14, box.y + 120);
+    await page.waitForSelector('#vg-tooltip-element.visible', { timeout: 5000 });
+    const text = await page.$eval('#vg-tooltip-element', (e) => e.textContent ?? '');
+    expect(text).toContain('time (s)');
+    expect(text).toContain('cwnd (segments)');
     await page.close();
   });
 
