@@ -120,7 +120,9 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
         y[i] = b.hi;
         held[i] = 1;
       }
-      if (held[i] !== 0 && -held[i]! * rawDerivative(t, y, i) > 0) held[i] = 0;
+      // Moved off its bound by the jump, or pushed back inside by the dynamics: free again.
+      if ((held[i] === -1 && y[i]! > b.lo!) || (held[i] === 1 && y[i]! < b.hi!)) held[i] = 0;
+      else if (held[i] !== 0 && -held[i]! * rawDerivative(t, y, i) > 0) held[i] = 0;
     }
   };
 

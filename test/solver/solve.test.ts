@@ -143,3 +143,15 @@ describe('solve(problem) on problems with known answers', () => {
     expect(Math.abs(sol.at(2, 0) - Math.exp(-1))).toBeLessThan(1e-8);
   });
 });
+
+describe('solve(problem) with bounds and jumps', () => {
+  it('an event that moves a held component off its bound releases it', () => {
+    // x' = 1 up to the bound 1 (reached at t = 0.5), a timed jump at t = 1 halves x; it must grow again.
+    const sol = solve(
+      { n: 1, y0: [0.5], tspan: [0, 2], bounds: [{ index: 0, hi: 1 }], rhs: (_t, _y, dy) => void (dy[0] = 1), timedEvents: [{ name: 'halve', atS: 1, action: (_t, y) => void (y[0] = y[0]! / 2) }] },
+      { rtol: 1e-9, atol: 1e-9 },
+    );
+    expect(sol.at(0.9, 0)).toBe(1);
+    expect(Math.abs(sol.at(1.25, 0) - 0.75)).toBeLessThan(1e-9);
+  });
+});
