@@ -21,6 +21,14 @@ export function toCsv(header: readonly string[], rows: readonly Cell[][]): strin
   return [header.map(cell).join(','), ...rows.map((r) => r.map(cell).join(','))].join('\n') + '\n';
 }
 
+/** Jain's fairness index of per-flow goodput, (Σx)² / (n Σx²): 1 = equal shares, 1/n = one flow takes all. */
+export function jainIndex(xs: readonly number[]): number {
+  const n = xs.length;
+  const sum = xs.reduce((a, b) => a + b, 0);
+  const sq = xs.reduce((a, b) => a + b * b, 0);
+  return n === 0 || sq === 0 ? NaN : (sum * sum) / (n * sq);
+}
+
 const axisCells = (point: readonly AxisValue[]): Cell[] => point.map((v) => v);
 
 /** One row per run: swept fields, identity, then the run summary. */
@@ -28,14 +36,15 @@ export function runsCsv(axes: readonly Axis[], records: readonly RunRecord[]): s
   const header = [
     'runId', 'pointId', ...axes.map((a) => a.name), 'variant', 'engine', 'rep', 'seed', 'status',
     'goodputBps', 'throughputBps', 'meanCwndSegments', 'meanCwndBytes', 'retransmits', 'timeouts',
-    'fastRecoveries', 'lossRate', 'dropsQueue', 'dropsRandom', 'dropsAckRandom', 'dropsAckQueue', 'failure',
+    'fastRecoveries', 'lossRate', 'dropsQueue', 'dropsRandom', 'dropsAckRandom', 'dropsAckQueue', 'jainIndex', 'failure',
   ];
   const rows = records.map(({ spec, result }) => {
     const s = result.summary;
     return [
       spec.runId, spec.pointId, ...axisCells(spec.point), spec.variant, spec.engine, spec.rep, spec.seed, result.status,
       s.goodputBps, s.throughputBps, s.meanCwndSegments, s.meanCwndBytes, s.retransmits, s.timeouts,
-      s.fastRecoveries, s.lossRate, s.drops?.queue, s.drops?.random, s.drops?.ackRandom, s.drops?.ackQueue, result.failure,
+      s.fastRecoveries, s.lossRate, s.drops?.queue, s.drops?.random, s.drops?.ackRandom, s.drops?.ackQueue,
+      result.status === 'ok' ? jainIndex(result.flowGoodputBps) : null, result.failure,
     ];
   });
   return toCsv(header, rows);

@@ -38,3 +38,12 @@ describe('elasticity', () => {
     expect(elasticity([1], [1])).toBeUndefined();
   });
 });
+
+describe('jainIndex', () => {
+  it('jainIndex is 1 for equal shares and 1/n when one flow takes all', async () => {
+    const { jainIndex } = await import('../../src/sweep/csv.js');
+    expect(jainIndex([5, 5, 5, 5])).toBe(1);
+    expect(jainIndex([8, 0, 0, 0])).toBe(0.25);
+    expect(jainIndex([1, 3])).toBeCloseTo(16 / 20, 12);
+  });
+});
