@@ -7,6 +7,12 @@ import { EventHeap } from './heap.js';
  *
  * Cancellation is lazy (as ns-3's `EventId::Cancel`): a cancelled event stays in the heap and is
  * skipped when it reaches the top, so cancel is O(1) and a cancelled event never fires.
+ *
+ * Channels: a source whose events come in nondecreasing time order (a FIFO link delivering packets)
+ * can queue them on a channel instead of the heap. Only the channel's head sits in the heap, so the
+ * heap holds one entry per busy link plus the timers (tens, not thousands) and each event costs a
+ * few comparisons. Channel events take their sequence number from the same counter, so the (time,
+ * seq) order of dispatch is exactly the one a single heap would give.
  */
 export type Dispatch = (kind: number, arg: number) => void;
 
@@ -20,6 +26,7 @@ export class Simulator {
   private nextSeq = 0;
   private readonly cancelled = new Set<number>();
   private dispatch: Dispatch;
+  private readonly channels: EventChannel[] = [];
   /** Current simulated time, integer nanoseconds. */
   nowNs = 0;
   /** Events dispatched so far (cancelled ones not counted). */
@@ -57,6 +64,26 @@ export class Simulator {
     return seq;
   }
 
+  /** Creates a channel whose events are dispatched as `kind`; returns its id. */
+  createChannel(kind: number): number {
+    this.channels.push(new EventChannel(kind));
+    return this.channels.length - 1;
+  }
+
+  /**
+   * Queues `(kind of channel, arg)` at timeNs on a channel. Times on one channel must not decrease.
+   * Channel events cannot be cancelled.
+   */
+  scheduleOnChannel(channel: number, timeNs: number, arg: number): void {
+    const ch = this.channels[channel]!;
+    if (!(timeNs >= this.nowNs) || !(timeNs >= ch.lastTimeNs)) {
+      throw new RangeError(`Channel event at ${timeNs} ns is before now (${this.nowNs}) or before the channel's last (${ch.lastTimeNs})`);
+    }
+    const seq = this.nextSeq++;
+    if (ch.count === 0) this.heap.push(timeNs, seq, -1 - channel, 0);
+    ch.append(timeNs, seq, arg);
+  }
+
   /** Cancels a pending event by id. Cancelling an event that already ran is a no-op. */
   cancel(eventId: number): void {
     if (eventId >= 0 && eventId < this.nextSeq) this.cancelled.add(eventId);
@@ -81,12 +108,22 @@ export class Simulator {
     const heap = this.heap;
     const cancelled = this.cancelled;
     const dispatch = this.dispatch;
+    const channels = this.channels;
     while (heap.size > 0 && heap.peekTime() <= untilNs) {
       heap.pop();
-      if (cancelled.size > 0 && cancelled.delete(heap.topSeq)) continue;
+      let kind = heap.topKind;
+      let arg = heap.topArg;
+      if (kind < 0) {
+        const ch = channels[-1 - kind]!;
+        arg = ch.shift();
+        kind = ch.kind;
+        if (ch.count > 0) heap.push(ch.headTimeNs(), ch.headSeq(), heap.topKind, 0);
+      } else if (cancelled.size > 0 && cancelled.delete(heap.topSeq)) {
+        continue;
+      }
       this.nowNs = heap.topTime;
       this.events++;
-      dispatch(heap.topKind, heap.topArg);
+      dispatch(kind, arg);
     }
     this.nowNs = untilNs;
   }
@@ -95,12 +132,77 @@ export class Simulator {
   step(): boolean {
     const heap = this.heap;
     while (heap.pop()) {
-      if (this.cancelled.size > 0 && this.cancelled.delete(heap.topSeq)) continue;
+      let kind = heap.topKind;
+      let arg = heap.topArg;
+      if (kind < 0) {
+        const ch = this.channels[-1 - kind]!;
+        arg = ch.shift();
+        kind = ch.kind;
+        if (ch.count > 0) heap.push(ch.headTimeNs(), ch.headSeq(), heap.topKind, 0);
+      } else if (this.cancelled.size > 0 && this.cancelled.delete(heap.topSeq)) {
+        continue;
+      }
       this.nowNs = heap.topTime;
       this.events++;
-      this.dispatch(heap.topKind, heap.topArg);
+      this.dispatch(kind, arg);
       return true;
     }
     return false;
+  }
+}
+
+/** A FIFO of (time, seq, arg) in nondecreasing time: a ring buffer that grows by doubling. */
+class EventChannel {
+  private times = new Float64Array(64);
+  private seqs = new Float64Array(64);
+  private args = new Int32Array(64);
+  private head = 0;
+  count = 0;
+  lastTimeNs = 0;
+
+  constructor(readonly kind: number) {}
+
+  append(timeNs: number, seq: number, arg: number): void {
+    if (this.count === this.times.length) this.grow();
+    let i = this.head + this.count;
+    if (i >= this.times.length) i -= this.times.length;
+    this.times[i] = timeNs;
+    this.seqs[i] = seq;
+    this.args[i] = arg;
+    this.count++;
+    this.lastTimeNs = timeNs;
+  }
+
+  headTimeNs(): number {
+    return this.times[this.head]!;
+  }
+
+  headSeq(): number {
+    return this.seqs[this.head]!;
+  }
+
+  /** Removes the head; returns its arg. */
+  shift(): number {
+    const arg = this.args[this.head]!;
+    this.head = this.head + 1 === this.times.length ? 0 : this.head + 1;
+    this.count--;
+    return arg;
+  }
+
+  private grow(): void {
+    const n = this.times.length;
+    const times = new Float64Array(2 * n);
+    const seqs = new Float64Array(2 * n);
+    const args = new Int32Array(2 * n);
+    for (let k = 0; k < this.count; k++) {
+      const i = (this.head + k) % n;
+      times[k] = this.times[i]!;
+      seqs[k] = this.seqs[i]!;
+      args[k] = this.args[i]!;
+    }
+    this.times = times;
+    this.seqs = seqs;
+    this.args = args;
+    this.head = 0;
   }
 }

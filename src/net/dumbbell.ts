@@ -2,7 +2,12 @@ import type { Simulator } from '../engine/simulator.js';
 import { rngStream, type Uniform } from '../engine/rng.js';
 import type { Scenario } from '../scenario/types.js';
 import { Link } from './link.js';
-import { ACK, DATA, PacketPool } from './packets.js';
+import { ACK as ACK_TYPE, DATA as DATA_TYPE, PacketPool } from './packets.js';
+
+// Module-local copies: imported bindings are read through accessor functions under tsx/vite, which
+// costs a call per use on the hot path; these are read once at load.
+const DATA: number = DATA_TYPE;
+const ACK: number = ACK_TYPE;
 
 /** Event kinds of the packet engine (dispatched by src/packet/run.ts). */
 export const EV_ARRIVE = 0;
@@ -49,6 +54,8 @@ export class Dumbbell {
   private readonly lossAcks: boolean;
   private readonly lossDraw: Uniform;
   private endpoints: Endpoints | null = null;
+  /** Simulator channel of each link (its arrivals come in time order). */
+  private readonly channelOf: number[] = [];
   private readonly headerBytes: number;
   /** Called after every packet offered to the bottleneck's forward queue (for the queue trace). */
   onBottleneckQueue: ((queuePackets: number) => void) | null = null;
@@ -92,6 +99,7 @@ export class Dumbbell {
 
   private addLink(link: Link): number {
     this.links.push(link);
+    this.channelOf.push(this.sim.createChannel(EV_ARRIVE));
     return this.links.length - 1;
   }
 
@@ -166,7 +174,7 @@ export class Dumbbell {
       this.drop(p, true);
       return;
     }
-    this.sim.scheduleAt(at, EV_ARRIVE, p);
+    this.sim.scheduleOnChannel(this.channelOf[linkId]!, at, p);
   }
 
   private deliver(p: number, isData: boolean, flow: number): void {

@@ -11,6 +11,15 @@ import { FlowStats, StatsObserver } from './flow-stats.js';
 import { checkEngineInput } from './input.js';
 import { buildResult, type FlowSnapshot } from './result.js';
 
+// Module-local copies of the event kinds: imported bindings are read through accessors under
+// tsx/vite, which would cost a call per event in the dispatch switch below.
+const ARRIVE: number = EV_ARRIVE;
+const RTO: number = EV_RTO;
+const DELACK: number = EV_DELACK;
+const APP_START: number = EV_APP_START;
+const APP_STOP: number = EV_APP_STOP;
+const MEASURE: number = EV_MEASURE;
+
 /** Options for tests and tools; a plain run needs none. */
 export interface RunOptions {
   /** Overrides the registry's algorithm (per flow), e.g. a test double. */
@@ -84,22 +93,22 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
   snapshot();
   sim.setDispatch((kind, arg) => {
     switch (kind) {
-      case EV_ARRIVE:
+      case ARRIVE:
         net.onArrive(arg);
         break;
-      case EV_RTO:
+      case RTO:
         senders[arg]!.onRtoEvent();
         break;
-      case EV_DELACK:
+      case DELACK:
         receivers[arg]!.onDelAckTimer();
         break;
-      case EV_APP_START:
+      case APP_START:
         senders[arg]!.startApp(scenario.flows[arg]!.bytes);
         break;
-      case EV_APP_STOP:
+      case APP_STOP:
         senders[arg]!.stopApp();
         break;
-      case EV_MEASURE:
+      case MEASURE:
         snapshot();
         break;
       default:

@@ -3,7 +3,10 @@ import type { Simulator } from '../engine/simulator.js';
 import { RtoEstimator } from './rto.js';
 import { RttSampler } from './rtt-sampler.js';
 import { Tcb } from './tcb.js';
-import { onAckArrival } from './ack-machine.js';
+import { onAckArrival as ackMachine } from './ack-machine.js';
+
+// Local binding: an imported function is read through an accessor under tsx/vite on every call.
+const onAckArrival = ackMachine;
 
 /** Where the sender hands its segments (the network). */
 export interface DataPort {

@@ -87,6 +87,32 @@ describe('Simulator', () => {
     expect(sim.step()).toBe(false);
   });
 
+  it('channel events interleave with heap events in exact (time, seq) order', () => {
+    const { log, sim } = recorder();
+    const a = sim.createChannel(7);
+    const b = sim.createChannel(8);
+    sim.scheduleOnChannel(a, 10, 1);
+    sim.schedule(10, 1, 2);
+    sim.scheduleOnChannel(b, 5, 3);
+    sim.scheduleOnChannel(a, 10, 4);
+    sim.scheduleOnChannel(b, 10, 5);
+    sim.scheduleOnChannel(a, 20, 6);
+    sim.schedule(15, 1, 7);
+    sim.run(100);
+    expect(log).toEqual([
+      [5, 8, 3],
+      [10, 7, 1],
+      [10, 1, 2],
+      [10, 7, 4],
+      [10, 8, 5],
+      [15, 1, 7],
+      [20, 7, 6],
+    ]);
+    expect(() => sim.scheduleOnChannel(a, 50, 0)).toThrow(RangeError);
+    sim.scheduleOnChannel(a, 150, 0);
+    expect(() => sim.scheduleOnChannel(a, 120, 0)).toThrow(/channel/);
+  });
+
   it('secondsToNs(s) rounds to whole nanoseconds', () => {
     expect(secondsToNs(0.045)).toBe(45_000_000);
     expect(secondsToNs(1e-9 * 0.4)).toBe(0);
