@@ -117,10 +117,9 @@ export class Cubic implements CongestionControl {
 
   increaseWindow(tcb: TcpState, ack: AckSample): void {
     let segs = ack.segmentsAcked;
-    if (inSlowStart(tcb)) {
-      segs = slowStart(tcb, segs);
-      if (segs <= 0) return;
-    }
+    if (inSlowStart(tcb)) segs = slowStart(tcb, segs);
+    // An ACK that acknowledges no whole segment neither grows cwnd nor opens an epoch (ns-3).
+    if (segs <= 0) return;
     this.congestionAvoidance(tcb, ack.nowS, segs);
   }
 

@@ -85,6 +85,13 @@ describe('cubic loss response', () => {
     expect(cc.epochStartS).toBe(5);
   });
 
+  it('cubic does not start the epoch on an ACK of no whole segment', () => {
+    const { cc, tcb } = afterLoss(100);
+    cc.increaseWindow(tcb, { nowS: 4, bytesAcked: 0, segmentsAcked: 0, duplicate: false });
+    expect(Number.isNaN(cc.epochStartS)).toBe(true);
+    expect(tcb.cwndBytes).toBe(70 * MSS);
+  });
+
   it('cubic K after fast convergence is cbrt((W_max - cwnd_epoch) / C) = cbrt(30) for 80 -> 68 / 56', () => {
     const { cc, tcb } = afterLoss(100);
     tcb.cwndBytes = 80 * MSS;
