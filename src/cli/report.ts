@@ -62,11 +62,8 @@ function progressReporter(): { onProgress: ProgressFn; stop(): void } {
       stop: () => bar.stop(),
     };
   }
-  let last = -1;
   return {
     onProgress(done, total, label) {
-      if (done === last) return;
-      last = done;
       process.stderr.write(`[${done}/${total}] ${label}\n`);
     },
     stop() {},
@@ -99,7 +96,8 @@ export function register(program: Command, _shared?: SharedScenarioHelpers): voi
         progress.stop();
       }
       for (const w of out.warnings) process.stderr.write(`cclab: warning: ${w}\n`);
-      const where = relative(process.cwd(), out.indexPath) || out.indexPath;
+      const rel = relative(process.cwd(), out.indexPath);
+      const where = rel && !rel.startsWith('..') ? rel : out.indexPath;
       process.stdout.write(`wrote ${where} (${formatBytes(out.pageBytes)}, ${out.cases.length} scenario x variant pairs) in ${out.wallS.toFixed(1)} s\n`);
     });
 }

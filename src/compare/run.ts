@@ -5,7 +5,7 @@ import { compareRuns } from './compare.js';
 import { loadEngines, type EngineSet } from './engines.js';
 import type { ClosedFormLike, Comparison } from './types.js';
 
-/** Called after each engine run: `done` of `total` runs finished, `label` names the next one (or the last). */
+/** Progress: `done` of `total` steps finished, `label` names the step that just finished (`starting` at 0). */
 export type ProgressFn = (done: number, total: number, label: string) => void;
 
 /** One scenario x variant with both runs, the closed forms and their comparison (what a report draws). */
@@ -65,15 +65,15 @@ export async function runComparison(
   const total = scenarios.length * variants.length * 2;
   let done = 0;
   const cases: ComparisonCase[] = [];
+  opts.onProgress?.(0, total, 'starting');
   for (const base of scenarios) {
     for (const variant of variants) {
       const scenario: Scenario = { ...base, variant };
       const label = `${scenario.name} ${variant}`;
-      opts.onProgress?.(done, total, `${label}: packet`);
       const packet = await guarded('packet', scenario, engines.runPacket);
-      opts.onProgress?.(++done, total, `${label}: fluid`);
+      opts.onProgress?.(++done, total, `${label} packet`);
       const fluid = await guarded('fluid', scenario, engines.runFluid);
-      opts.onProgress?.(++done, total, label);
+      opts.onProgress?.(++done, total, `${label} fluid`);
       let closed: ClosedFormLike[] = [];
       try {
         closed = [...engines.closedForms(scenario)];

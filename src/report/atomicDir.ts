@@ -33,6 +33,16 @@ function recover(parent: string, base: string, target: string): void {
   }
 }
 
+/** Throws InputError unless `outDir` is absent, empty, or a previous report (check before long work). */
+export function assertReplaceable(outDir: string): void {
+  const target = resolve(outDir);
+  if (!existsSync(target)) return;
+  const entries = readdirSync(target);
+  if (entries.length > 0 && !entries.includes(REPORT_MARKER)) {
+    throw new InputError('--out', `'${outDir}' exists and is not a cclab report directory (no ${REPORT_MARKER} in it); choose a new or empty directory`);
+  }
+}
+
 /**
  * Replace directory `outDir` with exactly `files` (relative path -> content), atomically: everything is
  * written to a sibling temp directory, which is then renamed into place. Readers (and a crash at any
@@ -45,12 +55,7 @@ export function writeDirAtomic(outDir: string, files: ReadonlyMap<string, string
   const base = basename(target);
   mkdirSync(parent, { recursive: true });
   recover(parent, base, target);
-  if (existsSync(target)) {
-    const entries = readdirSync(target);
-    if (entries.length > 0 && !entries.includes(REPORT_MARKER)) {
-      throw new InputError('--out', `'${outDir}' exists and is not a cclab report directory (no ${REPORT_MARKER} in it); choose a new or empty directory`);
-    }
-  }
+  assertReplaceable(outDir);
   const tag = `${process.pid}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   const tmp = join(parent, `.${base}.tmp-${tag}`);
   try {

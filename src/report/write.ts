@@ -1,7 +1,7 @@
 import { relative, resolve } from 'node:path';
 import { runComparison, type ComparisonCase, type ProgressFn } from '../compare/run.js';
 import type { EngineSet } from '../compare/engines.js';
-import { writeDirAtomic } from './atomicDir.js';
+import { assertReplaceable, writeDirAtomic } from './atomicDir.js';
 import { buildReport, chartCount } from './build.js';
 import { defaultModelDocs, type ModelDocSource } from './models.js';
 import { resolveScenarios, type ReportRecipe } from './recipe.js';
@@ -39,6 +39,7 @@ export interface ReportOutput {
  */
 export async function writeReport(recipe: ReportRecipe, outDir: string, opts: WriteReportOptions = {}): Promise<ReportOutput> {
   const t0 = performance.now();
+  assertReplaceable(outDir); // fail before minutes of simulation, not after
   const scenarios = resolveScenarios(recipe);
   const runs = opts.cases ? 0 : scenarios.length * recipe.variants.length * 2;
   const nCases = opts.cases?.length ?? scenarios.length * recipe.variants.length;
@@ -58,9 +59,8 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
     ...(opts.now ? { now: opts.now } : {}),
     ...(progress ? { onChart: (d: number, _t: number, label: string) => progress(runs + d, total, `chart ${label}`) } : {}),
   });
-  progress?.(total - 1, total, 'writing');
   writeDirAtomic(outDir, built.files, opts.beforeCommit ? { beforeCommit: opts.beforeCommit } : {});
-  progress?.(total, total, 'done');
+  progress?.(total, total, 'written');
   const dir = resolve(outDir);
   return {
     dir,
