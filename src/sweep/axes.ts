@@ -113,7 +113,11 @@ export function checkAxes(base: Scenario, axes: readonly Axis[]): void {
   for (const a of axes) {
     if (seen.has(a.name)) throw new InputError(a.flag, `is swept twice`);
     seen.add(a.name);
-    if (a.path !== undefined) getPath(base, a.path);
+    if (a.path !== undefined) {
+      // These are set per run from other flags; sweeping them by path would be silently overwritten.
+      if (['seed', 'variant', 'name'].includes(a.path)) throw new InputError(a.flag, `cannot be swept by path: use --seed, --variants or --scenario`);
+      getPath(base, a.path);
+    }
     if (a.values.length === 0) throw new InputError(a.flag, `has no values`);
   }
   if (seen.has('bufferPackets') && seen.has('bufferBdp')) {

@@ -1,3 +1,4 @@
+import { toCsv as toRecordsCsv, type CsvValue } from '../report/csv.js';
 import type { Axis, AxisValue } from './axes.js';
 import type { RunRecord } from './execute.js';
 import type { PointStats } from './points.js';
@@ -8,17 +9,11 @@ import type { PointStats } from './points.js';
  * run-dependent (wall time, cache hits) is written, so the same sweep always gives the same bytes.
  */
 
-export type Cell = number | string | boolean | null | undefined;
+export type Cell = CsvValue;
 
-function cell(v: Cell): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
-  const s = String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
+/** Header + rows through src/report's RFC 4180 writer (one CSV dialect across cclab's outputs). */
 export function toCsv(header: readonly string[], rows: readonly Cell[][]): string {
-  return [header.map(cell).join(','), ...rows.map((r) => r.map(cell).join(','))].join('\n') + '\n';
+  return toRecordsCsv(rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]]))), header);
 }
 
 /** Jain's fairness index of per-flow goodput, (Σx)² / (n Σx²): 1 = equal shares, 1/n = one flow takes all. */

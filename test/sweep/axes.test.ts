@@ -79,3 +79,13 @@ describe('scenarioAt', () => {
     expect(getPath(base, 'flows.0.access.delayS')).toEqual([0.045]);
   });
 });
+
+describe('checkAxes', () => {
+  it('refuses --set seed/variant (set per run) and a buffer given twice', async () => {
+    const { checkAxes } = await import('../../src/sweep/axes.js');
+    const base = presetScenario('lfn', 'reno');
+    expect(() => checkAxes(base, [setAxis(base, 'seed=1,2')])).toThrow(/--seed/);
+    expect(() => checkAxes(base, [headlineAxis('buffer', '10'), headlineAxis('bufferBdp', '1')])).toThrow(/--buffer-bdp/);
+    expect(() => checkAxes(base, [headlineAxis('loss', '1e-3'), headlineAxis('loss', '1e-2')])).toThrow(/twice/);
+  });
+});
