@@ -1,0 +1,105 @@
+import { describe, expect, it, afterAll } from 'vitest';
+import { runFluid } from '../../src/fluid/run.js';
+import { runPacket } from '../../src/packet/run.js';
+import { presetScenario } from '../../src/scenario/presets.js';
+import type { Scenario } from '../../src/scenario/types.js';
+import type { Variant } from '../../src/variants.js';
+import { fatPipe } from './helpers.js';
+
+/**
+ * Fluid vs packet agreement (issue 3). For each case: the packet engine's median over 5 seeds of the
+ * mean cwnd and goodput, against one fluid run. The models are steady-state models (no slow-start
+ * overshoot dynamics worth trusting, pitfall 6 of the research notes), so both engines measure over
+ * [measureFromS, durationS], after the first slow start has died out; p = 1e-4 runs 300 s because
+ * loss events are rare (one per ~4 s).
+ *
+ * Where the model's assumptions hold the bound is 15%. Where a model misses, the case is listed in
+ * KNOWN_GAPS with the measured gap (the band allows for seed noise) and the assumption that fails;
+ * the same list is in models/README.md. A gap that closes or grows out of its band fails the test,
+ * so the list cannot go stale silently.
+ */
+const SEEDS = [1, 2, 3, 4, 5];
+const TOLERANCE = 0.15;
+
+interface Case {
+  variant: Variant;
+  name: string;
+  scenario: () => Scenario;
+}
+
+function measured(s: Scenario, fromS: number): Scenario {
+  s.measureFromS = fromS;
+  return s;
+}
+
+const PATHS: { name: string; make: (v: Variant) => Scenario }[] = [
+  { name: 'lfn', make: (v) => measured(presetScenario('lfn', v, { durationS: 100 }), 20) },
+  { name: 'fat p=1e-4', make: (v) => measured(fatPipe(v, 1e-4, 300), 30) },
+  { name: 'fat p=1e-3', make: (v) => measured(fatPipe(v, 1e-3, 100), 20) },
+  { name: 'fat p=1e-2', make: (v) => measured(fatPipe(v, 1e-2, 60), 10) },
+];
+
+/**
+ * Known gaps: relative error (fluid - packet) / packet of mean cwnd, measured band, and why.
+ * Westwood+ runs shorter (the packet engine fills a 1 Gbps pipe there, which is slow to simulate).
+ */
+const KNOWN_GAPS: Record<string, { band: [number, number]; why: string; durationS?: number }> = {
+  'westwood lfn': { band: [-0.9, -0.5], why: "packet Westwood+'s bandwidth estimate overshoots the delivered rate at loss events (ssthresh = BWE x RTTmin rises above cwnd; go-back-N retransmissions counted as delivered), so its window runs away towards the link capacity; the fluid BWE is the filtered true delivered rate" },
+  'westwood fat p=1e-4': { band: [0.5, 2.5], why: 'no steady state within the run: random loss does not limit Westwood+ in either engine (the fluid equilibrium is W* = 1/(p sqrt(b)) = 7071 segments, the packet flow runs away towards the 1 Gbps capacity), and at 60 s both windows are still growing, at different speeds', durationS: 60 },
+  'westwood fat p=1e-3': { band: [-0.98, -0.6], why: 'as westwood lfn' },
+  'westwood fat p=1e-2': { band: [-0.98, -0.6], why: 'as westwood lfn' },
+  'cubic fat p=1e-4': { band: [-0.45, -0.15], why: "the hybrid CUBIC model turns random losses into periodic events (RFC 9438's deterministic-loss assumption); W_cubic is convex in the time since the last loss beyond K (6 s here, longer than the mean loss interval of 4 s), so random intervals raise the packet engine's mean (Jensen)" },
+  'newreno fat p=1e-3': { band: [0.1, 0.35], why: "the Misra-Gong-Towsley mean field settles at sqrt(2/(b p)) (31.6), ~8% above the random-loss square-root constant and 15% above Mathis' periodic sawtooth; the packet engine's NewReno (per-ACK growth under delayed ACKs, floor of the byte increment) sits a further ~10% lower" },
+  'newreno fat p=1e-2': { band: [0.05, 0.35], why: 'as newreno fat p=1e-3, plus few segments per RTT (W ~ 9): the fluid window hardly sees the W < 4 timeout region the packet flow visits' },
+  'tahoe fat p=1e-4': { band: [0.2, 0.6], why: "the packet engine's Tahoe goes back N segments after every fast retransmit and restarts at cwnd = 1, where the receiver's delayed-ACK timer (0.2 s = 2 RTTs here) stalls each recovery; the hybrid model neither" },
+  'tahoe fat p=1e-3': { band: [0.1, 0.5], why: 'as tahoe fat p=1e-4' },
+  'tahoe fat p=1e-2': { band: [0.15, 0.6], why: 'as tahoe fat p=1e-4, with few segments per RTT' },
+};
+
+const CASES: Case[] = (['reno', 'newreno', 'westwood', 'cubic', 'tahoe'] as const).flatMap((variant) =>
+  PATHS.map((p) => {
+    const name = `${variant} ${p.name}`;
+    const dur = KNOWN_GAPS[name]?.durationS;
+    return {
+      variant,
+      name,
+      scenario: () => {
+        const s = p.make(variant);
+        if (dur !== undefined) s.durationS = dur;
+        for (const f of s.flows) f.stopS = f.stopS === null ? null : Math.min(f.stopS, s.durationS - 2.9);
+        return s;
+      },
+    };
+  }),
+);
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const rows: string[] = [];
+
+describe('fluid vs packet agreement (median of 5 seeds)', () => {
+  afterAll(() => {
+    // The table the README's numbers come from.
+    console.log(['case | fluid cwnd | packet cwnd | cwnd err | fluid goodput Mb/s | packet goodput Mb/s | goodput err | verdict', ...rows].join('\n'));
+  });
+
+  it.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    const s = c.scenario();
+    const fluid = runFluid(s);
+    expect(fluid.status).toBe('ok');
+    const packets = SEEDS.map((seed) => runPacket({ ...s, seed }));
+    const pc = median(packets.map((r) => r.summary.meanCwndSegments));
+    const pg = median(packets.map((r) => r.summary.goodputBps));
+    const ec = fluid.summary.meanCwndSegments / pc - 1;
+    const eg = fluid.summary.goodputBps / pg - 1;
+    const gap = KNOWN_GAPS[c.name];
+    const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
+    rows.push(`${c.name} | ${fluid.summary.meanCwndSegments.toFixed(1)} | ${pc.toFixed(1)} | ${pct(ec)} | ${(fluid.summary.goodputBps / 1e6).toFixed(3)} | ${(pg / 1e6).toFixed(3)} | ${pct(eg)} | ${gap ? 'known gap' : 'within 15%?'}`);
+    if (gap) {
+      expect(ec, `known gap moved out of its band: ${gap.why}`).toBeGreaterThanOrEqual(gap.band[0]);
+      expect(ec, `known gap moved out of its band: ${gap.why}`).toBeLessThanOrEqual(gap.band[1]);
+    } else {
+      expect(Math.abs(ec), `mean cwnd: fluid ${fluid.summary.meanCwndSegments.toFixed(1)} vs packet ${pc.toFixed(1)}`).toBeLessThanOrEqual(TOLERANCE);
+      expect(Math.abs(eg), `goodput: fluid ${fluid.summary.goodputBps.toFixed(0)} vs packet ${pg.toFixed(0)}`).toBeLessThanOrEqual(TOLERANCE);
+    }
+  }, 120_000);
+});
