@@ -28,7 +28,7 @@ describe('crash safety', () => {
     const cfg = join(tmp(), 'cfg.json');
     writeFileSync(cfg, JSON.stringify({ plan, cacheDir, outDir, workers: 2 }));
 
-    const child = startChild(cfg, 40);
+    const child = startChild(cfg, 100);
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((res) => child.on('exit', (code, sig) => res(sig === 'SIGKILL' ? -9 : code)));
