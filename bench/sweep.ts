@@ -14,6 +14,9 @@ import type { SweepPlan } from '../src/sweep/grid.js';
 import { sweepReport } from '../src/sweep/report.js';
 import { runSweep } from '../src/sweep/sweep.js';
 
+/** Trials per worker count in the speed-up measurement. */
+const TRIALS = 2;
+
 async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
   const t0 = performance.now();
   const r = await f();
@@ -62,14 +65,27 @@ export async function benchSweep(): Promise<void> {
     // The speed-up needs a free second core: print the load the measurement ran under.
     console.log(`  load average before the packet runs: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cores} cores`);
     const pp = packetPlan();
-    const [one, oneS] = await timed(() => runSweep(pp, { cacheDir: null, workers: 1, outDir: join(out, 'p1') }));
-    const [two, twoS] = await timed(() => runSweep(pp, { cacheDir: null, workers: 2, outDir: join(out, 'p2') }));
-    const same = JSON.stringify(one.records.map((r) => r.result.summary)) === JSON.stringify(two.records.map((r) => r.result.summary));
-    const speedup = oneS / twoS;
+    // Alternate 1 and 2 workers and keep each one's best time: other load on the machine then
+    // penalises both sides alike instead of whichever ran during a burst.
+    const times: Record<1 | 2, number[]> = { 1: [], 2: [] };
+    const summaries: Record<1 | 2, string> = { 1: '', 2: '' };
+    let runs = 0;
+    for (let trial = 0; trial < TRIALS; trial++) {
+      for (const w of [1, 2] as const) {
+        const [o, s] = await timed(() => runSweep(pp, { cacheDir: null, workers: w, outDir: join(out, `p${w}`) }));
+        times[w].push(s);
+        summaries[w] = JSON.stringify(o.records.map((r) => r.result.summary));
+        runs = o.records.length;
+      }
+    }
+    const one = Math.min(...times[1]);
+    const two = Math.min(...times[2]);
+    const speedup = one / two;
     console.log(
-      `packet sweep, ${one.records.length} runs (20 s simulated): 1 worker ${oneS.toFixed(2)} s, 2 workers ${twoS.toFixed(2)} s,` +
-        ` speed-up ${speedup.toFixed(2)}x — target >= 1.8x: ${speedup >= 1.8 ? 'met' : 'MISSED'}; results identical: ${same}`,
+      `packet sweep, ${runs} runs (20 s simulated), best of ${TRIALS}: 1 worker ${one.toFixed(2)} s, 2 workers ${two.toFixed(2)} s,` +
+        ` speed-up ${speedup.toFixed(2)}x — target >= 1.8x: ${speedup >= 1.8 ? 'met' : 'MISSED'}; results identical: ${summaries[1] === summaries[2]}`,
     );
+    console.log(`  all trials: 1 worker ${times[1].map((t) => t.toFixed(2)).join(', ')} s; 2 workers ${times[2].map((t) => t.toFixed(2)).join(', ')} s; load average after: ${loadavg()[0]!.toFixed(1)}`);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
