@@ -30,7 +30,8 @@ export function register(program: Command): void {
       }
       const lines = [formatRunTable(result), '', 'closed forms:'];
       for (const c of closedForm) {
-        lines.push(`  ${c.title}: ${c.cwndSegments.toFixed(2)} segments, ${formatRate(c.goodputBps)}${c.note ? ` (${c.note})` : ''}`);
+        const value = c.cwndSegments === null || c.goodputBps === null ? 'n/a' : `${c.cwndSegments.toFixed(2)} segments, ${formatRate(c.goodputBps)}`;
+        lines.push(`  ${c.title}: ${value}${c.note ? ` (${c.note})` : ''}`);
       }
       if (closedForm.length === 0) lines.push('  none applies to this variant');
       process.stdout.write(lines.join('\n') + '\n');
