@@ -57,6 +57,31 @@ describe('registry', () => {
     }
   });
 
+  it('create() returns independent per-flow instances (a loss on one flow leaves the other alone)', () => {
+    for (const id of VARIANTS) {
+      const a = createCongestionControl(id);
+      const b = createCongestionControl(id);
+      expect(a).not.toBe(b);
+      const ta = makeTcb({ cwndBytes: 40 * 1000, ssthreshBytes: 20 * 1000 });
+      const tb = makeTcb({ cwndBytes: 40 * 1000, ssthreshBytes: 20 * 1000 });
+      ta.ssthreshBytes = a.ssthresh(ta, 'dupacks', 1);
+      ta.cwndBytes = ta.ssthreshBytes;
+      for (let i = 0; i < 50; i++) {
+        const ack = newAck(1 + i * 0.002, 1, 1000, 0.1);
+        b.onAck?.(tb, ack);
+        b.increaseWindow(tb, ack);
+      }
+      const fresh = createCongestionControl(id);
+      const tf = makeTcb({ cwndBytes: 40 * 1000, ssthreshBytes: 20 * 1000 });
+      for (let i = 0; i < 50; i++) {
+        const ack = newAck(1 + i * 0.002, 1, 1000, 0.1);
+        fresh.onAck?.(tf, ack);
+        fresh.increaseWindow(tf, ack);
+      }
+      expect(tb.cwndBytes).toBe(tf.cwndBytes);
+    }
+  });
+
   it('getCongestionControl(unknown) throws InputError naming the accepted variants', () => {
     const e = thrown(() => getCongestionControl('vegas' as Variant));
     expect(e.field).toBe('variant');
