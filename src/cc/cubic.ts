@@ -15,7 +15,8 @@
  *   cwnd, alpha = 3 (1 - beta) / (1 + beta), and alpha = 1 once W_est >= cwnd_prior (the cwnd before
  *   the last reduction). While W_cubic(t) < W_est, cwnd = W_est. Linux's tcp_friendliness is the
  *   same idea in integer form; ns-3's TcpCubic has no such region (param `renoFriendly` = 0 drops
- *   it: on `lfn`, 10 seeds x 500 s, 852 instead of 889 kbit/s with HyStart; ns-3 821).
+ *   it). On `lfn` (20 seeds x 500 s, medians) the defaults give 831 kbit/s, and HyStart on without
+ *   the region, as ns-3 runs TcpCubic, 847 (ns-3 821).
  * - Counting choice: per acknowledged SEGMENT. Each ACK grows cwnd by segmentsAcked x
  *   (target - cwnd) / cwnd segments (RFC 4.4/4.5 state the increment per ACK; Linux and ns-3 count
  *   acked segments through `cnt`), so delayed ACKs do not slow the curve and cwnd follows W_cubic(t)

@@ -9,7 +9,10 @@
  * - ACK train: ACKs keep arriving within 2 ms of each other for longer than delayMin / 2 since the
  *   round began — the pipe is full (Linux threshold; ns-3 uses delayMin).
  * - Delay increase: the smallest of the round's first 8 RTT samples exceeds
- *   delayMin + clamp(delayMin / 8, 4 ms, 16 ms) — a queue is building (Linux HYSTART_DELAY_THRESH).
+ *   delayMin + clamp(delayMin / 8, 4 ms, 16 ms) — a queue is building (Linux HYSTART_DELAY_THRESH;
+ *   ns-3 uses clamp(delayMin, 4 ms, 1 s)). With a bursty slow start through an empty queue the
+ *   first ACKs of each round still see the base RTT, so on the presets it is the ACK train that
+ *   fires (e.g. `lfn`: slow start ends near 1100 segments instead of overshooting to ~1900).
  * It acts only while cwnd >= 16 segments (Linux hystart_low_window). Times in seconds.
  */
 import type { AckSample, TcpState } from './types.js';

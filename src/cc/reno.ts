@@ -10,7 +10,7 @@
  *   in recovery as NewReno's do. Param `partialAcks` = 1 selects that ('newreno' recovery) for
  *   validation; it matters where windows lose several segments: on the `lossy` preset (p = 0.1)
  *   10 seeds x 500 s gave 31.8 kbit/s with Reno recovery, 38.4 with partial ACKs (ns-3 41.4); on
- *   `lfn` 408 vs 421 kbit/s (ns-3 432), on `normal` 3.87 vs 3.85 Mbit/s (ns-3 3.91).
+ *   `lfn` 419 vs 421 kbit/s (ns-3 432), on `normal` 3.87 vs 3.85 Mbit/s (ns-3 3.91).
  * - ssthresh is cut from CWND: max(cwnd / 2, 2 MSS) (Linux `tcp_reno_ssthresh`: snd_cwnd >> 1).
  * - Counting choice: per acknowledged SEGMENT. Congestion avoidance adds 1 MSS once cwnd-in-segments
  *   segments have been acknowledged (Linux `tcp_cong_avoid_ai` with the `snd_cwnd_cnt` credit), so a
