@@ -35,7 +35,8 @@ export function formatBytes(b: number): string {
 export function formatNumber(x: number | null | undefined, digits = 3): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return '–';
   if (x === 0) return '0';
+  // JS prints 1e-4 as 0.0001 and 1e-7 as 1e-7: short either way, no padded mantissa.
   const a = Math.abs(x);
-  if (a >= 1e6 || a < 1e-3) return x.toExponential(digits - 1);
+  if (a >= 1e6) return x.toExponential(digits - 1);
   return String(+x.toPrecision(digits));
 }

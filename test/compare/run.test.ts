@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { runComparison, type EngineSet } from '../../src/compare/index.js';
+import { InputError } from '../../src/errors.js';
+import { presetScenario } from '../../src/scenario/presets.js';
+import { fakeEngines } from '../report/fakeEngines.js';
+
+describe('runComparison', () => {
+  const lossy = presetScenario('lossy', 'reno', { durationS: 10 });
+  const lfn = presetScenario('lfn', 'reno', { durationS: 10 });
+
+  it('should run both engines on every scenario x variant, replacing the variant, with progress per run', async () => {
+    const progress: string[] = [];
+    const cases = await runComparison([lossy, lfn], ['reno', 'cubic'], { engines: fakeEngines, onProgress: (d, t, l) => progress.push(`${d}/${t} ${l}`) });
+    expect(cases.map((c) => `${c.scenario.name}/${c.comparison.variant}/${c.packet.variant}/${c.fluid.variant}`)).toEqual(['lossy/reno/reno/reno', 'lossy/cubic/cubic/cubic', 'lfn/reno/reno/reno', 'lfn/cubic/cubic/cubic']);
+    expect(progress[0]).toBe('0/8 starting');
+    expect(progress.at(-1)).toBe('8/8 lfn cubic fluid');
+    expect(cases[0]!.closed.map((c) => c.formula)).toEqual(['mathis']);
+  });
+
+  it('should turn an engine that throws into a failed, flagged run and keep going', async () => {
+    const broken: EngineSet = { ...fakeEngines, runFluid: () => { throw new Error('step size underflow'); } };
+    const [c] = await runComparison([lossy], ['reno'], { engines: broken });
+    expect(c!.fluid.status).toBe('failed');
+    expect(c!.fluid.failure).toBe('step size underflow');
+    expect(c!.comparison.flags[0]).toMatchObject({ code: 'run-failed', subject: 'fluid' });
+    expect(c!.comparison.relErr.goodput).toBeNull();
+  });
+
+  it('should let bad input through as InputError (the user must fix it, it is no model failure)', async () => {
+    const picky: EngineSet = { ...fakeEngines, runPacket: () => { throw new InputError('ccParams.beta', 'must be in (0, 1), got 2'); } };
+    await expect(runComparison([lossy], ['cubic'], { engines: picky })).rejects.toBeInstanceOf(InputError);
+  });
+});
