@@ -15,9 +15,15 @@ export interface CacheKeyParts {
   codeVersion: string;
 }
 
-/** Content address of a run: any change to any scenario field, the engine, the seed or the code gives a new key. */
+/**
+ * Content address of a run: any change to any scenario field, the engine, the seed or the code gives
+ * a new key, except `trace` (how many trace points to keep): a sweep keeps no traces and summaries
+ * do not depend on it (test/sweep/e2e.test.ts checks both engines), so it is left out and sweeps
+ * run with the smallest trace (see SWEEP_TRACE_POINTS).
+ */
 export function cacheKey(parts: CacheKeyParts): string {
-  return hashOf({ scenario: parts.scenario, engine: parts.engine, seed: parts.seed, codeVersion: parts.codeVersion });
+  const { trace: _trace, ...scenario } = parts.scenario;
+  return hashOf({ scenario, engine: parts.engine, seed: parts.seed, codeVersion: parts.codeVersion });
 }
 
 /** A cached record: the result plus the key's inputs, so a file is self-describing and checkable. */

@@ -39,6 +39,18 @@ export interface ExecuteOptions {
   onProgress?: (p: Progress) => void;
 }
 
+/**
+ * Trace points per series the engines keep during a sweep: the smallest the scenario schema allows.
+ * A sweep stores summaries only, and recording and decimating full traces costs the engines up to
+ * half their run time on short runs.
+ */
+export const SWEEP_TRACE_POINTS = 10;
+
+/** The scenario an engine runs for a sweep: the run's scenario with minimal tracing. */
+export function sweepScenario(spec: RunSpec): RunSpec['scenario'] {
+  return { ...spec.scenario, trace: { maxPoints: SWEEP_TRACE_POINTS } };
+}
+
 export const DEFAULT_ENGINE_MODULE = new URL('./runEngine.ts', import.meta.url).href;
 const WORKER_FILE = new URL('./worker.ts', import.meta.url).href;
 
@@ -107,7 +119,7 @@ export async function executeRuns(runs: readonly RunSpec[], opts: ExecuteOptions
       let result: CompactRun;
       let ok = true;
       try {
-        result = compactResult(await run!(g.spec.engine, g.spec.scenario));
+        result = compactResult(await run!(g.spec.engine, sweepScenario(g.spec)));
       } catch (e) {
         result = failedRun(e);
         ok = false;
@@ -130,7 +142,7 @@ export async function executeRuns(runs: readonly RunSpec[], opts: ExecuteOptions
           let result: CompactRun;
           let ok = true;
           try {
-            result = (await pool.run({ engineModule, engine: g.spec.engine, scenario: g.spec.scenario })) as CompactRun;
+            result = (await pool.run({ engineModule, engine: g.spec.engine, scenario: sweepScenario(g.spec) })) as CompactRun;
           } catch (e) {
             result = failedRun(e);
             ok = false;

@@ -38,15 +38,20 @@ describe('cacheKey', () => {
     b.scenario = { ...structuredClone(a.scenario) };
     expect(cacheKey(b)).toBe(cacheKey(a));
   });
-  it('changes when any scenario field changes (every leaf of the lfn preset)', () => {
+  it('changes when any scenario field changes (every leaf of the lfn preset but trace)', () => {
     const k0 = cacheKey(parts());
-    const paths = leaves(parts().scenario);
-    expect(paths.length).toBeGreaterThanOrEqual(30);
+    const paths = leaves(parts().scenario).filter((p) => p[0] !== 'trace');
+    expect(paths.length).toBeGreaterThanOrEqual(29);
     for (const p of paths) {
       const q = parts();
       perturb(q.scenario, p);
       expect(cacheKey(q), p.join('.')).not.toBe(k0);
     }
+  });
+  it('ignores trace settings (sweeps keep no traces)', () => {
+    const q = parts();
+    q.scenario.trace.maxPoints = 10;
+    expect(cacheKey(q)).toBe(cacheKey(parts()));
   });
   it('changes with the engine, the seed and the code version', () => {
     const k0 = cacheKey(parts());

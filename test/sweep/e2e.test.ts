@@ -69,3 +69,15 @@ describe('packet engine determinism across workers', () => {
     expect(new Set(g).size).toBeGreaterThan(8);
   });
 });
+
+describe('trace settings do not change summaries', () => {
+  it.each(['packet', 'fluid'] as const)('%s: the summary is the same with 10 and 4000 trace points (why the cache key skips trace)', async (engine) => {
+    const { runEngine } = await import('../../src/sweep/runEngine.js');
+    const { presetScenario } = await import('../../src/scenario/presets.js');
+    const s = presetScenario('lossy', 'cubic', { durationS: 5 });
+    s.bottleneck.loss.rate = 0.02;
+    const full = runEngine(engine, { ...s, trace: { maxPoints: 4000 } });
+    const small = runEngine(engine, { ...s, trace: { maxPoints: 10 } });
+    expect(small.summary).toEqual(full.summary);
+  });
+});
