@@ -162,6 +162,21 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     return new Solution(hist, y, t0, t, status, message, stats, fired, boxLo, boxHi);
   }
   let gPrev = events.map((e) => (e.active() ? e.g(t, y, past) : NaN));
+  /**
+   * Re-arming: after an event fires, its g sits at ~0 on the far side of the crossing; numerical noise
+   * (or a tangency) could make it cross again and again within rounding of the same instant. An event
+   * that fired stays disarmed until an accepted step ends with g clearly back on the near side
+   * (|g| above 1e-9 of the scale g had before the crossing), as SUNDIALS' root finder does.
+   */
+  const disarmedScale = new Float64Array(events.length).fill(NaN);
+  const armed = (k: number, g: number): boolean => {
+    const sc = disarmedScale[k]!;
+    if (Number.isNaN(sc)) return true;
+    const ev = events[k]!;
+    const back = ev.direction === 'rising' ? g < -sc : ev.direction === 'falling' ? g > sc : Math.abs(g) > sc;
+    if (back) disarmedScale[k] = NaN;
+    return back;
+  };
   let h = Math.min(hCap, opts.firstStepS ?? initialStep(stepper.k1, y, atol, rtol, span));
   let rejectedLast = false;
   let sameTimeEvents = 0;
@@ -218,11 +233,13 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     let tEv = Infinity;
     for (let k = 0; k < events.length; k++) {
       const ev = events[k]!;
-      if (!ev.active()) continue;
+      if (!ev.active() || !Number.isNaN(disarmedScale[k]!)) continue;
       const ga = gPrev[k]!;
       const gb = ev.g(tNext, stepper.yNext, past);
       if (!crossed(ga, gb, ev.direction, ev.strict ?? false)) continue;
-      const root = findRoot((s) => ev.g(s, interp(s), past), t, tNext, ga, gb, 1e-10 * Math.max(hTry, 1e-9));
+      // Tolerance: relative to the step, but never below a few ulps of t (else t + tol === t).
+      const tol = Math.max(1e-10 * hTry, 16 * Number.EPSILON * Math.max(1, Math.abs(tNext)));
+      const root = findRoot((s) => ev.g(s, interp(s), past), t, tNext, ga, gb, tol);
       if (root < tEv) {
         tEv = root;
         first = k;
@@ -238,6 +255,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
       }
       t = tEv;
       const ev = events[first]!;
+      disarmedScale[first] = 1e-9 * (1 + Math.abs(gPrev[first]!));
       sameTimeEvents = t === lastEventT ? sameTimeEvents + 1 : 0;
       lastEventT = t;
       if (sameTimeEvents > MAX_EVENTS_AT_ONE_TIME) {
@@ -254,6 +272,8 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
         break;
       }
       gPrev = events.map((e) => (e.active() ? e.g(t, y, past) : NaN));
+      // An action that moved g clearly back (L >= 1 -> L = 0) re-arms its event at once.
+      for (let k = 0; k < events.length; k++) if (!Number.isNaN(gPrev[k]!)) armed(k, gPrev[k]!);
       h = Math.max(hTry, hMin * 10);
       continue;
     }
@@ -262,7 +282,10 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     stepper.stepComplete(t, hTry);
     for (let i = 0; i < n; i++) y[i] = stepper.y[i]!;
     t = landing ? tTarget : tNext;
-    for (let k = 0; k < events.length; k++) gPrev[k] = events[k]!.active() ? events[k]!.g(t, y, past) : NaN;
+    for (let k = 0; k < events.length; k++) {
+      gPrev[k] = events[k]!.active() ? events[k]!.g(t, y, past) : NaN;
+      if (!Number.isNaN(disarmedScale[k]!) && !Number.isNaN(gPrev[k]!)) armed(k, gPrev[k]!);
+    }
     // Timed events exactly at this step's end.
     let timedFired = false;
     while (timedIdx < timed.length && timed[timedIdx]!.atS <= t + 1e-12 * Math.max(1, Math.abs(t))) {

@@ -155,3 +155,29 @@ describe('solve(problem) with bounds and jumps', () => {
     expect(Math.abs(sol.at(1.25, 0) - 0.75)).toBeLessThan(1e-9);
   });
 });
+
+describe('solve(problem) event re-arming', () => {
+  it('a state-resetting event fires once per crossing, even in consecutive short steps', () => {
+    // L' = 50 with L -> 0 at L >= 1: fires every 0.02 s, 50 times in [0, 1).
+    let count = 0;
+    const sol = solve(
+      { n: 1, y0: [0], tspan: [0, 1 - 1e-9], rhs: (_t, _y, dy) => void (dy[0] = 50), events: [{ name: 'reset', g: (_t, y) => y[0]! - 1, direction: 'rising', action: (_t, y) => {
+        count++;
+        y[0] = 0;
+      } }] },
+      { rtol: 1e-9, atol: 1e-9, maxStepS: 0.01 },
+    );
+    expect(sol.status).toBe('ok');
+    expect(count).toBe(49);
+  });
+
+  it('a pure locator (no state change) at a tangency does not chatter', () => {
+    // g = (t - 1)^2 touches 0 at t = 1 from above... and g = sin-like noise: use g = -(t - 1)^2 + 1e-15.
+    const sol = solve(
+      { n: 1, y0: [0], tspan: [0, 2], rhs: (_t, _y, dy) => void (dy[0] = 1), events: [{ name: 'touch', g: (t) => -((t - 1) ** 2) + 1e-15, direction: 'rising', action: () => {} }] },
+      { rtol: 1e-9, atol: 1e-9 },
+    );
+    expect(sol.status).toBe('ok');
+    expect(sol.events.length).toBeLessThanOrEqual(1);
+  });
+});
