@@ -10,7 +10,9 @@
  *     ACK all it covers); when the window has ended the sample is bk / RTT. Time without ACKs (a
  *     retransmission timeout) lies outside every window, and the segments of a loss episode are
  *     counted twice (by their dupACKs, then by the ACK that ends recovery), which inflates the
- *     estimate after each loss.
+ *     estimate after each loss. One deviation: ns-3 times its windows with its smoothed RTT; on
+ *     `lossy`, where ACKs come in bursts, SRTT-long windows often hold two bursts and the estimate
+ *     doubled (93 kbit/s against ns-3's 50.7), while windows of the latest sample give 53.
  *   0 = Linux `tcp_westwood.c`: windows follow each other; on the first ACK after more than
  *     max(RTT, 50 ms) (TCP_WESTWOOD_RTT_MIN) the sample is bk / elapsed, idle time included; bk
  *     counts bytes acknowledged, a dupACK adds 1 MSS (a segment left the network) to bk and to an
@@ -25,8 +27,10 @@
  *   bw = 0.9 bw + 0.1 (sample + previous sample) / 2, from 0. The choice barely matters in the
  *   presets (lfn 4.50 Mbit/s with Tustin over 20 seeds, lossy 44.4 kbit/s over 10).
  * - ssthresh is cut from the ESTIMATE: max(BWE x RTTmin, 2 MSS) on every loss (dupacks or timeout),
- *   as ns-3 `GetSsThresh`; RTTmin is the sender's smallest RTT sample (ns-3 `tcb->m_minRtt`; Linux
- *   resets its own minimum after a timeout, we do not). When fast recovery completes, cwnd = ssthresh
+ *   as ns-3 `GetSsThresh`. RTTmin: with the ns-3 estimator, the smallest smoothed RTT seen, which is
+ *   what ns-3's `tcb->m_minRtt` holds (on `lossy` it matters: 42 kbit/s with the smallest raw
+ *   sample, 53 with it; ns-3 50.7); with the Linux one, the sender's smallest RTT sample (Linux
+ *   resets its minimum after a timeout, we do not). When fast recovery completes, cwnd = ssthresh
  *   (Linux CA_EVENT_COMPLETE_CWR; ns-3 TcpClassicRecovery does the same).
  * - Recovery: 'newreno'. ns-3 runs Westwood+ under TcpClassicRecovery, whose partial ACKs keep the
  *   sender in recovery (NewReno style), so we pick 'newreno' to match the reference.
@@ -109,6 +113,8 @@ export class WestwoodPlus implements CongestionControl {
   private lastRttS = 0;
   /** Smallest RTT sample this algorithm saw, s: used only if the sender has none. */
   private ownMinRttS = Infinity;
+  /** ns-3 estimator: smallest smoothed RTT seen after an RTT sample, s (ns-3 m_minRtt). */
+  private minSrttS = Infinity;
   private lastState: CaState = 'open';
   private readonly credit: AiCredit = { cnt: 0 };
   private readonly segmentCounting: boolean;
@@ -146,7 +152,11 @@ export class WestwoodPlus implements CongestionControl {
    * window has ended (at the next ACK or loss event, which is when it can matter).
    */
   private ns3OnAck(tcb: TcpState, ack: AckSample): void {
-    this.noteRtt(ack); // ns-3 updates m_lastRtt before PktsAcked
+    this.noteRtt(ack);
+    // ns-3's m_minRtt is the smallest SMOOTHED RTT (EstimateRtt: m_minRtt = min(m_lastRtt), where
+    // m_lastRtt = the estimator's SRTT): ssthresh uses it. ns-3 also times its windows with that SRTT;
+    // we keep the latest sample there (see the header).
+    if (ack.rttS !== undefined && tcb.srttS > 0) this.minSrttS = Math.min(this.minSrttS, tcb.srttS);
     if (this.lastRttS <= 0) return; // ns-3 ignores ACKs until there is an RTT
     this.closeDueWindow(ack.nowS);
     this.bk += (ack.duplicate ? 1 : ack.segmentsAcked) * tcb.mssBytes;
@@ -175,7 +185,9 @@ export class WestwoodPlus implements CongestionControl {
 
   ssthresh(tcb: TcpState, _kind: LossKind, nowS: number): number {
     this.closeDueWindow(nowS); // ns-3's timer would have taken the sample by now
-    const rttMin = Number.isFinite(tcb.minRttS) ? tcb.minRttS : this.ownMinRttS;
+    const rttMin = this.ns3Estimator && Number.isFinite(this.minSrttS)
+      ? this.minSrttS
+      : Number.isFinite(tcb.minRttS) ? tcb.minRttS : this.ownMinRttS;
     const bdp = Number.isFinite(rttMin) ? Math.floor(this.bweBytesPerS * rttMin) : 0;
     return Math.max(bdp, 2 * tcb.mssBytes);
   }

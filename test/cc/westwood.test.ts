@@ -112,7 +112,7 @@ describe('westwood', () => {
 
   it('westwood.ssthresh(tcb) = BWE x RTTmin (1e6 B/s x 80 ms = 80000 B), for dupacks and timeouts', () => {
     const cc = new WestwoodPlus({});
-    const tcb = makeTcb({ minRttS: 0.08, cwndBytes: 500 * MSS, bytesInFlight: 500 * MSS });
+    const tcb = makeTcb({ minRttS: 0.08, srttS: 0.08, cwndBytes: 500 * MSS, bytesInFlight: 500 * MSS });
     feed(cc, tcb, 0, 2000, 0.001);
     expect(cc.ssthresh(tcb, 'dupacks', 2)).toBe(Math.floor(cc.bweBytesPerS * 0.08));
     expect(Math.abs(cc.ssthresh(tcb, 'dupacks', 2) - 80_000)).toBeLessThanOrEqual(1);
@@ -127,10 +127,23 @@ describe('westwood', () => {
     expect(cc.ssthresh(tcb, 'timeout', 1.2)).toBe(100_000);
   });
 
+  it('westwood.ssthresh(tcb) uses the smallest SRTT with the ns-3 estimator (ns-3 m_minRtt), the smallest sample with Linux', () => {
+    for (const [params, rtt] of [[NS3, 0.09], [LINUX, 0.05]] as const) {
+      const cc = new WestwoodPlus(params);
+      const tcb = makeTcb({ minRttS: 0.05, srttS: 0.12 });
+      feed(cc, tcb, 0, 1000, 0.001);
+      tcb.srttS = 0.09; // the smoothed RTT dips to 90 ms, raw samples went down to 50 ms
+      feed(cc, tcb, 1, 1000, 0.001);
+      tcb.srttS = 0.15;
+      feed(cc, tcb, 2, 1000, 0.001);
+      expect(cc.ssthresh(tcb, 'dupacks', 3)).toBe(Math.floor(cc.bweBytesPerS * rtt));
+    }
+  });
+
   it('westwood.ssthresh(tcb) has a floor of 2 MSS (no estimate yet, or a tiny one)', () => {
     const cc = new WestwoodPlus({});
     expect(cc.ssthresh(makeTcb({ cwndBytes: 100 * MSS }), 'dupacks', 0)).toBe(2 * MSS);
-    const tcb = makeTcb({ minRttS: 0.001 });
+    const tcb = makeTcb({ minRttS: 0.001, srttS: 0.001 });
     feed(cc, tcb, 0, 2000, 0.001);
     expect(cc.ssthresh(tcb, 'dupacks', 2)).toBe(2 * MSS); // 1e6 x 1 ms = 1000 B < 2 MSS
   });
