@@ -16,7 +16,8 @@ export interface AckPort {
  *   the first unacknowledged segment, not restarted) sends it after delAckTimeoutS;
  * - sending any ACK clears the count and cancels the timer.
  * The app reads in-order data at once, so the advertised window is the buffer minus the bytes held
- * out of order. The timestamp echoed is that of the segment that advanced RCV.NXT while no ACK was
+ * out of order (ns-3 advertises the whole buffer; on the presets the sender's 2 MB send buffer binds
+ * first and the results do not change). The timestamp echoed is that of the segment that advanced RCV.NXT while no ACK was
  * pending (RFC 7323 3.4), which is what ns-3 does with `m_highTxAck`.
  */
 export class TcpReceiver {
