@@ -138,17 +138,20 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
         const v = c.comparison.variant;
         const cwnd = byEngine([['packet', cwndSegments(c.packet)], ['fluid', cwndSegments(c.fluid)]]);
         const queue = recipe.charts.includes('queue') ? byEngine([['packet', c.packet.status === 'ok' ? c.packet.queue.packets : null], ['fluid', c.fluid.status === 'ok' ? c.fluid.queue.packets : null]]) : undefined;
-        const references = c.comparison.closedForms.filter((x) => x.cwndSegments !== null).map((x) => ({ label: x.title, value: x.cwndSegments! }));
+        // Only the closed form of the goodput table: near-equal formulas would stack their labels.
+        const cf = primaryClosed(c.comparison);
+        const references = cf && cf.cwndSegments !== null ? [{ label: cf.formula, title: cf.title, value: cf.cwndSegments }] : [];
+        const cap = steadyCap(cwnd, c.comparison.transient.steadyFromS);
         if (Object.keys(cwnd).length === 0) {
           html += `<h4>${escapeHtml(v)}</h4><p class="untrusted">No trace: ${escapeHtml([c.packet.failure, c.fluid.failure].filter(Boolean).join('; '))}</p>`;
           continue;
         }
-        const input = { title: `${v} on ${s.name}`, cwnd, ...(queue && Object.keys(queue).length > 0 ? { queue } : {}), references };
+        const input = { title: `${v} on ${s.name}`, cwnd, ...(queue && Object.keys(queue).length > 0 ? { queue } : {}), references, ...(cap ? { yMax: cap.yMax } : {}) };
         html += `<h4 id="${chartId('case', s.name, v)}">${escapeHtml(variantTitle(v))}</h4>`;
         html += await add({
           id: chartId('cwnd', s.name, v),
           title: `${v} on ${s.name}`,
-          caption: `${variantTitle(v)} on ${s.name}: packet ${c.comparison.packet.meanCwndSegments.toFixed(1)} vs fluid ${c.comparison.fluid.meanCwndSegments.toFixed(1)} segments on average.${queue ? queueNote(c) : ''}`,
+          caption: `${variantTitle(v)} on ${s.name}: packet ${c.comparison.packet.meanCwndSegments.toFixed(1)} vs fluid ${c.comparison.fluid.meanCwndSegments.toFixed(1)} segments on average.${cap ? ` The window axis stops at ${cap.yMax.toFixed(0)} segments to show the steady state; the first slow start peaks at ${cap.peak.toFixed(0)}.` : ''}${queue ? queueNote(c) : ''}`,
           spec: cwndChart(input, { buckets }),
           staticSpec: cwndChart(input, { buckets, interactive: false }),
         });
@@ -197,6 +200,29 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
   for (const c of charts) files.set(c.specFile.path, c.specFile.text);
   files.set('index.html', html);
   return { html, files, warnings, charts: charts.length };
+}
+
+/**
+ * When the first slow start overshoots far above everything after it, a full-range axis flattens the
+ * steady state the comparison is about: cap the axis at 1.2 x the maximum after the transient (from
+ * the end of slow start plus a fifth of the rest, which skips the recovery right after the first
+ * loss), if the peak is more than twice that. The caption says so.
+ */
+function steadyCap(cwnd: Record<string, Series>, steadyEndOfSlowStartS: number | null): { yMax: number; peak: number } | null {
+  if (steadyEndOfSlowStartS === null) return null;
+  const end = Math.max(...Object.values(cwnd).map((s) => s.t.at(-1) ?? 0));
+  const steadyFromS = steadyEndOfSlowStartS + 0.2 * (end - steadyEndOfSlowStartS);
+  let peak = 0;
+  let steady = 0;
+  for (const s of Object.values(cwnd)) {
+    for (let i = 0; i < s.t.length; i++) {
+      const v = s.v[i]!;
+      if (!Number.isFinite(v)) continue;
+      peak = Math.max(peak, v);
+      if (s.t[i]! >= steadyFromS) steady = Math.max(steady, v);
+    }
+  }
+  return steady > 0 && peak > 2 * steady ? { yMax: 1.2 * steady, peak } : null;
 }
 
 /** Why the packet queue panel can be flat: it is the queue of the link named bottleneck, which may not be the slowest. */

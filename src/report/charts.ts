@@ -45,7 +45,8 @@ export function seriesRows(lines: Record<string, Series>, buckets = DEFAULT_BUCK
 const timeAxis = { field: 't', type: 'quantitative', title: 'time (s)', scale: { zero: false, nice: false } } as const;
 
 /** Lines of several series over time, one colour each, with zoom and tooltips when interactive. */
-function timeLines(rows: Row[], yTitle: string, height: number, interactive: boolean, showXTitle: boolean, zoom = true) {
+function timeLines(rows: Row[], yTitle: string, height: number, interactive: boolean, showXTitle: boolean, zoom = true, yMax?: number) {
+  const yScale = yMax !== undefined && Number.isFinite(yMax) && yMax > 0 ? { scale: { domain: [0, roundSig(yMax, 3)] } } : {};
   const color = { field: 'engine', type: 'nominal', title: 'engine', scale: ENGINE_COLORS } as const;
   const x = showXTitle ? timeAxis : { ...timeAxis, title: null };
   // The packet engine's window and queue change at events and hold in between: drawn as steps.
@@ -54,7 +55,7 @@ function timeLines(rows: Row[], yTitle: string, height: number, interactive: boo
   const lineOf = (test: string, interpolate: 'step-after' | 'linear') => ({
     transform: [{ filter: test }],
     mark: { type: 'line', strokeWidth: 1.2, clip: true, interpolate },
-    encoding: { x, y: { field: 'v', type: 'quantitative', title: yTitle }, color },
+    encoding: { x, y: { field: 'v', type: 'quantitative', title: yTitle, ...yScale }, color },
   });
   const line = { ...lineOf("datum.engine === 'packet'", 'step-after'), ...zoomParam };
   const otherLines = lineOf("datum.engine !== 'packet'", 'linear');
@@ -82,22 +83,27 @@ export interface CwndChartInput {
   cwnd: Record<string, Series>;
   /** Bottleneck queue in packets per engine; omit for no queue panel. */
   queue?: Record<string, Series>;
-  /** Horizontal reference lines (e.g. a closed form's mean window), in segments. */
-  references?: { label: string; value: number }[];
+  /** Upper end of the window axis (segments); lines above it are clipped. Default: fit all data. */
+  yMax?: number;
+  /** Horizontal reference lines (e.g. a closed form's mean window), in segments; `label` is drawn, `title` is the tooltip. */
+  references?: { label: string; value: number; title?: string }[];
 }
 
 /** cwnd vs time, engines overlaid, with the bottleneck queue below on the same time axis. */
 export function cwndChart(input: CwndChartInput, opts: BuildOptions = {}): TopLevelSpec {
   const interactive = opts.interactive ?? true;
   const buckets = opts.buckets ?? DEFAULT_BUCKETS;
-  const top = timeLines(seriesRows(input.cwnd, buckets), 'cwnd (segments)', 220, interactive, !input.queue);
+  const top = timeLines(seriesRows(input.cwnd, buckets), 'cwnd (segments)', 220, interactive, !input.queue, true, input.yMax);
   const refs = (input.references ?? []).filter((r) => Number.isFinite(r.value));
   if (refs.length > 0) {
-    (top.layer as unknown[]).push({
-      data: { values: refs },
-      mark: { type: 'rule', strokeDash: [4, 3], color: '#555', clip: true },
-      encoding: { y: { field: 'value', type: 'quantitative' }, tooltip: [{ field: 'label', type: 'nominal', title: 'closed form' }, { field: 'value', type: 'quantitative', title: 'cwnd (segments)', format: '.1f' }] },
-    });
+    // Dashed rules, labelled at the right end of the time axis (the label follows zoom: it sits at the data's end).
+    const tEnd = Math.max(...Object.values(input.cwnd).map((s) => s.t.at(-1) ?? 0));
+    const values = refs.map((r) => ({ ...r, value: roundSig(r.value, 4), t: tEnd, title: r.title ?? r.label }));
+    const tooltip = [{ field: 'title', type: 'nominal', title: 'closed form' }, { field: 'value', type: 'quantitative', title: 'cwnd (segments)', format: '.1f' }];
+    (top.layer as unknown[]).push(
+      { data: { values }, mark: { type: 'rule', strokeDash: [4, 3], color: '#555', clip: true }, encoding: { y: { field: 'value', type: 'quantitative' }, tooltip } },
+      { data: { values }, mark: { type: 'text', align: 'right', baseline: 'bottom', dy: -2, color: '#444', fontSize: 10, clip: true }, encoding: { x: { field: 't', type: 'quantitative' }, y: { field: 'value', type: 'quantitative' }, text: { field: 'label' }, tooltip } },
+    );
   }
   const base = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', title: input.title, config: { view: { stroke: null } } };
   if (!input.queue) return { ...base, ...top } as TopLevelSpec;

@@ -118,6 +118,16 @@ describe.skipIf(!existsSync(CHROMIUM))('the report in a browser', () => {
     await page.close();
   });
 
+  it('should still show every chart as a static SVG with JavaScript off', async () => {
+    const ctx = await browser.newContext({ javaScriptEnabled: false });
+    const page = await ctx.newPage();
+    await page.goto(pathToFileURL(out.indexPath).href);
+    const visible = await page.$$eval('figure.chart .chart-static svg', (svgs) => svgs.map((s) => s.getBoundingClientRect().height > 50));
+    expect(visible).toHaveLength(6);
+    expect(visible.every(Boolean)).toBe(true);
+    await ctx.close();
+  });
+
   it('should zoom the time axis with the mouse wheel', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(pathToFileURL(out.indexPath).href);
