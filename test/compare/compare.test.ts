@@ -104,6 +104,20 @@ describe('compareRuns', () => {
     expect(c.relErr.meanCwnd).toBeCloseTo(2, 12); // still reported, beside the flags
   });
 
+  it('should flag a receiver-window-limited flow, and a closed form whose window exceeds the receive buffer', () => {
+    const spec = presetScenario('lossy', 'reno', { durationS: 10 });
+    spec.tcp.rcvBufBytes = 10 * spec.mssBytes; // 10 segments
+    // cwnd at 10 segments (the receive window) from t = 2 s of 10 s: 80% of the time
+    const tr = steps([0, 2], [5, 10], 10);
+    const packet = syntheticRun({ engine: 'packet', scenario: spec, cwndSegments: tr, meanCwndSegments: 9 });
+    const fluid = syntheticRun({ engine: 'fluid', scenario: spec, cwndSegments: tr, meanCwndSegments: 9 });
+    const c = compareRuns(packet, fluid, [{ formula: 'mathis', title: 'Mathis', appliesTo: ['reno'], cwndSegments: 12, goodputBps: 5e4 }]);
+    const rw = c.flags.filter((f) => f.code === 'receiver-window-limited');
+    expect(rw.map((f) => f.subject)).toEqual(['fluid', 'closed-form']);
+    expect(rw[0]!.value).toBeCloseTo(0.8, 9);
+    expect(rw[1]!.message).toBe('Mathis predicts 12 segments, above the receive window of 10');
+  });
+
   it('should flag a failed fluid run and report no errors for it', () => {
     const tr = sampled(10, 100, sawtooth(20, 2, 0.1));
     const packet = syntheticRun({ engine: 'packet', cwndSegments: tr });
