@@ -142,8 +142,13 @@ const median = (xs: number[]) => {
  * loss-limited points only (G < 0.8 x capacity): where the link is the limit, goodput does not
  * depend on p or RTT and the fit would not measure the congestion control.
  */
-export function elasticities(rows: readonly ReportRow[]): ElasticitySummary[] {
+export function elasticities(rows: readonly ReportRow[], theory: readonly TheoryRow[] = []): ElasticitySummary[] {
   const out: ElasticitySummary[] = [];
+  // CUBIC's -3/4 and -1/4 hold in its cubic region only; where the closed form says the
+  // Reno-friendly (AIMD) window governs, CUBIC behaves like Reno and those points are left out.
+  const renoFriendly = new Set(
+    theory.filter((t) => t.variant === 'cubic' && /reno-friendly/i.test(t.note)).map((t) => `${t.slice}\0${t.loss}\0${t.rttS}`),
+  );
   const groups = new Map<string, ReportRow[]>();
   for (const r of rows) {
     const k = `${r.variant}\0${r.engine}\0${r.slice}`;
@@ -151,7 +156,10 @@ export function elasticities(rows: readonly ReportRow[]): ElasticitySummary[] {
   }
   for (const g of groups.values()) {
     const { variant, engine, slice } = g[0]!;
-    const usable = g.filter((r) => r.goodputBps > 0 && r.goodputBps < LOSS_LIMITED_FRACTION * r.capacityBps && r.loss !== null && r.rttS !== null);
+    const usable = g.filter(
+      (r) => r.goodputBps > 0 && r.goodputBps < LOSS_LIMITED_FRACTION * r.capacityBps && r.loss !== null && r.rttS !== null
+        && !(r.variant === 'cubic' && renoFriendly.has(`${r.slice}\0${r.loss}\0${r.rttS}`)),
+    );
     for (const wrt of ['loss', 'rtt'] as const) {
       if (g.every((r) => (wrt === 'loss' ? r.loss : r.rttS) === null)) continue;
       const lines = new Map<number, ReportRow[]>();

@@ -117,7 +117,7 @@ export async function sweepReport(plan: SweepPlan, records: readonly RunRecord[]
   if (lossHtml.length) sections.push({ id: 'vs-loss', title: 'Goodput vs loss', html: lossHtml.join('\n') + more });
   if (rttHtml.length) sections.push({ id: 'vs-rtt', title: 'Goodput vs RTT', html: rttHtml.join('\n') + more });
   if (winHtml.length) sections.push({ id: 'winners', title: 'Which variant wins where', html: winHtml.join('\n') + more });
-  if (hasLoss || hasRtt) sections.push({ id: 'elasticities', title: 'Sensitivity coefficients', html: elasticityTable(elasticities(rows.filter((r) => shown.includes(r.slice)))) });
+  if (hasLoss || hasRtt) sections.push({ id: 'elasticities', title: 'Sensitivity coefficients', html: elasticityTable(elasticities(rows.filter((r) => shown.includes(r.slice)), theory)) });
   sections.push({ id: 'method', title: 'Method', html: methodHtml() });
   const fail = failuresHtml(records);
   if (fail) sections.push({ id: 'failures', title: 'Failed runs', html: fail });

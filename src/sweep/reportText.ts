@@ -50,7 +50,8 @@ export function elasticityTable(rows: readonly ElasticitySummary[]): string {
   });
   const hasSlice = rows.some((r) => r.slice !== '');
   return `<p>Elasticities of goodput: <em>d ln G / d ln p</em> fitted along each RTT line of the grid and <em>d ln G / d ln RTT</em> along each loss line
-(least squares on logs, points with goodput below ${LOSS_LIMITED_FRACTION * 100}% of capacity only, lines with at least 3 such points); the table gives the median over lines and their range.
+(least squares on logs, points with goodput below ${LOSS_LIMITED_FRACTION * 100}% of capacity only, for CUBIC only points in its cubic region by the response function,
+lines with at least 3 such points); the table gives the median over lines and their range.
 Values more than 0.15 from theory are highlighted.</p>
 <div class="table-wrap"><table><thead><tr><th class="label" rowspan="2">variant</th><th class="label" rowspan="2">engine</th>${hasSlice ? '<th class="label" rowspan="2">slice</th>' : ''}
 <th class="group" colspan="3">d ln G / d ln p</th><th class="group" colspan="3">d ln G / d ln RTT</th><th class="label" rowspan="2">theory</th></tr>

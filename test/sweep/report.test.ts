@@ -78,3 +78,19 @@ describe('sweepReport', () => {
     }
   });
 });
+
+describe('elasticities in CUBIC’s cubic region', () => {
+  it('leaves out CUBIC points the closed form places in the Reno-friendly region', async () => {
+    const { records } = await runSweep(plan, { ...opts, outDir: tmp() });
+    const rows = reportRows(plan, aggregatePoints(records));
+    const all = elasticities(rows).find((x) => x.variant === 'cubic' && x.engine === 'fluid' && x.wrt === 'loss')!;
+    const theory = rows.filter((r) => r.variant === 'cubic' && r.loss! >= 1e-2).map((r) => ({
+      slice: r.slice, loss: r.loss, rttS: r.rttS, variant: 'cubic' as const, formula: 'cubic', title: '', goodputBps: 1, rawGoodputBps: 1, note: 'Reno-friendly region',
+    }));
+    const cubicOnly = elasticities(rows, theory).find((x) => x.variant === 'cubic' && x.engine === 'fluid' && x.wrt === 'loss')!;
+    expect(all.lines).toBe(4);
+    // Only p = 1e-3 and 3.16e-3 remain on each RTT line: fewer than 3 points, no fit.
+    expect(cubicOnly.lines).toBe(0);
+    expect(elasticities(rows, theory).find((x) => x.variant === 'reno' && x.engine === 'fluid' && x.wrt === 'loss')!.lines).toBe(4);
+  });
+});
