@@ -44,7 +44,7 @@ export function formatComparisonTable(comparisons: readonly Comparison[]): strin
       formatBps(c.packet.status === 'ok' ? c.packet.goodputBps : null),
       formatBps(c.fluid.status === 'ok' ? c.fluid.goodputBps : null),
       formatPct(c.relErr.goodput),
-      cf ? `${formatBps(cf.goodputBps)} (${cf.formula})` : '–',
+      cf ? `${formatBps(cf.goodputBpsAllFlows)} (${cf.formula})` : '–',
       formatPct(cf?.goodputRelErr),
       formatNumber(c.packet.meanCwndSegments),
       formatNumber(c.fluid.status === 'ok' ? c.fluid.meanCwndSegments : null),

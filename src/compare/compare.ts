@@ -81,13 +81,18 @@ function runSlowStartEnd(r: RunResult): number | null {
   return end;
 }
 
-/** Closed forms that apply to the variant, each with its error against the packet run. */
+/**
+ * Closed forms that apply to the variant, each with its error against the packet run. A closed form
+ * predicts one flow: it is compared with the packet run's goodput per flow (total / flows).
+ */
 function closedBeside(packet: RunResult, closed: readonly ClosedFormLike[]): ClosedFormComparison[] {
+  const n = Math.max(1, packet.spec.flows.length);
   return closed
     .filter((c) => c.appliesTo.includes(packet.variant))
     .map((c) => ({
       ...c,
-      goodputRelErr: c.goodputBps === null || packet.status !== 'ok' ? null : relativeError(c.goodputBps, packet.summary.goodputBps),
+      goodputBpsAllFlows: c.goodputBps === null ? null : c.goodputBps * n,
+      goodputRelErr: c.goodputBps === null || packet.status !== 'ok' ? null : relativeError(c.goodputBps, packet.summary.goodputBps / n),
       cwndRelErr: c.cwndSegments === null || packet.status !== 'ok' ? null : relativeError(c.cwndSegments, packet.summary.meanCwndSegments),
     }));
 }
@@ -135,6 +140,7 @@ export function compareRuns(packet: RunResult, fluid: RunResult, closed: readonl
     variant: packet.variant,
     durationS: packet.durationS,
     mssBytes: packet.mssBytes,
+    flows: packet.spec.flows.length,
     packet: figures(packet),
     fluid: figures(fluid),
     relErr: {

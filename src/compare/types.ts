@@ -79,7 +79,9 @@ export interface TransientInfo {
 }
 
 export interface ClosedFormComparison extends ClosedFormLike {
-  /** (prediction - packet) / packet; null when undefined. */
+  /** The prediction for all flows of the scenario (closed forms predict one flow; identical flows assumed). */
+  goodputBpsAllFlows: number | null;
+  /** (prediction - packet) / packet per flow; null when undefined. */
   goodputRelErr: number | null;
   cwndRelErr: number | null;
 }
@@ -90,6 +92,8 @@ export interface Comparison {
   variant: Variant;
   durationS: number;
   mssBytes: number;
+  /** Number of flows; goodputs are totals over them, windows means over them. */
+  flows: number;
   packet: EngineFigures;
   fluid: EngineFigures;
   relErr: { goodput: number | null; meanCwnd: number | null };

@@ -15,7 +15,7 @@ export interface RunFluidOptions {
   models?: ModelSet;
   /** Model parameter overrides by name; unknown names are an InputError. ccParams of the Scenario apply too. */
   params?: Record<string, number>;
-  /** Solver settings (defaults: rtol 1e-4, atol 1e-6). */
+  /** Solver settings (defaults: rtol 1e-3, atol 1e-4: mean cwnd within ~1% of a 1e-7 solution on the presets, far below the models' own error). */
   solver?: SolveOptions;
   /** Points of the output time grid (default min(scenario.trace.maxPoints, 2000)). */
   gridPoints?: number;
@@ -39,7 +39,7 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
   const compiled = models.system(scenario.variant);
   const { link, flows } = mapScenario(scenario);
   const sys = buildSystem(compiled, link, flows, scenario.durationS, scenario.ccParams, opts.params);
-  const sol = solve(sys.problem, { rtol: 1e-4, atol: 1e-6, ...opts.solver });
+  const sol = solve(sys.problem, { rtol: 1e-3, atol: 1e-4, ...opts.solver });
 
   const mss = scenario.mssBytes;
   const tEnd = sol.tEnd;

@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js';
-import type { Bound, DdeProblem, StateEvent, TimedEvent } from '../solver/index.js';
+import type { Bound, DdeProblem, PastFn, StateEvent, TimedEvent } from '../solver/index.js';
 import type { CompiledSystem, PastSnapshot } from './compile.js';
 import type { FluidFlowParams, FluidLink } from './scenarioMap.js';
 import type { ModelFile } from './modelFile.js';
@@ -103,13 +103,21 @@ export function buildSystem(
   // Returned objects are reused (the generated code reads .Y and .Z at once), so look-ups allocate nothing.
   const cacheObj = cacheY.map((Y, k) => ({ Y, Z: cacheZ[k]! }));
   let cacheNext = 0;
-  let solverPast: (s: number, i: number) => number = () => NaN;
+  let solverPast: PastFn = Object.assign(() => NaN, { settledUntil: -Infinity });
+  const scratch = { Y: new Float64Array(n), Z: new Float64Array(zSize) };
   const pastSnap: PastSnapshot = (s) => {
+    if (s > solverPast.settledUntil) {
+      // Inside the step in progress: its values change between iterations, so never cache them.
+      for (let i = 0; i < n; i++) scratch.Y[i] = solverPast(s, i);
+      snapshot(s, scratch.Y, scratch.Z);
+      return scratch;
+    }
     for (let k = 0; k < CACHE; k++) if (cacheS[k] === s) return cacheObj[k]!;
     const k = cacheNext;
     cacheNext = (cacheNext + 1) % CACHE;
     const Y = cacheY[k]!;
-    for (let i = 0; i < n; i++) Y[i] = solverPast(s, i);
+    if (solverPast.fill) solverPast.fill(s, Y);
+    else for (let i = 0; i < n; i++) Y[i] = solverPast(s, i);
     snapshot(s, Y, cacheZ[k]!);
     cacheS[k] = s;
     return cacheObj[k]!;
@@ -152,6 +160,19 @@ export function buildSystem(
   }
 
   const Zev = new Float64Array(zSize);
+  // Every event is checked at the same (t, y) in turn: compute that snapshot once.
+  let evT = NaN;
+  const evY = new Float64Array(n);
+  const evSnapshot = (t: number, y: ArrayLike<number>): Float64Array => {
+    let same = t === evT;
+    for (let i = 0; same && i < n; i++) same = y[i] === evY[i];
+    if (!same) {
+      snapshot(t, y, Zev);
+      evT = t;
+      for (let i = 0; i < n; i++) evY[i] = y[i]!;
+    }
+    return Zev;
+  };
   const tmp: number[] = new Array(16).fill(0);
   const events: StateEvent[] = [];
   for (let i = 0; i < N; i++) {
@@ -165,11 +186,12 @@ export function buildSystem(
             solverPast = past;
             cacheS.fill(NaN);
           }
-          snapshot(t, y, Zev);
+          evSnapshot(t, y);
           if (ev.guard(t, y, Zev, off(i), zo(i), flowParams[i]!, bnParams, [], pastSnap) !== 1) return NaN;
           return ev.g(t, y, Zev, off(i), zo(i), flowParams[i]!, bnParams, [], pastSnap);
         },
         action: (t, y) => {
+          evT = NaN;
           snapshot(t, y, Zev);
           ev.set(t, y, Zev, off(i), zo(i), flowParams[i]!, bnParams, tmp, pastSnap);
           ev.targets.forEach((k, j) => {

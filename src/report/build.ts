@@ -100,7 +100,7 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
       const rows: GoodputBar[] = [];
       if (c.packet.status === 'ok') rows.push({ scenario: c.scenario, variant: c.variant, source: 'packet', goodputBps: c.packet.goodputBps });
       if (c.fluid.status === 'ok') rows.push({ scenario: c.scenario, variant: c.variant, source: 'fluid', goodputBps: c.fluid.goodputBps });
-      if (cf?.goodputBps != null) rows.push({ scenario: c.scenario, variant: c.variant, source: 'closed form', goodputBps: cf.goodputBps });
+      if (cf?.goodputBpsAllFlows != null) rows.push({ scenario: c.scenario, variant: c.variant, source: 'closed form', goodputBps: cf.goodputBpsAllFlows });
       return rows;
     });
     goodputHtml += await add({

@@ -34,7 +34,7 @@ export function goodputIntro(): string {
   return (
     p('Goodput is the payload delivered in order to the receiving application, × 8 over the measurement interval, as in the seed study\'s Table 2 (variants down, scenarios across). ' +
       '<em>packet</em> is cclab\'s packet-level simulation, <em>fluid</em> the prediction of the variant\'s delay-differential fluid model, and <em>closed form</em> the most complete formula for the variant (Padhye et al.\'s full model for Reno and NewReno, which covers timeouts; the CUBIC response function; hover for its name; every formula is in <code>comparison.csv</code>). ' +
-      'Errors are (model − packet) / packet. Grey italic errors and numbered marks mean a model is outside its assumptions there: the error is shown, but it is not the model\'s fault.')
+      'Errors are (model − packet) / packet. With several flows, goodputs are totals over the flows and a closed form (a one-flow formula) counts once per flow. Grey italic errors and numbered marks mean a model is outside its assumptions there: the error is shown, but it is not the model\'s fault.')
   );
 }
 

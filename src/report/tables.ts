@@ -20,6 +20,7 @@ export interface GoodputRow extends Record<string, string | number | boolean | n
   closed_form_goodput_bps: number | null;
   /** (fluid - packet) / packet. */
   fluid_error: number | null;
+  /** Closed-form goodput is for all flows (one flow's prediction x flows), like the packet and fluid columns. */
   closed_form_error: number | null;
   fluid_trusted: boolean;
   flags: string;
@@ -57,7 +58,7 @@ export function goodputRows(cases: readonly ComparisonCase[]): GoodputRow[] {
       packet_goodput_bps: c.packet.status === 'ok' ? c.packet.goodputBps : null,
       fluid_goodput_bps: c.fluid.status === 'ok' ? c.fluid.goodputBps : null,
       closed_form: cf?.formula ?? null,
-      closed_form_goodput_bps: cf?.goodputBps ?? null,
+      closed_form_goodput_bps: cf?.goodputBpsAllFlows ?? null,
       fluid_error: c.relErr.goodput,
       closed_form_error: cf?.goodputRelErr ?? null,
       fluid_trusted: c.fluidTrusted,
@@ -110,7 +111,7 @@ export function comparisonRows(cases: readonly ComparisonCase[]): ComparisonRow[
     packet_timeouts: c.packet.timeouts,
     packet_fast_recoveries: c.packet.fastRecoveries,
     packet_loss_rate: c.packet.lossRate,
-    closed_forms: c.closedForms.map((x) => `${x.formula}=${x.goodputBps ?? ''}`).join(' '),
+    closed_forms: c.closedForms.map((x) => `${x.formula}=${x.goodputBpsAllFlows ?? ''}`).join(' '),
     fluid_trusted: c.fluidTrusted,
     flags: c.flags.map((f) => `${f.code}:${f.subject}`).join(' '),
   }));
@@ -236,7 +237,7 @@ export function goodputTableHtml(cases: readonly ComparisonCase[], scenarios: re
       return (
         `<td class="first">${formatBps(c.packet.status === 'ok' ? c.packet.goodputBps : null)}</td>` +
         `<td>${c.fluid.status === 'ok' ? `${formatBps(c.fluid.goodputBps)} (${err(c.relErr.goodput, c.fluidTrusted)})` : formatBps(null)}${notes.marks(fluidFlags, `${s} ${v}`)}</td>` +
-        `<td${cf ? ` title="${escapeHtml(cf.title)}"` : ''}>${cf ? `${formatBps(cf.goodputBps)} (${err(cf.goodputRelErr, !cfFlags.some((f) => f.severity === 'invalid'))})${notes.marks(cfFlags, `${s} ${v}`)}` : '–'}</td>`
+        `<td${cf ? ` title="${escapeHtml(cf.title)}"` : ''}>${cf ? `${formatBps(cf.goodputBpsAllFlows)} (${err(cf.goodputRelErr, !cfFlags.some((f) => f.severity === 'invalid'))})${notes.marks(cfFlags, `${s} ${v}`)}` : '–'}</td>`
       );
     });
     return `<tr data-variant="${v}"><th class="label" scope="row">${escapeHtml(v)}</th>${cells.join('')}</tr>`;

@@ -93,6 +93,12 @@ export class DenseHistory {
     return this.evalStep(k, s, i);
   }
 
+  /** Every component at time s into `out` (one search for all components). */
+  atAll(s: number, out: { [i: number]: number }): void {
+    const k = this.find(s);
+    for (let i = 0; i < this.n; i++) out[i] = this.evalStep(k, s, i);
+  }
+
   /** Component i at s, using step k's polynomial (k must contain s, or be adjacent). */
   evalStep(k: number, s: number, i: number): number {
     const n = this.n;

@@ -10,8 +10,16 @@
  */
 export type DdeRhs = (t: number, y: ArrayLike<number>, dy: number[], past: PastFn) => void;
 
-/** Component i of the solution at time s. */
-export type PastFn = (s: number, i: number) => number;
+/**
+ * Component i of the solution at time s. `settledUntil` is the end of the accepted solution: values
+ * at s <= settledUntil never change again (callers may cache them); later values come from the step
+ * in progress and change between its iterations.
+ */
+export type PastFn = ((s: number, i: number) => number) & {
+  settledUntil: number;
+  /** All components at time s into `out` (faster than n calls). */
+  fill?: (s: number, out: { [i: number]: number }) => void;
+};
 
 /** What an event does when it fires. Mutate `y` in place; return 'stop' to end the integration there. */
 export type EventAction = (t: number, y: number[]) => void | 'stop';
@@ -82,6 +90,16 @@ export interface SolveOptions {
   maxSteps?: number;
   /** First trial step (default: heuristic from the rhs scale). */
   firstStepS?: number;
+  /**
+   * true: cap steps at minLagS, so delayed values always come from accepted steps (method of steps).
+   * false (default): allow longer steps; delayed values inside the step in progress are taken from its
+   * own dense output, iterated to convergence (first pass: extrapolation of the previous step), as
+   * Julia's MethodOfSteps(constrained = false) and MATLAB's ddesd do. In steady state this takes
+   * steps of many RTTs instead of one.
+   */
+  constrained?: boolean;
+  /** Fixed-point iterations allowed per unconstrained step before it is retried smaller (default 6). */
+  maxIterations?: number;
 }
 
 export interface SolverStats {

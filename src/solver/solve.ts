@@ -34,7 +34,10 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
   const rtol = opts.rtol ?? 1e-6;
   const atol = opts.atol ?? 1e-6;
   const span = t1 - t0;
-  const hCap = Math.min(opts.maxStepS ?? Infinity, (problem.minLagS ?? Infinity) * (1 - 1e-9), span);
+  const minLag = problem.minLagS ?? Infinity;
+  const constrained = opts.constrained ?? false;
+  const hCap = Math.min(opts.maxStepS ?? Infinity, constrained ? minLag * (1 - 1e-9) : Infinity, span);
+  const maxIter = opts.maxIterations ?? 6;
   const hMin = opts.minStepS ?? 1e-12 * Math.max(1, Math.abs(span));
   const maxSteps = opts.maxSteps ?? 1_000_000;
   if (problem.y0.length !== n) throw new RangeError(`y0 has ${problem.y0.length} components, expected ${n}`);
@@ -48,11 +51,31 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
   const history = problem.history;
   const y0 = problem.y0.slice();
 
-  const past = (s: number, i: number): number => {
-    if (s < t0) return history ? history(s, i) : y0[i]!;
-    if (hist.length === 0 || s > hist.tEnd) return y[i]!;
-    return hist.at(s, i);
-  };
+  // The step in progress, when delayed values fall inside it (unconstrained steps): its dense data.
+  let tent = false;
+  let tentT = 0;
+  let tentH = 0;
+  const tY = new Array<number>(n).fill(0);
+  const tYN = new Array<number>(n).fill(0);
+  const tK1 = new Array<number>(n).fill(0);
+  const tK7 = new Array<number>(n).fill(0);
+  const tD = new Array<number>(5 * n).fill(0);
+  const past = Object.assign(
+    (s: number, i: number): number => {
+      if (s < t0) return history ? history(s, i) : y0[i]!;
+      if (s <= past.settledUntil && hist.length > 0) return hist.at(s, i);
+      if (tent) return denseTentative(s, tentT, tentH, i, n, tY, tYN, tK1, tK7, tD);
+      // First pass of a long step: extrapolate the last accepted step's polynomial (or hold y at the start).
+      return hist.length > 0 ? hist.at(s, i) : y[i]!;
+    },
+    {
+      settledUntil: t0,
+      fill: (s: number, out: { [i: number]: number }): void => {
+        if (s >= t0 && s <= past.settledUntil && hist.length > 0) hist.atAll(s, out);
+        else for (let i = 0; i < n; i++) out[i] = past(s, i);
+      },
+    },
+  );
   const raw = new Array<number>(n).fill(0);
   const rhs = (t: number, yy: number[], dy: number[]): void => {
     stats.rhsEvaluations++;
@@ -192,6 +215,18 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     for (let i = 0; i < n; i++) yTmp[i] = denseTentative(s, stepT, stepH, i, n, yS, yN, stepper.k1, stepper.k2, d4);
     return yTmp;
   };
+  const saveTentative = (ts: number, hs: number): void => {
+    for (let i = 0; i < n; i++) {
+      tY[i] = stepper.y[i]!;
+      tYN[i] = stepper.yNext[i]!;
+      tK1[i] = stepper.k1[i]!;
+      tK7[i] = stepper.k2[i]!;
+      tD[4 * n + i] = stepper.history.data[4 * n + i]!;
+    }
+    tentT = ts;
+    tentH = hs;
+    tent = true;
+  };
   const finite = (a: number[]): boolean => {
     for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i]!)) return false;
     return true;
@@ -215,7 +250,27 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     stats.steps++;
     let err = stepper.error(atol, rtol);
     if (!finite(stepper.yNext)) err = Infinity;
+    if (err <= 1 && hTry > minLag) {
+      // Delayed values inside this step came from extrapolation: iterate on the step's own dense output.
+      let converged = false;
+      for (let it = 0; it < maxIter && err <= 1; it++) {
+        saveTentative(t, hTry);
+        stepper.step(t, hTry);
+        stats.steps++;
+        err = stepper.error(atol, rtol);
+        if (!finite(stepper.yNext)) err = Infinity;
+        let change = 0;
+        for (let i = 0; i < n; i++) change = Math.max(change, Math.abs(stepper.yNext[i]! - tYN[i]!) / (atol + rtol * Math.abs(tYN[i]!)));
+        if (change <= 0.1) {
+          converged = true;
+          saveTentative(t, hTry); // event location inside this step reads the final iterate
+          break;
+        }
+      }
+      if (!converged && err <= 1) err = 2; // retry smaller: the fixed point did not settle
+    }
     if (!(err <= 1)) {
+      tent = false;
       stats.rejected++;
       rejectedLast = true;
       if (hTry <= hMin) {
@@ -250,10 +305,12 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
       // on the far side of the crossing, so the event cannot fire twice.
       if (tEv > t) {
         hist.push(t, hTry, stepper.y, stepper.yNext, stepper.k1, stepper.k2, stepper.history.data, tEv);
+        past.settledUntil = hist.tEnd;
         const yEv = interp(tEv);
         for (let i = 0; i < n; i++) y[i] = yEv[i]!;
       }
       t = tEv;
+      tent = false;
       const ev = events[first]!;
       disarmedScale[first] = 1e-9 * (1 + Math.abs(gPrev[first]!));
       sameTimeEvents = t === lastEventT ? sameTimeEvents + 1 : 0;
@@ -279,6 +336,8 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     }
     // Store the dense output before stepComplete overwrites y and k1 with the step's end values.
     hist.push(t, hTry, stepper.y, stepper.yNext, stepper.k1, stepper.k2, stepper.history.data);
+    past.settledUntil = hist.tEnd;
+    tent = false;
     stepper.stepComplete(t, hTry);
     for (let i = 0; i < n; i++) y[i] = stepper.y[i]!;
     t = landing ? tTarget : tNext;

@@ -106,7 +106,12 @@ export function responseChart(rows: readonly ReportRow[], theory: readonly Theor
     })),
   ];
   const x = { field: 'x', type: 'quantitative', title: wrt === 'loss' ? 'loss probability p' : 'base RTT (s)', scale: { type: 'log' }, axis: { format: wrt === 'loss' ? '.0e' : '.3~g' } };
-  const y = { field: 'y', type: 'quantitative', title: 'goodput (bit/s)', scale: { type: 'log' }, axis: { format: '.2~s' } };
+  // The y domain follows the means and curves, not the CI ends: with few replications a lower CI end
+  // can sit decades below the mean and would squash every line; such bars are clipped instead.
+  const ys = data.map((d) => d.y).filter((v): v is number => v !== null && v > 0);
+  const domain = ys.length ? [Math.min(...ys) / 2, Math.max(...ys) * 2] : undefined;
+  const yScale = { type: 'log', ...(domain ? { domain } : {}) };
+  const y = { field: 'y', type: 'quantitative', title: 'goodput (bit/s)', scale: yScale, axis: { format: '.2~s' } };
   const color = { field: 'variant', type: 'nominal', title: 'variant', scale: variantScale(variants) };
   const tooltip = [
     { field: 'variant', type: 'nominal' }, { field: 'source', type: 'nominal' },
@@ -126,22 +131,22 @@ export function responseChart(rows: readonly ReportRow[], theory: readonly Theor
       layer: [
         {
           transform: [{ filter: "datum.source === 'packet' && datum.lo !== null && datum.lo > 0" }],
-          mark: { type: 'rule', strokeWidth: 1.2 },
-          encoding: { x, y: { field: 'lo', type: 'quantitative', scale: { type: 'log' } }, y2: { field: 'hi' }, color },
+          mark: { type: 'rule', strokeWidth: 1.2, clip: true },
+          encoding: { x, y: { field: 'lo', type: 'quantitative', scale: yScale }, y2: { field: 'hi' }, color },
         },
         {
           transform: [{ filter: "datum.source === 'packet'" }],
-          mark: { type: 'point', filled: true, size: 28, tooltip: true },
+          mark: { type: 'point', filled: true, size: 28, tooltip: true, clip: true },
           encoding: { x, y, color, tooltip },
         },
         {
           transform: [{ filter: "datum.source === 'fluid'" }],
-          mark: { type: 'line', strokeWidth: 1.5, point: { size: 12 } },
+          mark: { type: 'line', strokeWidth: 1.5, point: { size: 12 }, clip: true },
           encoding: { x, y, color, detail: { field: 'source', type: 'nominal' }, tooltip },
         },
         {
           transform: [{ filter: "datum.source !== 'packet' && datum.source !== 'fluid'" }],
-          mark: { type: 'line', strokeWidth: 1.2, opacity: 0.8 },
+          mark: { type: 'line', strokeWidth: 1.2, opacity: 0.8, clip: true },
           encoding: {
             x, y, color,
             strokeDash: { field: 'source', type: 'nominal', title: 'closed form', ...(formulas.length ? { scale: { domain: formulas, range: formulas.map((_, i) => DASHES[i % DASHES.length]) } } : {}) },
