@@ -87,6 +87,18 @@ describe('compareRuns', () => {
     expect(c.closedForms[0]!.cwndRelErr).toBeCloseTo(0.25, 12);
   });
 
+  it('should compare a one-flow closed form with the packet goodput per flow', () => {
+    const spec = presetScenario('lossy', 'reno', { durationS: 10, flows: 2 });
+    const tr = sampled(10, 100, sawtooth(20, 2, 0.1));
+    const packet = syntheticRun({ engine: 'packet', scenario: spec, cwndSegments: tr, goodputBps: 200_000, meanCwndSegments: 16 });
+    const fluid = syntheticRun({ engine: 'fluid', scenario: spec, cwndSegments: tr, goodputBps: 200_000, meanCwndSegments: 16 });
+    const c = compareRuns(packet, fluid, [{ formula: 'mathis', title: 'Mathis', appliesTo: ['reno'], cwndSegments: 16, goodputBps: 110_000 }]);
+    expect(c.flows).toBe(2);
+    expect(c.closedForms[0]!.goodputBpsAllFlows).toBe(220_000);
+    expect(c.closedForms[0]!.goodputRelErr).toBeCloseTo(0.1, 12); // 110k vs 100k per flow
+    expect(c.closedForms[0]!.cwndRelErr).toBeCloseTo(0, 12); // windows are means over flows already
+  });
+
   it('should flag timeouts, tiny windows and bandwidth limits instead of trusting the error', () => {
     const tr = sampled(10, 100, () => 2);
     const spec = presetScenario('lossy', 'reno', { durationS: 10 });
