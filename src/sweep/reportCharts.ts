@@ -105,7 +105,10 @@ export function responseChart(rows: readonly ReportRow[], theory: readonly Theor
       panel: panelName(t[panelField]!), order: t[panelField], x: t[xField], variant: t.variant, source: t.formula, y: r4(t.goodputBps), lo: null, hi: null, n: null,
     })),
   ];
-  const x = { field: 'x', type: 'quantitative', title: wrt === 'loss' ? 'loss probability p' : 'base RTT (s)', scale: { type: 'log' }, axis: { format: wrt === 'loss' ? '.0e' : '.3~g' } };
+  // Pad the x domain a little so points at the grid ends are not cut by the clip.
+  const xs = data.map((d) => d.x).filter((v): v is number => v !== null && v > 0);
+  const xScale = { type: 'log', ...(xs.length ? { domain: [Math.min(...xs) / 1.25, Math.max(...xs) * 1.25] } : {}) };
+  const x = { field: 'x', type: 'quantitative', title: wrt === 'loss' ? 'loss probability p' : 'base RTT (s)', scale: xScale, axis: { format: wrt === 'loss' ? '.0e' : '.3~g' } };
   // The y domain follows the means and curves, not the CI ends: with few replications a lower CI end
   // can sit decades below the mean and would squash every line; such bars are clipped instead.
   const ys = data.map((d) => d.y).filter((v): v is number => v !== null && v > 0);
