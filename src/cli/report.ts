@@ -74,7 +74,7 @@ function progressReporter(): { onProgress: ProgressFn; stop(): void } {
 export function register(program: Command, _shared?: SharedScenarioHelpers): void {
   program
     .command('report')
-    .description('run scenarios x variants with both engines and write a self-contained HTML report (DIR/index.html plus CSV/JSON data)')
+    .description('run scenarios x variants with both engines and write a self-contained HTML report (DIR/index.html plus CSV/JSON data); without a recipe or flags: every preset x every variant, 100 s')
     .option('--recipe <file>', 'report recipe (.yaml or .json), e.g. reports/recipes/seed-study.yaml')
     .option('--scenarios <list>', 'comma-separated presets (normal, lfn, lossy) or scenario files')
     .option('--variants <list>', 'comma-separated variants: tahoe, reno, newreno, westwood, cubic')

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +27,12 @@ describe('report recipes', () => {
     expect(r.durationS).toBe(100);
     const s = resolveScenarios(r);
     expect(s.map((x) => [x.name, x.durationS, x.seed])).toEqual([['normal', 100, 1], ['lfn', 100, 1], ['lossy', 100, 1]]);
+  });
+
+  it('should load every recipe shipped in reports/recipes', () => {
+    const files = readdirSync('reports/recipes').filter((f) => /\.(ya?ml|json)$/.test(f));
+    expect(files).toContain('seed-study.yaml');
+    for (const f of files) expect(loadRecipe(join('reports/recipes', f)).name).toBe(f.replace(/\.(ya?ml|json)$/, ''));
   });
 
   it('should accept inline scenarios over a preset and apply duration and seed to them', () => {
