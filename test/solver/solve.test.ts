@@ -181,3 +181,22 @@ describe('solve(problem) event re-arming', () => {
     expect(sol.events.length).toBeLessThanOrEqual(1);
   });
 });
+
+describe('solve(problem) with steps longer than the delay', () => {
+  it('unconstrained steps (iterated on the step\'s own dense output) agree with the method of steps', () => {
+    // x'(t) = -x(t - 0.1) + 1 - x(t): settles at 0.5; lag much shorter than the smooth solution's scale.
+    const problem: DdeProblem = {
+      n: 1,
+      y0: [0],
+      tspan: [0, 20],
+      minLagS: 0.1,
+      rhs: (t, y, dy, past) => void (dy[0] = 1 - y[0]! - past(t - 0.1, 0)),
+    };
+    const a = solve(problem, { rtol: 1e-8, atol: 1e-10, constrained: true });
+    const b = solve(problem, { rtol: 1e-8, atol: 1e-10 });
+    for (const t of [0.05, 0.3, 1, 5, 20]) expect(Math.abs(a.at(t, 0) - b.at(t, 0))).toBeLessThan(1e-7);
+    // The unconstrained solver takes steps far longer than the lag once the solution is smooth.
+    expect(b.stats.steps).toBeLessThan(a.stats.steps);
+    expect(Math.abs(b.at(20, 0) - 0.5)).toBeLessThan(1e-6);
+  });
+});
