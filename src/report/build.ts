@@ -124,7 +124,7 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
       if (cf && cf.goodputRelErr !== null) out.push({ scenario: c.scenario, variant: c.variant, metric: 'closed-form goodput', errorPct: 100 * cf.goodputRelErr!, trusted: !closedFormFlags(c, cf).some((f) => f.severity === 'invalid'), note });
       return out;
     });
-    errorsHtml += await add({ id: 'errors', title: 'Error summary', caption: 'Relative error (model − packet) / packet in percent, per scenario; faded bars are outside the model\'s validity.', spec: errorSummaryChart(rows, order), staticSpec: errorSummaryChart(rows, { ...order, interactive: false }) });
+    errorsHtml += await add({ id: 'errors', title: 'Error summary', caption: 'Relative error (model − packet) / packet in percent, per scenario, on a symmetric log scale (linear within ±10%); faded bars are outside the model\'s validity.', spec: errorSummaryChart(rows, order), staticSpec: errorSummaryChart(rows, { ...order, interactive: false }) });
   }
   errorsHtml += comparisonTableHtml(cases, notes);
 

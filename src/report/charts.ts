@@ -142,7 +142,8 @@ export function errorSummaryChart(rows: ErrorRow[], opts: BuildOptions = {}): To
           encoding: {
             x: { field: 'variant', type: 'nominal', title: null, axis: { labelAngle: 0 }, ...(opts.variantOrder ? { sort: opts.variantOrder } : {}) },
             xOffset: { field: 'metric', type: 'nominal' },
-            y: { field: 'errorPct', type: 'quantitative', title: 'error (%)' },
+            // Symmetric log: one +800% outlier must not flatten the ±10% differences that matter.
+            y: { field: 'errorPct', type: 'quantitative', title: 'error (%), log scale beyond ±10%', scale: { type: 'symlog', constant: 10 }, axis: { values: [-100, -50, -20, -10, 0, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] } },
             color: { field: 'metric', type: 'nominal', title: 'model', scale: { scheme: 'tableau10' } },
             // Faded bars: the model is outside its validity there (the page's caption says so).
             opacity: { condition: { test: "datum.validity === 'within validity'", value: 1 }, value: 0.3 },
