@@ -30,6 +30,8 @@ export interface CompiledEvent {
   set: GenFn;
   /** Flow-state index of each assignment. */
   targets: number[];
+  /** Whether it is a window reduction (counted as a fast recovery). */
+  reduction: boolean;
 }
 
 export interface CompiledSystem {
@@ -170,7 +172,7 @@ export function compileSystem(bn: ModelFile, fl: ModelFile): CompiledSystem {
       return one(a.expr, ff, `events[${k}].set[${j}]`, all, true, setDelays);
     });
     const set = build(`event${k}.set`, [...sets.flatMap((c) => c.prologue), ...sets.map((c, j) => `dy[${j}] = ${c.js};`), 'return 0;'].join('\n'), source);
-    return { name: ev.name, g, direction: cmp === 'larger' || cmp === 'largerEq' ? 'rising' : 'falling', guard, set, targets };
+    return { name: ev.name, g, direction: cmp === 'larger' || cmp === 'largerEq' ? 'rising' : 'falling', guard, set, targets, reduction: ev.reduction };
   });
 
   // Initial values and bounds: parameter-only expressions, evaluated once per run.

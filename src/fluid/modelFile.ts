@@ -59,6 +59,8 @@ export interface EventDecl {
   guard?: Located;
   /** Assignments `X = expr` to this model's states, all evaluated with the pre-event values. */
   set: { state: string; expr: Located }[];
+  /** A window reduction (congestion event): counted as a fast recovery in the RunResult. */
+  reduction: boolean;
   line: number;
 }
 
@@ -211,6 +213,12 @@ export function readModelFile(path: string, text = readFileSync(path, 'utf8')): 
       when: located(field(n, 'when'), `${where}.when`),
       guard: field(n, 'guard') === undefined ? undefined : located(field(n, 'guard'), `${where}.guard`),
       set,
+      reduction: (() => {
+        const r = field(n, 'reduction');
+        if (r === undefined) return false;
+        if (!isScalar(r) || typeof r.value !== 'boolean') throw err(`${where}.reduction`, 'must be true or false', r);
+        return r.value;
+      })(),
       line: lineOf(n),
     };
   });

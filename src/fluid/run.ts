@@ -112,7 +112,15 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
   const failed = sol.status === 'failed' || bad !== '';
   const failure = sol.status === 'failed' ? `fluid model '${scenario.variant}' failed: ${sol.message}` : bad ? `fluid model '${scenario.variant}' failed: ${bad}` : undefined;
   const nan = (v: number): number => (failed ? NaN : v);
-  const lossEvents = (i: number): number => sol.events.filter((e) => (flows.length > 1 ? e.name.startsWith(`flow ${i}: `) : true) && /loss|congestion/.test(e.name)).length;
+  // Window reductions: hybrid models count their reduction events; mean-field models have none but
+  // the expected number of loss indications, the integral of rate x p.
+  const reductions = new Set(compiled.events.filter((e) => e.reduction).map((e) => e.name));
+  const hybridCounts = compiled.events.some((e) => e.reduction && !/slow start/.test(e.name)) && sys.problem.events!.length > 0;
+  const lossEvents = (i: number): number =>
+    sol.events.filter((e) => {
+      const name = flows.length > 1 ? (e.name.startsWith(`flow ${i}: `) ? e.name.slice(`flow ${i}: `.length) : '') : e.name;
+      return reductions.has(name);
+    }).length;
   const flowSummaries: FlowSummary[] = acc.map((a, i) => {
     const meanCwndSeg = a.cwnd / span;
     return {
@@ -127,7 +135,7 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
       // are the expected number of window reductions; hybrid models count their loss events.
       retransmits: nan(Math.round(a.lost)),
       timeouts: nan(0),
-      fastRecoveries: nan(compiled.events.some((e) => /loss|congestion/.test(e.name) && !/slow start/.test(e.name)) ? lossEvents(i) : Math.round(a.lost)),
+      fastRecoveries: nan(hybridCounts ? lossEvents(i) : Math.round(a.lost)),
       lossRate: nan(a.sent > 0 ? a.lost / a.sent : 0),
     };
   });
