@@ -17,4 +17,10 @@ describe('ns-3 agreement on lossy (median of 10 seeds x 500 s vs ns-3)', () => {
       }
     });
   }
+
+  it("lossy/reno with ns-3's recovery (ccParams.partialAcks = 1): within 20% — the known gap is the recovery rule", () => {
+    const c = runCell('lossy', 'reno', { partialAcks: 1 });
+    console.log(`lossy/reno partialAcks=1: cclab ${c.cclabMedianBps.toFixed(0)} bit/s, ns-3 ${c.ns3MedianBps} bit/s, ${(c.diff * 100).toFixed(1)}%`);
+    expect(Math.abs(c.diff)).toBeLessThanOrEqual(TOLERANCE.lossy);
+  });
 });

@@ -70,11 +70,18 @@ export function ns3Median(preset: PresetName, ns3Variant: string): number {
 }
 
 /** Runs one cell: 10 seeds x 500 s (conservation is checked at the end of every run). */
-export function runCell(preset: PresetName, variant: keyof typeof NS3_NAME, seeds = 10): CellResult {
+export function runCell(
+  preset: PresetName,
+  variant: keyof typeof NS3_NAME,
+  ccParams: Record<string, number> = {},
+  seeds = 10,
+): CellResult {
   const goodput: number[] = [];
   const retx: number[] = [];
   for (let seed = 1; seed <= seeds; seed++) {
-    const { result: r } = simulate(presetScenario(preset, variant, { durationS: 500, seed }));
+    const scenario = presetScenario(preset, variant, { durationS: 500, seed });
+    scenario.ccParams = ccParams;
+    const { result: r } = simulate(scenario);
     goodput.push(r.summary.goodputBps);
     retx.push(r.summary.retransmits);
   }
