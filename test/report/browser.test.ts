@@ -138,7 +138,11 @@ describe.skipIf(!existsSync(CHROMIUM))('the report in a browser', () => {
     const box = (await page.locator('#cwnd-lossy-reno canvas').boundingBox())!;
     await page.mouse.move(box.x + box.width / 3, box.y + 100);
     await page.mouse.wheel(0, -400);
-    await page.waitForTimeout(200);
+    // The view updates asynchronously: wait for the new domain rather than a fixed time (CI is busy).
+    await page.waitForFunction((span) => {
+      const d = (window as unknown as { cclabViews: Record<string, { scale(n: string): { domain(): number[] } }> }).cclabViews['cwnd-lossy-reno']!.scale('x').domain();
+      return d[1]! - d[0]! < span;
+    }, before[1]! - before[0]!, { timeout: 10_000 });
     const after = await domain();
     expect(after[1]! - after[0]!).toBeLessThan(before[1]! - before[0]!);
     await page.close();
