@@ -33,7 +33,9 @@ export const KNOWN_GAPS: Readonly<Record<string, string>> = {
     'the first timeout episode also overflows the access queue (an ACK jumps over data the receiver ' +
     'holds, pipe falls to 0 and a cwnd-sized go-back-N burst leaves), but the next slow start stays ' +
     'below the overflow point and the sender settles. Not the cause (tried, no storm either way): ' +
-    "ns-3's ssthresh cut on every timeout, a 287-packet instead of 387-packet access queue.",
+    "ns-3's ssthresh cut on every timeout, a 287-packet instead of 387-packet access queue, an " +
+    'advertised window of the whole buffer, HyStart, and ns-3 TcpNewReno\'s slow start of one MSS per ' +
+    'ACK (src/internet/model/tcp-congestion-ops.cc; cclab\'s newreno adds segmentsAcked x MSS).',
   'normal/cubic':
     'Same ns-3 storm (all 10 ns-3 runs, ~620k retransmissions, 4.25-4.41 Mbit/s); cclab stays out of ' +
     'it and CUBIC keeps the 10 Mbit/s access link busier (about +21%).',
