@@ -1,5 +1,7 @@
 import { Dopri5 } from 'dopri/lib/dopri5/stepper.js';
-import type { DdeProblem, EventRecord, SolveOptions, SolverStats, StateEvent } from './problem.js';
+import type { DdeProblem, EventRecord, SolveOptions, SolverStats } from './problem.js';
+import { Box, Rearm } from './bounds.js';
+import type { ActiveEvent } from './bounds.js';
 import { DenseHistory, denseTentative } from './history.js';
 import { findRoot, crossed } from './roots.js';
 import { Solution } from './solution.js';
@@ -13,19 +15,16 @@ const ERR_EXPONENT = 1 / 5;
 /** An event firing this many times at one instant is a modelling loop (Zeno), not progress. */
 const MAX_EVENTS_AT_ONE_TIME = 50;
 
-interface ActiveEvent extends StateEvent {
-  active(): boolean;
-  /** Bound-exit events fire only when g becomes strictly positive (the derivative points inwards). */
-  strict?: boolean;
-}
 
 /**
  * Integrate a retarded DDE (or ODE) with dopri's Dormand-Prince 5(4) stepper, adding what the `dopri`
  * package lacks: a history function before t0, located state events with restarts, timed events,
  * box constraints with sliding (queue in [0, B]), forced stops, and failure reporting instead of throwing.
  *
- * The step is capped at `minLagS` (method of steps), so a delayed value y(t - tau), tau >= minLagS,
- * always comes from an accepted step: the RK formula stays explicit even for state-dependent delays.
+ * Delays: with `constrained`, steps are capped at `minLagS` (method of steps), so a delayed value
+ * y(t - tau), tau >= minLagS, always comes from an accepted step and the RK formula stays explicit,
+ * even for state-dependent delays. By default longer steps are allowed and iterated on their own dense
+ * output (see SolveOptions.constrained).
  * Never throws for numerical trouble: NaN/Inf or a collapsing step gives a Solution with status 'failed'.
  */
 export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
@@ -46,8 +45,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
   const stats: SolverStats = { steps: 0, rejected: 0, rhsEvaluations: 0, events: 0 };
   const fired: EventRecord[] = [];
   const y = problem.y0.slice();
-  /** Bound state per component: 0 free, -1 held at lo, +1 held at hi. */
-  const held = new Int8Array(n);
+  const box = new Box(n, problem.bounds ?? []);
   const history = problem.history;
   const y0 = problem.y0.slice();
 
@@ -80,9 +78,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
   const rhs = (t: number, yy: number[], dy: number[]): void => {
     stats.rhsEvaluations++;
     problem.rhs(t, yy, dy, past);
-    for (let i = 0; i < n; i++) {
-      if ((held[i] === -1 && dy[i]! < 0) || (held[i] === 1 && dy[i]! > 0)) dy[i] = 0;
-    }
+    box.project(dy);
   };
   const rawDerivative = (t: number, yy: ArrayLike<number>, i: number): number => {
     stats.rhsEvaluations++;
@@ -90,71 +86,9 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     return raw[i]!;
   };
 
-  const events: ActiveEvent[] = (problem.events ?? []).map((e) => ({ ...e, active: () => true }));
-  for (const b of problem.bounds ?? []) {
-    const i = b.index;
-    for (const side of [-1, 1] as const) {
-      const limit = side === -1 ? b.lo : b.hi;
-      if (limit === undefined) continue;
-      events.push({
-        name: `y[${i}] reaches ${side === -1 ? 'lower' : 'upper'} bound ${limit}`,
-        g: (_t, yy) => yy[i]! - limit,
-        direction: side === -1 ? 'falling' : 'rising',
-        active: () => held[i] === 0,
-        action: (_t, yy) => {
-          yy[i] = limit;
-          held[i] = side;
-        },
-      });
-      events.push({
-        name: `y[${i}] leaves ${side === -1 ? 'lower' : 'upper'} bound ${limit}`,
-        g: (t, yy) => -side * rawDerivative(t, yy, i),
-        direction: 'rising',
-        strict: true,
-        active: () => held[i] === side,
-        action: () => {
-          held[i] = 0;
-        },
-      });
-    }
-  }
-  // A start exactly on (or outside) a bound starts held there.
-  for (const b of problem.bounds ?? []) {
-    if (b.lo !== undefined && y[b.index]! <= b.lo) {
-      y[b.index] = b.lo;
-      held[b.index] = -1;
-    } else if (b.hi !== undefined && y[b.index]! >= b.hi) {
-      y[b.index] = b.hi;
-      held[b.index] = 1;
-    }
-  }
+  const events: ActiveEvent[] = [...(problem.events ?? []).map((e) => ({ ...e, active: () => true })), ...box.events(rawDerivative)];
+  const refreshHolds = (t: number): void => box.settle(t, y, rawDerivative);
 
-  /**
-   * After a jump (event action) a held component may now be pushed inwards, or a free one may sit
-   * outside its box: settle the flags at the new point so no crossing is missed across the jump.
-   */
-  const refreshHolds = (t: number): void => {
-    for (const b of problem.bounds ?? []) {
-      const i = b.index;
-      if (b.lo !== undefined && y[i]! <= b.lo) {
-        y[i] = b.lo;
-        held[i] = -1;
-      } else if (b.hi !== undefined && y[i]! >= b.hi) {
-        y[i] = b.hi;
-        held[i] = 1;
-      }
-      // Moved off its bound by the jump, or pushed back inside by the dynamics: free again.
-      if ((held[i] === -1 && y[i]! > b.lo!) || (held[i] === 1 && y[i]! < b.hi!)) held[i] = 0;
-      else if (held[i] !== 0 && -held[i]! * rawDerivative(t, y, i) > 0) held[i] = 0;
-    }
-  };
-
-  const boxLo = new Float64Array(n).fill(-Infinity);
-  const boxHi = new Float64Array(n).fill(Infinity);
-  for (const b of problem.bounds ?? []) {
-    if (b.lo !== undefined) boxLo[b.index] = b.lo;
-    if (b.hi !== undefined) boxHi[b.index] = b.hi;
-  }
   const stops = [...(problem.tstops ?? []), ...(problem.timedEvents ?? []).map((e) => e.atS)]
     .filter((s) => s > t0 && s < t1)
     .sort((a, b) => a - b);
@@ -182,24 +116,11 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
   stepper.reset(t, y);
   if (!y.every(Number.isFinite) || !stepper.k1.every(Number.isFinite)) {
     fail('non-finite initial state or derivative');
-    return new Solution(hist, y, t0, t, status, message, stats, fired, boxLo, boxHi);
+    return new Solution(hist, y, t0, t, status, message, stats, fired, box.lo, box.hi);
   }
   let gPrev = events.map((e) => (e.active() ? e.g(t, y, past) : NaN));
-  /**
-   * Re-arming: after an event fires, its g sits at ~0 on the far side of the crossing; numerical noise
-   * (or a tangency) could make it cross again and again within rounding of the same instant. An event
-   * that fired stays disarmed until an accepted step ends with g clearly back on the near side
-   * (|g| above 1e-9 of the scale g had before the crossing), as SUNDIALS' root finder does.
-   */
-  const disarmedScale = new Float64Array(events.length).fill(NaN);
-  const armed = (k: number, g: number): boolean => {
-    const sc = disarmedScale[k]!;
-    if (Number.isNaN(sc)) return true;
-    const ev = events[k]!;
-    const back = ev.direction === 'rising' ? g < -sc : ev.direction === 'falling' ? g > sc : Math.abs(g) > sc;
-    if (back) disarmedScale[k] = NaN;
-    return back;
-  };
+  const rearm = new Rearm(events);
+
   let h = Math.min(hCap, opts.firstStepS ?? initialStep(stepper.k1, y, atol, rtol, span));
   let rejectedLast = false;
   let sameTimeEvents = 0;
@@ -261,7 +182,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
         if (!finite(stepper.yNext)) err = Infinity;
         let change = 0;
         for (let i = 0; i < n; i++) change = Math.max(change, Math.abs(stepper.yNext[i]! - tYN[i]!) / (atol + rtol * Math.abs(tYN[i]!)));
-        if (change <= 0.1) {
+        if (change <= 0.5) {
           converged = true;
           saveTentative(t, hTry); // event location inside this step reads the final iterate
           break;
@@ -288,7 +209,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     let tEv = Infinity;
     for (let k = 0; k < events.length; k++) {
       const ev = events[k]!;
-      if (!ev.active() || !Number.isNaN(disarmedScale[k]!)) continue;
+      if (!ev.active() || !rearm.armed(k)) continue;
       const ga = gPrev[k]!;
       const gb = ev.g(tNext, stepper.yNext, past);
       if (!crossed(ga, gb, ev.direction, ev.strict ?? false)) continue;
@@ -312,7 +233,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
       t = tEv;
       tent = false;
       const ev = events[first]!;
-      disarmedScale[first] = 1e-9 * (1 + Math.abs(gPrev[first]!));
+      rearm.disarm(first, gPrev[first]!);
       sameTimeEvents = t === lastEventT ? sameTimeEvents + 1 : 0;
       lastEventT = t;
       if (sameTimeEvents > MAX_EVENTS_AT_ONE_TIME) {
@@ -330,7 +251,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
       }
       gPrev = events.map((e) => (e.active() ? e.g(t, y, past) : NaN));
       // An action that moved g clearly back (L >= 1 -> L = 0) re-arms its event at once.
-      for (let k = 0; k < events.length; k++) if (!Number.isNaN(gPrev[k]!)) armed(k, gPrev[k]!);
+      for (let k = 0; k < events.length; k++) rearm.observe(k, gPrev[k]!);
       h = Math.max(hTry, hMin * 10);
       continue;
     }
@@ -343,7 +264,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     t = landing ? tTarget : tNext;
     for (let k = 0; k < events.length; k++) {
       gPrev[k] = events[k]!.active() ? events[k]!.g(t, y, past) : NaN;
-      if (!Number.isNaN(disarmedScale[k]!) && !Number.isNaN(gPrev[k]!)) armed(k, gPrev[k]!);
+      rearm.observe(k, gPrev[k]!);
     }
     // Timed events exactly at this step's end.
     let timedFired = false;
@@ -367,7 +288,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     if (landing) h = Math.max(h, hTry);
     rejectedLast = false;
   }
-  return new Solution(hist, y, t0, t, status, message, stats, fired, boxLo, boxHi);
+  return new Solution(hist, y, t0, t, status, message, stats, fired, box.lo, box.hi);
 }
 
 /** Hairer-Wanner starting step, simplified: 1% of the scaled size of y over the scaled size of f. */
