@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { presetScenario } from '../../src/scenario/presets.js';
 import { VARIANTS } from '../../src/variants.js';
-import { simulate } from './helpers.js';
+import { line, simulate } from './helpers.js';
 
 describe('every variant on every preset (100 s)', () => {
   for (const preset of ['normal', 'lfn', 'lossy'] as const) {
@@ -26,4 +26,16 @@ describe('every variant on every preset (100 s)', () => {
     expect(result.summary.goodputBps).toBeGreaterThan(1.5e6);
     expect(result.summary.fastRecoveries).toBeLessThan(50);
   });
+
+  for (const variant of VARIANTS) {
+    it(`${variant}: two flows with equal RTTs share a 10 Mbit/s bottleneck fairly and fill it`, () => {
+      const s = line({ variant, flows: 2, durationS: 200, measureFromS: 20, accessBps: 100e6, queuePackets: 100, receiverAccess: true });
+      s.flows[1]!.access.delayS = s.flows[0]!.access.delayS;
+      const { result } = simulate(s);
+      const g = result.flows.map((f) => f.summary.goodputBps);
+      const jain = (g[0]! + g[1]!) ** 2 / (2 * (g[0]! ** 2 + g[1]! ** 2));
+      expect(jain).toBeGreaterThan(0.95);
+      expect(result.summary.goodputBps).toBeGreaterThan(0.97 * ((10e6 * 1448) / 1500));
+    });
+  }
 });
