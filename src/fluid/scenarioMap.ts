@@ -87,6 +87,9 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
   };
 
   const flows = s.flows.map((f, i) => {
+    if (f.bytes !== null) {
+      throw new InputError(`flows[${i}].bytes`, `is ${f.bytes}: the fluid models describe bulk transfers only (bytes: null); use the packet engine for finite transfers`);
+    }
     const links: LinkSpec[] = [f.access, { bandwidthBps: s.bottleneck.bandwidthBps, delayS: s.bottleneck.delayS, queuePackets: 0 }];
     if (f.receiverAccess) links.push(f.receiverAccess);
     let Tp = 0;
