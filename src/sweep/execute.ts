@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Engine } from '../variants.js';
 import { cacheKey, RunCache } from './cache.js';
@@ -54,10 +53,14 @@ export function sweepScenario(spec: RunSpec): RunSpec['scenario'] {
 export const DEFAULT_ENGINE_MODULE = new URL('./runEngine.ts', import.meta.url).href;
 const WORKER_FILE = new URL('./worker.ts', import.meta.url).href;
 
-/** `--import <tsx>` by absolute URL, so workers load .ts files whatever the cwd or the parent's loader (vitest, tsx). */
+/**
+ * Workers load TypeScript through tsx's CommonJS hook only (`--require tsx/cjs`, by absolute path so
+ * it resolves whatever the cwd). On Node 20 tsx's ESM hooks do not reach worker threads anyway, and
+ * registering them (`--import tsx`) starts a loader thread per worker that costs about a second of
+ * start-up; piscina requires the worker file first, and worker.ts requires the engine.
+ */
 function tsxExecArgv(): string[] {
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return ['--import', tsx];
+  return ['--require', createRequire(import.meta.url).resolve('tsx/cjs')];
 }
 
 export function defaultWorkers(): number {

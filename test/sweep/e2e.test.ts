@@ -76,8 +76,8 @@ describe('trace settings do not change summaries', () => {
     const { presetScenario } = await import('../../src/scenario/presets.js');
     const s = presetScenario('lossy', 'cubic', { durationS: 5 });
     s.bottleneck.loss.rate = 0.02;
-    const full = runEngine(engine, { ...s, trace: { maxPoints: 4000 } });
-    const small = runEngine(engine, { ...s, trace: { maxPoints: 10 } });
+    const full = await runEngine(engine, { ...s, trace: { maxPoints: 4000 } });
+    const small = await runEngine(engine, { ...s, trace: { maxPoints: 10 } });
     expect(small.summary).toEqual(full.summary);
   });
 });
