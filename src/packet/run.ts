@@ -24,6 +24,11 @@ const MEASURE: number = EV_MEASURE;
 export interface RunOptions {
   /** Overrides the registry's algorithm (per flow), e.g. a test double. */
   makeCc?: (flow: number) => CongestionControl;
+  /**
+   * Reproduce ns-3's Reno-SACK head artefact (spurious head retransmissions after multi-hole
+   * recoveries, which set off its retransmission storms on the `normal` preset). Default false.
+   */
+  ns3HeadSackArtefact?: boolean;
 }
 
 /** Everything a run builds, exposed for white-box tests (conservation, RTT samples). */
@@ -72,6 +77,7 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
           sndBufBytes: tcp.rcvBufBytes,
           initialRwndBytes: tcp.rcvBufBytes,
           rtoKind: EV_RTO,
+          ns3HeadSackArtefact: options.ns3HeadSackArtefact ?? false,
         },
         observer,
       ),

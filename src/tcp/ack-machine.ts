@@ -117,6 +117,10 @@ function newAck(s: TcpSender, ackNo: number, una0: number): void {
   s.dupAcks = 0;
   // Segments leaving the scoreboard take their Reno-SACK marks with them (the head never had one).
   const k = Math.ceil(bytesAcked / mss);
+  // ns-3 marks dupACK "sacks" on the segments right after the head, in order; if the marks reach
+  // past the acknowledged segments, the new head carries one: ns-3 moves it on and marks the head
+  // lost (retransmitted spuriously). Only with the ns-3 artefact switch.
+  if (s.config.ns3HeadSackArtefact === true && s.sackedSegs >= k && ackNo < s.highTx) s.headLost = true;
   s.sackedSegs = Math.max(0, s.sackedSegs - Math.max(0, k - 1));
   s.sndUna = ackNo;
   if (s.sndNxt < ackNo) s.sndNxt = ackNo;

@@ -32,6 +32,12 @@ export interface SenderConfig {
   initialRwndBytes: number;
   /** Event kind the network dispatches to {@link TcpSender.onRtoEvent}. */
   rtoKind: number;
+  /**
+   * Reproduce ns-3's Reno-SACK head artefact (default false): when an ACK leaves the new head of the
+   * scoreboard carrying one of the dupACK "sack" marks, ns-3 (TcpTxBuffer::DiscardUpTo) unmarks it,
+   * marks it lost and so retransmits it, spuriously. See src/packet/README.md.
+   */
+  ns3HeadSackArtefact?: boolean;
 }
 
 /**
@@ -67,6 +73,8 @@ export class TcpSender {
   firstPartialAck = true;
   /** Remainder of acknowledged bytes not yet counted as a segment (ns-3 m_bytesAckedNotProcessed). */
   ackCarryBytes = 0;
+  /** ns-3 artefact only: the head is marked lost and waits for retransmission. */
+  headLost = false;
   /** cwnd plus the recovery inflation, for traces (ns-3 m_cWndInfl). */
   cwndInflBytes: number;
 
@@ -103,7 +111,7 @@ export class TcpSender {
 
   /** ns-3's BytesInFlight without SACK: outstanding bytes less those inferred delivered by dupACKs. */
   pipeBytes(): number {
-    const p = this.sndNxt - this.sndUna - this.sackedSegs * this.mss;
+    const p = this.sndNxt - this.sndUna - this.sackedSegs * this.mss - (this.headLost ? this.mss : 0);
     return p > 0 ? p : 0;
   }
 
@@ -136,6 +144,12 @@ export class TcpSender {
       const win = Math.min(this.tcb.cwndBytes, this.rwndBytes);
       const avail = win - this.pipeBytes();
       if (avail <= 0) return;
+      if (this.headLost) {
+        // ns-3 NextSeg: a head marked lost and not yet resent goes first.
+        if (avail < mss) return;
+        this.retransmitHead();
+        continue;
+      }
       // Silly-window avoidance and Nagle (RFC 896), as ns-3 SendPendingData.
       if (avail < mss && dataLeft > avail) return;
       if (dataLeft < mss && this.highTx > this.sndUna) return;
@@ -148,6 +162,7 @@ export class TcpSender {
 
   /** Retransmits the segment at SND.UNA without moving SND.NXT (fast retransmit, partial ACK). */
   retransmitHead(): void {
+    this.headLost = false;
     const len = Math.min(this.mss, this.highTx - this.sndUna);
     if (len > 0) this.transmit(this.sndUna, len);
   }
@@ -214,6 +229,7 @@ export class TcpSender {
     tcb.bytesInFlight = this.pipeBytes();
     this.dupAcks = 0;
     this.sackedSegs = 0;
+    this.headLost = false;
     this.recover = this.highTx;
     this.recoverActive = true;
     this.rto.backoff();

@@ -7,6 +7,10 @@ import { median, simulate } from './helpers.js';
  * The ns-3 agreement check (issue 2): median goodput of cclab over 10 seeds of 500 s runs against
  * the median of ns-3's `tcp-variants-comparison` (SACK off, 10 runs) in
  * ../shared/reference/ns3/goodput-500s-summary.csv. Tolerance: 10% on normal and lfn, 20% on lossy.
+ *
+ * Two modes: cclab as it is (`default`), and with `ns3HeadSackArtefact`, which reproduces the ns-3
+ * scoreboard artefact behind its retransmission storms (see src/packet/README.md). The artefact
+ * explains three of the default gaps; it stays off by default because it is an ns-3 quirk, not TCP.
  */
 export const NS3_SUMMARY = '/work/shared/reference/ns3/goodput-500s-summary.csv';
 
@@ -19,34 +23,41 @@ export const NS3_NAME: Readonly<Record<'newreno' | 'reno' | 'westwood' | 'cubic'
 
 export const TOLERANCE: Readonly<Record<PresetName, number>> = { normal: 0.1, lfn: 0.1, lossy: 0.2 };
 
+export type Mode = 'default' | 'ns3Artefact';
+
+const STORM =
+  'ns-3 falls into a retransmission storm on `normal`: after a recovery with several holes, the ' +
+  'duplicate-ACK "sack" marks that ns-3 (SACK off) puts on the segments after the head outlive the ' +
+  'recovery; TcpTxBuffer::DiscardUpTo then finds the new head marked, moves the mark on and marks the ' +
+  'head lost, and SendPendingData retransmits it although it is in flight. Each such duplicate makes ' +
+  'the receiver send a duplicate ACK, which adds a mark again: about half of all transmissions become ' +
+  'duplicates (~620k retransmissions in 500 s, goodput ~4.1-4.4 Mbit/s instead of ~5-8). cclab does ' +
+  'not do this by default. ';
+
 /**
  * Cells where cclab does not agree, with the mechanism found. Asserted as gaps: if one of them
  * starts to agree, the test says so and the entry must be removed (nothing is loosened silently).
  */
-export const KNOWN_GAPS: Readonly<Record<string, string>> = {
-  'normal/newreno':
-    'ns-3 is bimodal here: 8 of 10 runs fall into a retransmission storm after the first slow-start ' +
-    'overshoot of the 387-packet access queue (~600k retransmissions, ~45% of all transmissions ' +
-    'duplicates, 3.2-4.1 Mbit/s) and 2 runs stay clear (47 retransmissions, 2.50-2.65 Mbit/s). ' +
-    'cclab never enters the storm: it recovers from the overshoot with 1-2 timeouts and then matches ' +
-    "ns-3's clear mode (seed 4: 46 retransmissions, 2.62 Mbit/s). Median -39%. What we see in cclab: " +
-    'the first timeout episode also overflows the access queue (an ACK jumps over data the receiver ' +
-    'holds, pipe falls to 0 and a cwnd-sized go-back-N burst leaves), but the next slow start stays ' +
-    'below the overflow point and the sender settles. Not the cause (tried, no storm either way): ' +
-    "ns-3's ssthresh cut on every timeout, a 287-packet instead of 387-packet access queue, an " +
-    'advertised window of the whole buffer, HyStart, and ns-3 TcpNewReno\'s slow start of one MSS per ' +
-    'ACK (src/internet/model/tcp-congestion-ops.cc; cclab\'s newreno adds segmentsAcked x MSS).',
-  'normal/cubic':
-    'Same ns-3 storm (all 10 ns-3 runs, ~620k retransmissions, 4.25-4.41 Mbit/s); cclab stays out of ' +
-    'it and CUBIC keeps the 10 Mbit/s access link busier (about +21%).',
-  // normal/reno agrees (-1%) but partly by coincidence: ns-3's TcpLinuxReno is in the storm in all
-  // 10 runs (~640k retransmissions) while cclab's reno is not.
-  'lossy/reno':
-    "Recovery differs: cclab's reno leaves fast recovery on the first new ACK (RFC 5681, recovery " +
-    "'reno'), while ns-3's TcpLinuxReno runs under TcpSocketBase's NewReno-style partial-ACK handling " +
-    'with TcpClassicRecovery. At p = 0.1 windows often lose several segments, so cclab needs more ' +
-    "timeouts (-23%). With recovery 'newreno' cclab gives 38368 bit/s (-7.3%) here, and -2.6% / -1.5% " +
-    'on lfn / normal.',
+export const KNOWN_GAPS: Readonly<Record<Mode, Readonly<Record<string, string>>>> = {
+  default: {
+    'normal/newreno':
+      STORM +
+      'ns-3 is bimodal here (8 runs storm, 2 stay clear at 2.50-2.65 Mbit/s with 47 retransmissions); ' +
+      "cclab matches the clear mode (seed 4: 46 retransmissions, 2.62 Mbit/s). Median -39%.",
+    'normal/cubic': STORM + 'All 10 ns-3 runs storm; cclab keeps the access link busier (+21%). With the artefact: -3.9%, 622k retransmissions (ns-3 622k).',
+    'lossy/reno':
+      "Recovery differs: cclab's reno leaves fast recovery on the first new ACK (RFC 5681), ns-3's " +
+      'TcpLinuxReno runs under NewReno-style partial-ACK handling (-23%). With ccParams.partialAcks = 1 ' +
+      'cclab gives -7.3%; with the ns-3 artefact (whose spurious head retransmissions act like partial-ACK ' +
+      'retransmissions here) +0.9%.',
+  },
+  ns3Artefact: {
+    'normal/newreno':
+      'The storm appears (in 8 of 10 seeds, as in ns-3) but is weaker: ~100k retransmissions and ' +
+      '2.6-3.3 Mbit/s against ns-3\'s ~450-620k and 3.7-4.1 Mbit/s (median -28%). Also tried with ns-3 ' +
+      "TcpNewReno's one-MSS-per-ACK slow start: no change. The remaining difference is not found; reno " +
+      '(partialAcks = 1) and cubic reproduce ns-3 to within 1% and 4% with the same artefact.',
+  },
 };
 
 export interface CellResult {
@@ -75,6 +86,7 @@ export function ns3Median(preset: PresetName, ns3Variant: string): number {
 export function runCell(
   preset: PresetName,
   variant: keyof typeof NS3_NAME,
+  mode: Mode = 'default',
   ccParams: Record<string, number> = {},
   seeds = 10,
 ): CellResult {
@@ -83,7 +95,7 @@ export function runCell(
   for (let seed = 1; seed <= seeds; seed++) {
     const scenario = presetScenario(preset, variant, { durationS: 500, seed });
     scenario.ccParams = ccParams;
-    const { result: r } = simulate(scenario);
+    const { result: r } = simulate(scenario, { ns3HeadSackArtefact: mode === 'ns3Artefact' });
     goodput.push(r.summary.goodputBps);
     retx.push(r.summary.retransmits);
   }
