@@ -23,7 +23,7 @@ function miniReno(recovery: 'none' | 'reno' | 'newreno'): CongestionControl & { 
   };
 }
 
-function setup(recovery: 'none' | 'reno' | 'newreno', cwndSegments = 10) {
+function setup(recovery: 'none' | 'reno' | 'newreno', cwndSegments = 10, ns3HeadSackArtefact = false) {
   const sent: { seq: number; retx: boolean; t: number }[] = [];
   const sim: Simulator = new Simulator(() => sender.onRtoEvent());
   const cc = miniReno(recovery);
@@ -38,6 +38,7 @@ function setup(recovery: 'none' | 'reno' | 'newreno', cwndSegments = 10) {
     sndBufBytes: 1e9,
     initialRwndBytes: 1e9,
     rtoKind: 1,
+    ns3HeadSackArtefact,
   });
   sender.startApp(null);
   return { sent, sim, sender, cc };
@@ -118,5 +119,25 @@ describe('TcpSender', () => {
       [1, true],
       [2, true],
     ]);
+  });
+
+  it('ns-3 artefact: dupACK marks left over after recovery make the sender resend the in-flight head', () => {
+    for (const artefact of [false, true]) {
+      const { sent, sender } = setup('newreno', 10, artefact);
+      // Segment 0 lost; 9 dupACKs (segments 1-9 arrived) and more from new data sent in recovery.
+      for (let i = 0; i < 12; i++) ack(sender, 0);
+      expect(sender.tcb.caState).toBe('recovery');
+      const before = sent.filter((x) => x.retx).length;
+      expect(sender.recover).toBe(12 * MSS);
+      ack(sender, 12); // full ACK up to recover: marks are left on the segments above 12
+      expect(sender.tcb.caState).toBe('open');
+      const retx = sent.filter((x) => x.retx).map((x) => x.seq / MSS);
+      if (artefact) {
+        expect(sender.sackedSegs).toBeGreaterThan(0);
+        expect(retx.slice(before)).toEqual([12]); // spurious: segment 12 is in flight, not lost
+      } else {
+        expect(retx.length).toBe(before);
+      }
+    }
   });
 });
