@@ -130,6 +130,14 @@ export function register(program: Command): void {
         return;
       }
       const progress = progressReporter({ quiet: o.quiet });
+      // Ctrl-C: restore the terminal (the bar hides the cursor) and say how to resume; finished runs
+      // are already in the cache, in-flight ones are simply lost.
+      const onInterrupt = () => {
+        progress.stop();
+        process.stderr.write('\ncclab: interrupted; finished runs are cached, run the same command again to resume\n');
+        process.exit(130);
+      };
+      process.once('SIGINT', onInterrupt);
       const t0 = performance.now();
       const outcome = await runSweep(plan, {
         outDir: o.out,
@@ -138,7 +146,10 @@ export function register(program: Command): void {
         shard,
         report: o.report ? sweepReportHtml : undefined,
         onProgress: (p) => progress.update(p),
-      }).finally(() => progress.stop());
+      }).finally(() => {
+        progress.stop();
+        process.off('SIGINT', onInterrupt);
+      });
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
       process.stdout.write(
         `sweep: ${outcome.records.length}${shard ? ` of ${outcome.gridRuns}` : ''} runs (${outcome.cached} cached, ${outcome.failed} failed) in ${secs} s -> ${o.out}\n`,
