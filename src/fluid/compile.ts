@@ -17,7 +17,10 @@ import type { Resolver, SymbolRef, Compiled } from './expr.js';
  * - past(s) returns { Y, Z } at an earlier time s (dense output, or the history before t = 0).
  */
 export type GenFn = (t: number, Y: ArrayLike<number>, Z: Float64Array, off: number, zo: number, FP: Float64Array, BP: Float64Array, dy: number[], past: PastSnapshot) => number;
-export type PastSnapshot = (s: number) => { Y: ArrayLike<number>; Z: Float64Array };
+export type PastSnapshot = ((s: number) => { Y: ArrayLike<number>; Z: Float64Array }) & {
+  /** Threshold of the next loss event (expdraw()): 1, or an Exp(1) draw in Poisson mode. */
+  draw: () => number;
+};
 
 export interface CompiledEvent {
   name: string;
@@ -113,9 +116,9 @@ export function compileSystem(bn: ModelFile, fl: ModelFile): CompiledSystem {
   const all: Scope = { bnStates: true, bnParams: true, bnOutputs: bn.outputs.length, A: true, flowStates: true, flowParams: true, flowOutputs: fl.outputs.length, R: true };
   const none: Scope = { bnStates: false, bnParams: false, bnOutputs: 0, A: false, flowStates: false, flowParams: false, flowOutputs: 0, R: false };
 
-  const one = (src: Located, file: string, what: string, scope: Scope, withFlow: boolean, delays: Map<string, number> | null): Compiled => {
+  const one = (src: Located, file: string, what: string, scope: Scope, withFlow: boolean, delays: Map<string, number> | null, allowDraw = false): Compiled => {
     const { resolve, forbidden } = resolver(bn, withFlow ? fl : undefined, scope);
-    return compileExpr(src, file, { what, resolve, forbidden, allowDelays: delays !== null, delays: delays ?? new Map() });
+    return compileExpr(src, file, { what, resolve, forbidden, allowDelays: delays !== null, delays: delays ?? new Map(), allowDraw });
   };
 
   // Queueing delay: bottleneck states and parameters only (it defines R for the flows' outputs).
@@ -169,7 +172,7 @@ export function compileSystem(bn: ModelFile, fl: ModelFile): CompiledSystem {
       const ti = fl.states.findIndex((s) => s.name === a.state);
       if (ti < 0) throw new InputError(`events[${k}].set[${j}]`, `assigns '${a.state}', which is not a state of this model`, `${ff}:${a.expr.line}`);
       targets.push(ti);
-      return one(a.expr, ff, `events[${k}].set[${j}]`, all, true, setDelays);
+      return one(a.expr, ff, `events[${k}].set[${j}]`, all, true, setDelays, true);
     });
     const set = build(`event${k}.set`, [...sets.flatMap((c) => c.prologue), ...sets.map((c, j) => `dy[${j}] = ${c.js};`), 'return 0;'].join('\n'), source);
     return { name: ev.name, g, direction: cmp === 'larger' || cmp === 'largerEq' ? 'rising' : 'falling', guard, set, targets, reduction: ev.reduction };
@@ -185,9 +188,12 @@ export function compileSystem(bn: ModelFile, fl: ModelFile): CompiledSystem {
     });
   const fConst = { initial: constFn(fl, ff, 'initial', true), min: constFn(fl, ff, 'min', true), max: constFn(fl, ff, 'max', true) };
   const bConst = { initial: constFn(bn, bf, 'initial', false), min: constFn(bn, bf, 'min', false), max: constFn(bn, bf, 'max', false) };
-  const noPast: PastSnapshot = () => {
-    throw new Error('no past in a constant expression');
-  };
+  const noPast: PastSnapshot = Object.assign(
+    () => {
+      throw new Error('no past in a constant expression');
+    },
+    { draw: () => 1 },
+  );
   const empty = new Float64Array(0);
 
   return {

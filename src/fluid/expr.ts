@@ -66,6 +66,8 @@ export interface EmitContext {
   delays: Map<string, number>;
   /** Names that are known but not allowed in this context, with the reason (for a better message). */
   forbidden?: Map<string, string>;
+  /** Whether `expdraw()` (the next loss threshold) may be used: only in event assignments. */
+  allowDraw?: boolean;
 }
 
 export function parseExpr(src: Located, file: string, what: string): MathNode {
@@ -126,6 +128,13 @@ export function emit(node: MathNode, ctx: EmitContext): Compiled {
         const f = n as unknown as { fn: MathNode; args: MathNode[] };
         if (f.fn.type !== 'SymbolNode') return fail('calls something that is not a plain name');
         const name = (f.fn as unknown as { name: string }).name;
+        if (name === 'expdraw') {
+          // The threshold of the next loss event: 1 (periodic losses, the expected value) or a seeded
+          // Exp(1) draw (Poisson losses, a stochastic hybrid system), chosen by the engine.
+          if (!ctx.allowDraw) return fail("uses expdraw(), which is allowed only in an event's assignments");
+          if (f.args.length !== 0) return fail('calls expdraw with arguments (it takes none)');
+          return 'past.draw()';
+        }
         const known = FUNCTIONS[name];
         if (known) {
           if (f.args.length < known.arity[0] || f.args.length > known.arity[1]) {

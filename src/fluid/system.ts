@@ -4,6 +4,7 @@ import type { CompiledSystem, PastSnapshot } from './compile.js';
 import type { FluidFlowParams, FluidLink } from './scenarioMap.js';
 import type { ModelFile } from './modelFile.js';
 import { basename } from 'node:path';
+import seedrandom from 'seedrandom';
 
 /**
  * Assemble the compiled bottleneck + N copies of one flow model into a DdeProblem, binding parameters.
@@ -61,6 +62,14 @@ function bind(m: ModelFile, scenarioValues: Record<string, number>, overrides: R
   );
 }
 
+/**
+ * How loss events of the hybrid models are spaced: 'periodic' (threshold 1 = the expected count: the
+ * deterministic-loss assumption of Mathis et al. and RFC 9438) or 'poisson' (thresholds drawn from
+ * Exp(1) with the scenario's seed: losses form a Poisson process of the same rate, a stochastic hybrid
+ * system after Hespanha, "Stochastic hybrid systems: application to communication networks", HSCC 2004).
+ */
+export type LossProcess = 'periodic' | 'poisson';
+
 export function buildSystem(
   sys: CompiledSystem,
   link: FluidLink,
@@ -68,7 +77,10 @@ export function buildSystem(
   tEnd: number,
   ccParams: Record<string, number>,
   params: Record<string, number> = {},
+  loss: { process: LossProcess; seed: number } = { process: 'periodic', seed: 1 },
 ): FluidSystem {
+  const rng = seedrandom.alea(`cclab-fluid:${loss.seed}`);
+  const draw = loss.process === 'poisson' ? () => -Math.log(1 - rng()) : () => 1;
   const { nb, nf, nbo, nfo } = sys;
   const N = flows.length;
   const n = nb + N * nf;
@@ -105,7 +117,7 @@ export function buildSystem(
   let cacheNext = 0;
   let solverPast: PastFn = Object.assign(() => NaN, { settledUntil: -Infinity });
   const scratch = { Y: new Float64Array(n), Z: new Float64Array(zSize) };
-  const pastSnap: PastSnapshot = (s) => {
+  const pastSnap: PastSnapshot = Object.assign((s: number) => {
     if (s > solverPast.settledUntil) {
       // Inside the step in progress: its values change between iterations, so never cache them.
       for (let i = 0; i < n; i++) scratch.Y[i] = solverPast(s, i);
@@ -121,7 +133,7 @@ export function buildSystem(
     snapshot(s, Y, cacheZ[k]!);
     cacheS[k] = s;
     return cacheObj[k]!;
-  };
+  }, { draw });
   const Zcur = new Float64Array(zSize);
 
   const rhs: DdeProblem['rhs'] = (t, y, dy, past) => {
@@ -207,8 +219,14 @@ export function buildSystem(
     if (f.stopS < tEnd) timedEvents.push({ name: `flow ${i} stops`, atS: f.stopS, action: () => {} });
   });
   const minTp = Math.min(...flows.map((f) => f.Tp));
+  const lagBuf = new Float64Array(N);
+  const lags = (t: number, y: ArrayLike<number>): Float64Array => {
+    const d = sys.delay(t, y, Zev, 0, 0, flowParams[0]!, bnParams, [], noPast);
+    for (let i = 0; i < N; i++) lagBuf[i] = flows[i]!.Tp + d;
+    return lagBuf;
+  };
   return {
-    problem: { n, rhs, y0, tspan: [0, tEnd], minLagS: minTp, bounds, events, timedEvents },
+    problem: { n, rhs, y0, tspan: [0, tEnd], minLagS: minTp, lags, bounds, events, timedEvents },
     n,
     N,
     snapshot,
@@ -232,6 +250,9 @@ export function buildSystem(
   };
 }
 
-const noPast: PastSnapshot = () => {
-  throw new Error('outputs cannot use delayed values');
-};
+const noPast: PastSnapshot = Object.assign(
+  () => {
+    throw new Error('outputs cannot use delayed values');
+  },
+  { draw: () => 1 },
+);

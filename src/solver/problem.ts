@@ -70,6 +70,11 @@ export interface DdeProblem {
    * stays explicit). Infinity (default) for an ODE.
    */
   minLagS?: number;
+  /**
+   * The delays the rhs uses at (t, y) (SciML's dependent lags; here one RTT per flow). Declared lags
+   * let the solver step exactly onto the echoes of every event at te, where t - lag(t, y(t)) = te.
+   */
+  lags?: (t: number, y: ArrayLike<number>) => ArrayLike<number>;
   /** Forced step ends (known discontinuities, e.g. t0 + lag for a constant history). */
   tstops?: number[];
   bounds?: Bound[];

@@ -16,6 +16,15 @@ export function crossed(ga: number, gb: number, direction: 'rising' | 'falling' 
  */
 export function findRoot(g: (s: number) => number, a: number, b: number, ga: number, gb: number, tol: number): number {
   if (gb === 0) return b;
+  const b0 = b;
+  const r = illinois(g, a, b, ga, gb, tol);
+  // A few ulps past the crossing, so that right-hand sides written with the strict inequality
+  // (`t - tl > R`) already see the new branch at the restart point: a step that starts on the left
+  // limit of a jump would need an ever smaller step to pass it.
+  return Math.min(b0, r + 4 * Number.EPSILON * Math.max(1, Math.abs(r)));
+}
+
+function illinois(g: (s: number) => number, a: number, b: number, ga: number, gb: number, tol: number): number {
   let side = 0;
   for (let iter = 0; iter < 100 && b - a > tol; iter++) {
     let c = (a * gb - b * ga) / (gb - ga);

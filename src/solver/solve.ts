@@ -1,6 +1,7 @@
 import { Dopri5 } from 'dopri/lib/dopri5/stepper.js';
 import type { DdeProblem, EventRecord, SolveOptions, SolverStats } from './problem.js';
 import { Box, Rearm } from './bounds.js';
+import { Propagation } from './propagate.js';
 import type { ActiveEvent } from './bounds.js';
 import { DenseHistory, denseTentative } from './history.js';
 import { findRoot, crossed } from './roots.js';
@@ -120,6 +121,8 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
   }
   let gPrev = events.map((e) => (e.active() ? e.g(t, y, past) : NaN));
   const rearm = new Rearm(events);
+  const rootTol = (hs: number, tn: number): number => Math.max(1e-10 * hs, 16 * Number.EPSILON * Math.max(1, Math.abs(tn)));
+  const prop = new Propagation(problem.lags);
 
   let h = Math.min(hCap, opts.firstStepS ?? initialStep(stepper.k1, y, atol, rtol, span));
   let rejectedLast = false;
@@ -221,6 +224,25 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
         first = k;
       }
     }
+    // An echo of an earlier event through a delay: cut the step there too (no action).
+    const tEcho = prop.locate(t, tNext, stepper.yNext, interp, Math.max(1e-10 * hTry, 16 * Number.EPSILON * Math.max(1, Math.abs(tNext))));
+    if (tEcho < tEv && tEcho > t) {
+      hist.push(t, hTry, stepper.y, stepper.yNext, stepper.k1, stepper.k2, stepper.history.data, tEcho);
+      past.settledUntil = hist.tEnd;
+      const yE = interp(tEcho);
+      for (let i = 0; i < n; i++) y[i] = yE[i]!;
+      t = tEcho;
+      tent = false;
+      prop.advance(t, y);
+      refreshHolds(t);
+      stepper.reset(t, y);
+      for (let k = 0; k < events.length; k++) {
+        gPrev[k] = events[k]!.active() ? events[k]!.g(t, y, past) : NaN;
+        rearm.observe(k, gPrev[k]!);
+      }
+      h = hTry;
+      continue;
+    }
     if (first >= 0) {
       // Keep the step's polynomial but end it at the event: the state there is the interpolated one,
       // on the far side of the crossing, so the event cannot fire twice.
@@ -244,6 +266,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
       fired.push({ name: ev.name, t });
       if (ev.action(t, y) === 'stop') break;
       refreshHolds(t);
+      prop.add(t, y);
       stepper.reset(t, y);
       if (!stepper.k1.every(Number.isFinite)) {
         fail('non-finite derivative after an event');
@@ -259,6 +282,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     hist.push(t, hTry, stepper.y, stepper.yNext, stepper.k1, stepper.k2, stepper.history.data);
     past.settledUntil = hist.tEnd;
     tent = false;
+    prop.advance(tNext, stepper.y);
     stepper.stepComplete(t, hTry);
     for (let i = 0; i < n; i++) y[i] = stepper.y[i]!;
     t = landing ? tTarget : tNext;
@@ -280,6 +304,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     }
     if (timedFired) {
       refreshHolds(t);
+      prop.add(t, y);
       stepper.reset(t, y);
       gPrev = events.map((e) => (e.active() ? e.g(t, y, past) : NaN));
     }

@@ -200,3 +200,23 @@ describe('solve(problem) with steps longer than the delay', () => {
     expect(Math.abs(b.at(20, 0) - 0.5)).toBeLessThan(1e-6);
   });
 });
+
+describe('solve(problem) with declared lags', () => {
+  it('steps exactly onto the echo of a jump through the delay (te + lag)', () => {
+    // x'(t) = -x(t - 1); x jumps at t = 0.5 (timed event): the rhs jumps at 1.5, where the echo lands.
+    const problem: DdeProblem = {
+      n: 1,
+      y0: [1],
+      tspan: [0, 3],
+      minLagS: 1,
+      lags: () => [1],
+      rhs: (t, _y, dy, past) => void (dy[0] = -past(t - 1, 0)),
+      timedEvents: [{ name: 'jump', atS: 0.5, action: (_t, y) => void (y[0] = y[0]! + 1) }],
+    };
+    const sol = solve(problem, { rtol: 1e-10, atol: 1e-12 });
+    expect(sol.status).toBe('ok');
+    expect(Math.min(...sol.mesh().map((t) => Math.abs(t - 1.5)))).toBeLessThan(1e-12);
+    // Exact: x = 1 - t on [0, 0.5), then 1.5 - t + ... ; at t = 1: x(1) = 1 - 0.5 + 1 - 0.5 = 1.0 (jump +1, slope -1).
+    expect(Math.abs(sol.at(1, 0) - 1)).toBeLessThan(1e-8);
+  });
+});
