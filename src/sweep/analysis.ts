@@ -157,14 +157,15 @@ export function elasticities(rows: readonly ReportRow[], theory: readonly Theory
   for (const g of groups.values()) {
     const { variant, engine, slice } = g[0]!;
     const usable = g.filter(
-      (r) => r.goodputBps > 0 && r.goodputBps < LOSS_LIMITED_FRACTION * r.capacityBps && r.loss !== null && r.rttS !== null
+      (r) => r.goodputBps > 0 && r.goodputBps < LOSS_LIMITED_FRACTION * r.capacityBps
         && !(r.variant === 'cubic' && renoFriendly.has(`${r.slice}\0${r.loss}\0${r.rttS}`)),
     );
     for (const wrt of ['loss', 'rtt'] as const) {
       if (g.every((r) => (wrt === 'loss' ? r.loss : r.rttS) === null)) continue;
-      const lines = new Map<number, ReportRow[]>();
+      // One line per value of the other axis (a single line when that axis is not swept).
+      const lines = new Map<number | null, ReportRow[]>();
       for (const r of usable) {
-        const fixed = wrt === 'loss' ? r.rttS! : r.loss!;
+        const fixed = wrt === 'loss' ? r.rttS : r.loss;
         lines.set(fixed, [...(lines.get(fixed) ?? []), r]);
       }
       const slopes: number[] = [];

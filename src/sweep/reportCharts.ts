@@ -94,15 +94,16 @@ export function responseChart(rows: readonly ReportRow[], theory: readonly Theor
   const xField = wrt === 'loss' ? 'loss' : 'rttS';
   const panelField = wrt === 'loss' ? 'rttS' : 'loss';
   const panelValues = spread([...new Set(rows.map((r) => r[panelField]).filter((v): v is number => v !== null))].sort((a, b) => a - b), maxPanels);
-  const keep = new Set(panelValues);
-  const panelName = (v: number) => (wrt === 'loss' ? `RTT ${roundSig(v * 1000, 3)} ms` : `p = ${v.toExponential(1)}`);
+  // A sweep without the other axis has one panel (null stands for "the base scenario's value").
+  const keep = new Set<number | null>(panelValues.length > 0 ? panelValues : [null]);
+  const panelName = (v: number | null) => (v === null ? 'base scenario' : wrt === 'loss' ? `RTT ${roundSig(v * 1000, 3)} ms` : `p = ${v.toExponential(1)}`);
   const data = [
-    ...rows.filter((r) => keep.has(r[panelField]!) && r.goodputBps > 0).map((r) => ({
-      panel: panelName(r[panelField]!), order: r[panelField], x: r[xField], variant: r.variant, source: r.engine,
+    ...rows.filter((r) => keep.has(r[panelField]) && r.goodputBps > 0).map((r) => ({
+      panel: panelName(r[panelField]), order: r[panelField] ?? 0, x: r[xField], variant: r.variant, source: r.engine,
       y: r4(r.goodputBps), lo: r4(r.ci95Low), hi: r4(r.ci95High), n: r.n,
     })),
-    ...theory.filter((t) => keep.has(t[panelField]!)).map((t) => ({
-      panel: panelName(t[panelField]!), order: t[panelField], x: t[xField], variant: t.variant, source: t.formula, y: r4(t.goodputBps), lo: null, hi: null, n: null,
+    ...theory.filter((t) => keep.has(t[panelField])).map((t) => ({
+      panel: panelName(t[panelField]), order: t[panelField] ?? 0, x: t[xField], variant: t.variant, source: t.formula, y: r4(t.goodputBps), lo: null, hi: null, n: null,
     })),
   ];
   // Pad the x domain a little so points at the grid ends are not cut by the clip.

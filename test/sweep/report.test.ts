@@ -94,3 +94,30 @@ describe('elasticities in CUBIC’s cubic region', () => {
     expect(elasticities(rows, theory).find((x) => x.variant === 'reno' && x.engine === 'fluid' && x.wrt === 'loss')!.lines).toBe(4);
   });
 });
+
+describe('sweepReport with extra axes', () => {
+  it('draws one set of charts per slice of the other axes (flows=1, flows=2)', async () => {
+    const p = smallPlan({ axes: [headlineAxis('loss', '1e-3..1e-1:log:3'), headlineAxis('rtt', '50ms,200ms'), headlineAxis('flows', '1,2')], reps: 2 });
+    const { records } = await runSweep(p, { ...opts, outDir: tmp() });
+    const page = await sweepReport(p, records, builtinClosedForms);
+    expect(page.html).toContain('<h4>flows=1</h4>');
+    expect(page.html).toContain('<h4>flows=2</h4>');
+    expect(page.files.map((f) => f.path)).toEqual(expect.arrayContaining(['charts/map-sim-0.vl.json', 'charts/map-sim-1.vl.json', 'charts/vs-rtt-1.vl.json']));
+  });
+  it('a loss-only sweep has response charts and elasticities but no maps', async () => {
+    const p = smallPlan({ axes: [headlineAxis('loss', '1e-3..1e-1:log:4')], reps: 2 });
+    const { records } = await runSweep(p, { ...opts, outDir: tmp() });
+    const page = await sweepReport(p, records, builtinClosedForms);
+    expect(page.html).toContain('<section id="vs-loss">');
+    expect(page.html).not.toContain('<section id="maps">');
+    expect(page.html).toContain('<section id="elasticities">');
+    const spec = JSON.parse(page.files.find((f) => f.path === 'charts/vs-loss-0.vl.json')!.text) as { data: { values: { panel: string }[] } };
+    expect(spec.data.values.length).toBeGreaterThan(8);
+    expect(new Set(spec.data.values.map((v) => v.panel))).toEqual(new Set(['base scenario']));
+    const e = elasticities(reportRows(p, aggregatePoints(records)));
+    expect(e.filter((x) => x.wrt === 'rtt')).toHaveLength(0);
+    const fluid = e.find((x) => x.variant === 'reno' && x.engine === 'fluid')!;
+    expect(fluid.lines).toBe(1);
+    expect(fluid.median).toBeCloseTo(-0.5, 9);
+  });
+});
