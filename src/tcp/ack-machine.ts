@@ -60,7 +60,8 @@ function onDupAck(s: TcpSender): void {
   const thresh = s.config.dupAckThreshold;
   const allowed = s.sndUna >= s.recover || !s.recoverActive;
   // RFC 6675 IsLost(HighACK+1) without SACK: more than dupThresh-1 segments seen above the hole.
-  if ((s.dupAcks === thresh && allowed) || s.sackedSegs > thresh - 1) {
+  // ns-3 IsLost(head) is the head's lost mark (the artefact may have set it), if marks lie above it.
+  if ((s.dupAcks === thresh && allowed) || s.sackedSegs > thresh - 1 || (s.headLostMark && s.sackedSegs > 0)) {
     enterRecovery(s);
   } else {
     addRenoSack(s); // limited transmit (RFC 3042)
@@ -120,7 +121,11 @@ function newAck(s: TcpSender, ackNo: number, una0: number): void {
   // ns-3 marks dupACK "sacks" on the segments right after the head, in order; if the marks reach
   // past the acknowledged segments, the new head carries one: ns-3 moves it on and marks the head
   // lost (retransmitted spuriously). Only with the ns-3 artefact switch.
-  if (s.config.ns3HeadSackArtefact === true && s.sackedSegs >= k && ackNo < s.highTx) s.headLost = true;
+  s.headLostMark = false;
+  if (s.config.ns3HeadSackArtefact === true && s.sackedSegs >= k && ackNo < s.highTx) {
+    s.headLost = true;
+    s.headLostMark = true;
+  }
   s.sackedSegs = Math.max(0, s.sackedSegs - Math.max(0, k - 1));
   s.sndUna = ackNo;
   if (s.sndNxt < ackNo) s.sndNxt = ackNo;

@@ -75,6 +75,8 @@ export class TcpSender {
   ackCarryBytes = 0;
   /** ns-3 artefact only: the head is marked lost and waits for retransmission. */
   headLost = false;
+  /** ns-3 artefact only: the head carries ns-3's lost mark (kept after its retransmission). */
+  headLostMark = false;
   /** cwnd plus the recovery inflation, for traces (ns-3 m_cWndInfl). */
   cwndInflBytes: number;
 
@@ -230,6 +232,7 @@ export class TcpSender {
     this.dupAcks = 0;
     this.sackedSegs = 0;
     this.headLost = false;
+    this.headLostMark = false;
     this.recover = this.highTx;
     this.recoverActive = true;
     this.rto.backoff();
