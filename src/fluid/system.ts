@@ -192,6 +192,8 @@ export function buildSystem(
       events.push({
         name: N > 1 ? `flow ${i}: ${ev.name}` : ev.name,
         direction: ev.direction,
+        // Kink locators (no assignment) switch no state the delayed terms read.
+        propagates: ev.targets.length > 0,
         g: (t, y, past) => {
           if (!active(i, t)) return NaN;
           if (solverPast !== past) {

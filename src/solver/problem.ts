@@ -35,6 +35,11 @@ export interface StateEvent {
   /** 'rising': g goes from < 0 to >= 0; 'falling': from > 0 to <= 0; 'either'. */
   direction: 'rising' | 'falling' | 'either';
   action: EventAction;
+  /**
+   * Whether firing changes the solution or the rhs in a way the delayed terms will see (default true).
+   * false for pure kink locators whose switch no delayed term reads: no echo is tracked for them.
+   */
+  propagates?: boolean;
 }
 
 /** An event at a known time (flow start, scheduled change). The solver steps exactly onto it. */

@@ -12,6 +12,8 @@ export class Propagation {
   private readonly te: number[] = [];
   private readonly lag: number[] = [];
   private readonly gPrev: number[] = [];
+  /** te + lag(te): where the echo lands if the lag stays constant (it does while the queue is pinned). */
+  private readonly predicted: number[] = [];
 
   constructor(
     private readonly lags: ((t: number, y: ArrayLike<number>) => ArrayLike<number>) | undefined,
@@ -24,14 +26,11 @@ export class Propagation {
     if (!this.lags) return;
     const l = this.lags(te, y);
     for (let j = 0; j < l.length; j++) {
-      if (this.te.length >= this.maxPending) {
-        this.te.shift();
-        this.lag.shift();
-        this.gPrev.shift();
-      }
+      if (this.te.length >= this.maxPending) this.remove(0);
       this.te.push(te);
       this.lag.push(j);
       this.gPrev.push(-l[j]!);
+      this.predicted.push(te + l[j]!);
     }
   }
 
@@ -58,11 +57,26 @@ export class Propagation {
     const l = this.lags(t, y);
     for (let k = this.te.length - 1; k >= 0; k--) {
       const g = t - l[this.lag[k]!]! - this.te[k]!;
-      if (g >= 0) {
-        this.te.splice(k, 1);
-        this.lag.splice(k, 1);
-        this.gPrev.splice(k, 1);
-      } else this.gPrev[k] = g;
+      if (g >= 0) this.remove(k);
+      else this.gPrev[k] = g;
     }
+  }
+
+  /**
+   * The earliest predicted echo after t: the solver ends its step there, so it does not straddle the
+   * kink (rejected steps creeping up on it cost more than the kink itself). `locate` still finds the
+   * exact point when the lag moved meanwhile.
+   */
+  nextPredicted(t: number): number {
+    let best = Infinity;
+    for (const p of this.predicted) if (p > t && p < best) best = p;
+    return best;
+  }
+
+  private remove(k: number): void {
+    this.te.splice(k, 1);
+    this.lag.splice(k, 1);
+    this.gPrev.splice(k, 1);
+    this.predicted.splice(k, 1);
   }
 }

@@ -162,7 +162,14 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
       break;
     }
     while (stopIdx < stops.length && stops[stopIdx]! <= t) stopIdx++;
-    const tTarget = Math.min(t1, stopIdx < stops.length ? stops[stopIdx]! : Infinity);
+    // A predicted echo is a kink: end the step a few ulps before it (every stage on the left branch)
+    // and restart a few ulps after it (k1 on the right branch), so no step mixes the two.
+    const tEchoRaw = prop.nextPredicted(t + 16 * Number.EPSILON * Math.max(1, Math.abs(t)));
+    const ulps = 4 * Number.EPSILON * Math.max(1, Math.abs(tEchoRaw));
+    const tEchoNext = tEchoRaw - ulps;
+    const tStop = Math.min(t1, stopIdx < stops.length ? stops[stopIdx]! : Infinity);
+    const onEcho = tEchoNext < tStop;
+    const tTarget = onEcho ? tEchoNext : tStop;
     let hTry = Math.min(h, hCap);
     const landing = t + hTry >= tTarget - 1e-12 * Math.max(1, Math.abs(tTarget));
     if (landing) hTry = tTarget - t;
@@ -266,7 +273,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
       fired.push({ name: ev.name, t });
       if (ev.action(t, y) === 'stop') break;
       refreshHolds(t);
-      prop.add(t, y);
+      if (ev.propagates ?? true) prop.add(t, y);
       stepper.reset(t, y);
       if (!stepper.k1.every(Number.isFinite)) {
         fail('non-finite derivative after an event');
@@ -289,6 +296,11 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     for (let k = 0; k < events.length; k++) {
       gPrev[k] = events[k]!.active() ? events[k]!.g(t, y, past) : NaN;
       rearm.observe(k, gPrev[k]!);
+    }
+    if (landing && onEcho) {
+      t = tEchoRaw + ulps; // an 8-ulp shift of time, far below any tolerance
+      refreshHolds(t);
+      stepper.reset(t, y);
     }
     // Timed events exactly at this step's end.
     let timedFired = false;
