@@ -25,6 +25,8 @@ export interface FluidFlowParams {
   W0: number;
   Wmax: number;
   S0: number;
+  /** Duplicate ACKs that trigger fast retransmit (segments). */
+  D: number;
   startS: number;
   stopS: number;
 }
@@ -101,6 +103,7 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
       W0: s.tcp.initialCwndSegments,
       Wmax: s.tcp.rcvBufBytes / s.mssBytes,
       S0: s.tcp.initialSsthreshBytes === null ? UNLIMITED_SEGMENTS : s.tcp.initialSsthreshBytes / s.mssBytes,
+      D: s.tcp.dupAckThreshold,
       startS: f.startS,
       stopS: f.stopS ?? Infinity,
     };

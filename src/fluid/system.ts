@@ -29,13 +29,13 @@ export interface FluidSystem {
 }
 
 const BN_SCENARIO = ['C', 'B', 'pr', 'red', 'minTh', 'maxTh', 'maxP', 'wq', 'gentle'] as const;
-const FLOW_SCENARIO = ['Tp', 'b', 'W0', 'Wmax', 'S0'] as const;
+const FLOW_SCENARIO = ['Tp', 'b', 'W0', 'Wmax', 'S0', 'D'] as const;
 
 /** Where a scenario-bound value comes from, for error messages. */
 const SCENARIO_FIELD: Record<string, string> = {
   C: 'bandwidthBps', B: 'queue limitPackets', pr: 'bottleneck.loss.rate', red: 'bottleneck.queue.kind', minTh: 'bottleneck.queue.minThPackets',
   maxTh: 'bottleneck.queue.maxThPackets', maxP: 'bottleneck.queue.maxP', wq: 'bottleneck.queue.weight', gentle: 'bottleneck.queue.gentle',
-  Tp: 'link delays', b: 'tcp.delAckCount', W0: 'tcp.initialCwndSegments', Wmax: 'tcp.rcvBufBytes', S0: 'tcp.initialSsthreshBytes',
+  Tp: 'link delays', b: 'tcp.delAckCount', D: 'tcp.dupAckThreshold', W0: 'tcp.initialCwndSegments', Wmax: 'tcp.rcvBufBytes', S0: 'tcp.initialSsthreshBytes',
 };
 
 function bind(m: ModelFile, scenarioValues: Record<string, number>, overrides: Record<string, number>, strictOverrides: Record<string, number>): Float64Array {
@@ -88,7 +88,7 @@ export function buildSystem(
   const off = (i: number): number => nb + i * nf;
   const zo = (i: number): number => 2 + nbo + i * (1 + nfo);
   const bnParams = bind(sys.bottleneck, { C: link.C, B: link.B, pr: link.pr, red: link.red.on, minTh: link.red.minTh, maxTh: link.red.maxTh, maxP: link.red.maxP, wq: link.red.wq, gentle: link.red.gentle }, {}, {});
-  const flowParams = flows.map((f) => bind(sys.flow, { Tp: f.Tp, b: f.b, W0: f.W0, Wmax: f.Wmax, S0: f.S0 }, ccParams, params));
+  const flowParams = flows.map((f) => bind(sys.flow, { Tp: f.Tp, b: f.b, W0: f.W0, Wmax: f.Wmax, S0: f.S0, D: f.D }, ccParams, params));
   const rateK = sys.flow.outputs.findIndex((o) => o.name === 'rate');
   const active = (i: number, t: number): boolean => t >= flows[i]!.startS && t < flows[i]!.stopS;
 

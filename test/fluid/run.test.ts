@@ -13,7 +13,7 @@ import { fatPipe } from './helpers.js';
 describe('runFluid(scenario)', () => {
   it('equilibrium: one flow, fixed RTT R, loss p gives W* = sqrt(2/(b p)) (b = 2, p = 1e-3)', () => {
     const s = fatPipe('newreno', 1e-3, 120);
-    const r = runFluid(s, { params: { segmentCounting: 0, timeouts: 0, lossEvents: 0 } });
+    const r = runFluid(s, { params: { segmentCounting: 0, timeouts: 0, lossEvents: 0, flightSsthresh: 0 } });
     expect(r.status).toBe('ok');
     const w = r.flows[0]!.trace.cwndBytes;
     // Before the flow stops (3 s before the end): the window has settled.
