@@ -35,6 +35,21 @@ export function slowStart(tcb: TcpState, segmentsAcked: number): number {
   return Math.max(0, segmentsAcked - used);
 }
 
+/**
+ * Slow start by ACKs, not segments: ns-3 `TcpNewReno::SlowStart` adds one MSS for an ACK of new data
+ * however many segments it covers (RFC 5681 eq. (2) with the byte count clipped at one SMSS), and does
+ * not clip at ssthresh. Under delayed ACKs this grows cwnd by about 1.5x per RTT instead of 2x, which is
+ * what ns-3's TcpNewReno (and TcpWestwoodPlus, which inherits it) does in the reference runs.
+ *
+ * @returns segmentsAcked - 1: the segments not used, which ns-3 passes to congestion avoidance
+ *   when cwnd has reached ssthresh.
+ */
+export function slowStartPerAck(tcb: TcpState, segmentsAcked: number): number {
+  if (segmentsAcked < 1) return 0;
+  tcb.cwndBytes += tcb.mssBytes;
+  return segmentsAcked - 1;
+}
+
 /** Per-flow credit of acknowledged segments for {@link congAvoidAI} (Linux `snd_cwnd_cnt`). */
 export interface AiCredit {
   /** Segments acknowledged since cwnd last grew by one segment. */

@@ -24,21 +24,29 @@ describe('newreno', () => {
     expect(cc.ssthresh(makeTcb({ bytesInFlight: MSS }), 'dupacks', 0)).toBe(2 * MSS);
   });
 
-  it('newreno slow start adds segmentsAcked MSS: +1 per ACK, +2 per delayed ACK', () => {
+  it('newreno slow start adds one MSS per ACK, also for a delayed ACK of 2 segments (ns-3 TcpNewReno::SlowStart)', () => {
     const cc = newreno.create({});
     const tcb = makeTcb({ cwndBytes: 10 * MSS });
     cc.increaseWindow(tcb, newAck(0, 1));
     expect(tcb.cwndBytes).toBe(11 * MSS);
     cc.increaseWindow(tcb, newAck(0, 2));
-    expect(tcb.cwndBytes).toBe(13 * MSS);
+    expect(tcb.cwndBytes).toBe(12 * MSS);
   });
 
-  it('newreno slow start doubles cwnd per RTT under delayed ACKs too: 10 -> 20 -> 40', () => {
+  it('newreno slow start doubles cwnd per RTT with an ACK per segment: 10 -> 20 -> 40', () => {
+    const cc = newreno.create({});
+    const tcb = makeTcb({ cwndBytes: 10 * MSS });
+    const trace: Array<{ t: number; cwnd: number }> = [];
+    runRounds(cc, tcb, 2, { rttS: 0.1 }, trace);
+    expect(trace.map((p) => p.cwnd)).toEqual([10, 20, 40]);
+  });
+
+  it('newreno slow start grows 1.5x per RTT under delayed ACKs: 10 -> 15 -> 23 (ceil(15/2) ACKs)', () => {
     const cc = newreno.create({});
     const tcb = makeTcb({ cwndBytes: 10 * MSS });
     const trace: Array<{ t: number; cwnd: number }> = [];
     runRounds(cc, tcb, 2, { rttS: 0.1, segsPerAck: 2 }, trace);
-    expect(trace.map((p) => p.cwnd)).toEqual([10, 20, 40]);
+    expect(trace.map((p) => p.cwnd)).toEqual([10, 15, 23]);
   });
 
   it('newreno congestion avoidance adds MSS*MSS/cwnd per ACK whatever the ACK covers', () => {

@@ -34,7 +34,11 @@ describe('every variant on every preset (100 s)', () => {
       const { result } = simulate(s);
       const g = result.flows.map((f) => f.summary.goodputBps);
       const jain = (g[0]! + g[1]!) ** 2 / (2 * (g[0]! ** 2 + g[1]! ** 2));
-      expect(jain).toBeGreaterThan(0.95);
+      // Tahoe restarts from 1 MSS after every loss and (RFC 5681 eq. 2, one MSS per ACK) slow-starts at
+      // 1.5x per RTT under delayed ACKs; with synchronised drop-tail losses the flows phase-lock into a
+      // steady 38/62 split (Jain 0.944 at 200, 400 and 800 s, with or without 1e-5 random loss), the
+      // drop-tail phase effect of Floyd and Jacobson (1992). The others stay above 0.98.
+      expect(jain).toBeGreaterThan(variant === 'tahoe' ? 0.93 : 0.95);
       expect(result.summary.goodputBps).toBeGreaterThan(0.97 * ((10e6 * 1448) / 1500));
     });
   }
