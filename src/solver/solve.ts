@@ -124,6 +124,30 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
   const rootTol = (hs: number, tn: number): number => Math.max(1e-10 * hs, 16 * Number.EPSILON * Math.max(1, Math.abs(tn)));
   const prop = new Propagation(problem.lags);
 
+  /**
+   * Restart at a kink (an echo): an event whose switch sits at the same point (a hold-off ending one
+   * RTT after the event that caused the echo) may have crossed between the last check and here: fire
+   * it now, or it would be missed; then refresh the bounds, the FSAL stage and the event signs.
+   */
+  const restartAt = (tr: number): void => {
+    for (let k = 0; k < events.length; k++) {
+      const ev = events[k]!;
+      if (!ev.active() || !rearm.armed(k)) continue;
+      const g = ev.g(tr, y, past);
+      if (!crossed(gPrev[k]!, g, ev.direction, ev.strict ?? false)) continue;
+      rearm.disarm(k, gPrev[k]!);
+      stats.events++;
+      fired.push({ name: ev.name, t: tr });
+      ev.action(tr, y);
+      if (ev.propagates ?? true) prop.add(tr, y);
+    }
+    refreshHolds(tr);
+    stepper.reset(tr, y);
+    for (let k = 0; k < events.length; k++) {
+      gPrev[k] = events[k]!.active() ? events[k]!.g(tr, y, past) : NaN;
+      rearm.observe(k, gPrev[k]!);
+    }
+  };
   let h = Math.min(hCap, opts.firstStepS ?? initialStep(stepper.k1, y, atol, rtol, span));
   let rejectedLast = false;
   let sameTimeEvents = 0;
@@ -171,6 +195,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     const onEcho = tEchoNext < tStop;
     const tTarget = onEcho ? tEchoNext : tStop;
     let hTry = Math.min(h, hCap);
+    const hProposed = hTry;
     const landing = t + hTry >= tTarget - 1e-12 * Math.max(1, Math.abs(tTarget));
     if (landing) hTry = tTarget - t;
     if (hTry < hMin && !landing) {
@@ -241,12 +266,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
       t = tEcho;
       tent = false;
       prop.advance(t, y);
-      refreshHolds(t);
-      stepper.reset(t, y);
-      for (let k = 0; k < events.length; k++) {
-        gPrev[k] = events[k]!.active() ? events[k]!.g(t, y, past) : NaN;
-        rearm.observe(k, gPrev[k]!);
-      }
+      restartAt(t);
       h = hTry;
       continue;
     }
@@ -299,8 +319,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     }
     if (landing && onEcho) {
       t = tEchoRaw + ulps; // an 8-ulp shift of time, far below any tolerance
-      refreshHolds(t);
-      stepper.reset(t, y);
+      restartAt(t);
     }
     // Timed events exactly at this step's end.
     let timedFired = false;
@@ -322,7 +341,8 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     }
     const grow = Math.min(MAX_FACTOR, Math.max(MIN_FACTOR, SAFETY * Math.pow(Math.max(err, 1e-10), -ERR_EXPONENT)));
     h = rejectedLast ? Math.min(hTry, hTry * grow) : hTry * grow;
-    if (landing) h = Math.max(h, hTry);
+    // A step cut short to land on a stop says nothing about the scale: keep the proposal from before.
+    if (landing) h = Math.max(h, hProposed);
     rejectedLast = false;
   }
   return new Solution(hist, y, t0, t, status, message, stats, fired, box.lo, box.hi);
