@@ -57,8 +57,14 @@ export class Dumbbell {
   /** Simulator channel of each link (its arrivals come in time order). */
   private readonly channelOf: number[] = [];
   private readonly headerBytes: number;
-  /** Called after every packet offered to the bottleneck's forward queue (for the queue trace). */
-  onBottleneckQueue: ((queuePackets: number) => void) | null = null;
+  /**
+   * The queue the run traces: the slowest forward link on flow 0's path, where packets wait. That is
+   * the bottleneck link unless an access link is slower (as on the ns-3 presets `normal` and `lfn`,
+   * whose 10 Mbit/s access link is the real bottleneck); ties go to the bottleneck.
+   */
+  readonly tracedQueueLink: number;
+  /** Called after every packet offered to the traced queue (for the queue trace). */
+  onTracedQueue: ((queuePackets: number) => void) | null = null;
 
   constructor(
     private readonly sim: Simulator,
@@ -91,6 +97,14 @@ export class Dumbbell {
       this.paths[2 * i] = Int32Array.from(fwd);
       this.paths[2 * i + 1] = Int32Array.from(rev);
     });
+    let traced = this.bottleneckForward;
+    for (const id of this.paths[0]!) if (this.links[id]!.bandwidthBps < this.links[traced]!.bandwidthBps) traced = id;
+    this.tracedQueueLink = traced;
+  }
+
+  /** Name of the traced link (`bottleneck`, `access0`, ...). */
+  get tracedQueueName(): string {
+    return this.links[this.tracedQueueLink]!.name;
   }
 
   setEndpoints(endpoints: Endpoints): void {
@@ -167,8 +181,8 @@ export class Dumbbell {
     const link = this.links[linkId]!;
     const now = this.sim.nowNs;
     const at = link.admit(now, pool.wireBytes[p]!);
-    if (linkId === this.bottleneckForward && this.onBottleneckQueue !== null) {
-      this.onBottleneckQueue(link.queueLength(now));
+    if (linkId === this.tracedQueueLink && this.onTracedQueue !== null) {
+      this.onTracedQueue(link.queueLength(now));
     }
     if (at < 0) {
       this.drop(p, true);

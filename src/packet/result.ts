@@ -71,7 +71,7 @@ export function buildResult(scenario: Scenario, m: PacketModel, wallS: number): 
       lossRate: sentSegs > 0 ? lost / sentSegs : 0,
     },
     flows,
-    queue: { packets: m.queueTrace.toSeries() },
+    queue: { packets: m.queueTrace.toSeries(), link: m.net.tracedQueueName },
     stats: { wallS, events: m.sim.events },
   };
 }

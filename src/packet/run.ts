@@ -91,7 +91,7 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
   });
   const queueTrace = new TraceRecorder(durationNs, scenario.trace.maxPoints);
   queueTrace.record(0, 0);
-  net.onBottleneckQueue = (q) => queueTrace.record(sim.nowNs, q);
+  net.onTracedQueue = (q) => queueTrace.record(sim.nowNs, q);
   const model: PacketModel = { sim, net, senders, receivers, stats, queueTrace, atMeasureStart: [] };
   const snapshot = (): void => {
     model.atMeasureStart = senders.map((s, i) => ({ deliveredBytes: receivers[i]!.deliveredBytes, sentBytes: s.bytesSent }));

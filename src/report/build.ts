@@ -225,13 +225,11 @@ function steadyCap(cwnd: Record<string, Series>, steadyEndOfSlowStartS: number |
   return steady > 0 && peak > 2 * steady ? { yMax: 1.2 * steady, peak } : null;
 }
 
-/** Why the packet queue panel can be flat: it is the queue of the link named bottleneck, which may not be the slowest. */
+/** Which queue the panel shows: the slowest link on the path, which on ns-3's presets is the access link. */
 function queueNote(c: ComparisonCase): string {
-  const s = c.scenario;
-  const slowerAccess = s.flows.some((f) => f.access.bandwidthBps < s.bottleneck.bandwidthBps);
-  const empty = c.packet.status === 'ok' && c.packet.queue.packets.v.every((x) => x === 0);
-  return slowerAccess && empty
-    ? ' The packet queue panel is the queue of the link named bottleneck, which stays empty here: the access link is slower, and packets wait in its queue instead (the fluid queue is that of the slowest link).'
+  const link = c.packet.status === 'ok' ? c.packet.queue.link : undefined;
+  return link !== undefined && link !== 'bottleneck'
+    ? ` The queue panel shows the ${link.replace(/^access\d*$/, "sender's access link")} queue: that link is slower than the bottleneck, so packets wait there.`
     : '';
 }
 

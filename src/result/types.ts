@@ -80,7 +80,11 @@ export interface RunResult {
   failure?: string;
   summary: RunSummary;
   flows: { summary: FlowSummary; trace: FlowTrace }[];
-  /** Bottleneck queue length (packets) and its drop count, over time. */
-  queue: { packets: Series };
+  /**
+   * Length (packets) of the queue where packets wait: the slowest link on flow 0's path (the
+   * bottleneck unless an access link is slower). `link` names it (packet engine: `bottleneck`,
+   * `access0`, ...; fluid engine: the link its queue equation stands for).
+   */
+  queue: { packets: Series; link?: string };
   stats: RunStats;
 }
