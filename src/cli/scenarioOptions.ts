@@ -27,6 +27,7 @@ export interface ScenarioFlags {
   delack?: string;
   minRto?: string;
   ccParam?: string[];
+  ns3Artefact?: boolean;
 }
 
 export function addScenarioOptions(cmd: Command): Command {
@@ -45,6 +46,7 @@ export function addScenarioOptions(cmd: Command): Command {
     .option('--access-delay <time>', "senders' access link one-way delay")
     .option('--delack <n>', 'segments per delayed ACK (1 disables delayed ACKs)')
     .option('--min-rto <time>', 'minimum retransmission timeout (RFC 6298: 1s)')
+    .option('--ns3-artefact', "reproduce ns-3's head re-marking on duplicate ACKs (its retransmission storms)")
     .option('--cc-param <key=value>', 'congestion-control parameter, repeatable (e.g. hystart=1)', (v: string, acc: string[] = []) => [...acc, v]);
 }
 
@@ -140,6 +142,7 @@ export function scenarioFromOptions(opts: ScenarioFlags, variant: Variant): Scen
   if (opts.lossDirection !== undefined) s.bottleneck.loss.direction = opts.lossDirection as 'data' | 'both';
   if (f.delAck !== undefined) s.tcp.delAckCount = f.delAck;
   if (f.minRtoS !== undefined) s.tcp.minRtoS = f.minRtoS;
+  if (opts.ns3Artefact) s.tcp.ns3HeadSackArtefact = true;
   s.ccParams = { ...s.ccParams, ...f.ccParams };
   return validateScenario(s, 'command line');
 }

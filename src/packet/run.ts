@@ -26,7 +26,8 @@ export interface RunOptions {
   makeCc?: (flow: number) => CongestionControl;
   /**
    * Reproduce ns-3's Reno-SACK head artefact (spurious head retransmissions after multi-hole
-   * recoveries, which set off its retransmission storms on the `normal` preset). Default false.
+   * recoveries, which set off its retransmission storms on the `normal` preset). Default: the
+   * scenario's `tcp.ns3HeadSackArtefact`.
    */
   ns3HeadSackArtefact?: boolean;
 }
@@ -77,7 +78,7 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
           sndBufBytes: tcp.rcvBufBytes,
           initialRwndBytes: tcp.rcvBufBytes,
           rtoKind: EV_RTO,
-          ns3HeadSackArtefact: options.ns3HeadSackArtefact ?? false,
+          ns3HeadSackArtefact: options.ns3HeadSackArtefact ?? scenario.tcp.ns3HeadSackArtefact,
         },
         observer,
       ),

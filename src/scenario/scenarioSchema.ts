@@ -80,6 +80,7 @@ export const SCENARIO_SCHEMA: Schema = {
         delAckTimeoutS: num(0, 10, { minExclusive: true }),
         rcvBufBytes: int(1, 2 ** 40),
         dupAckThreshold: int(1, 100),
+        ns3HeadSackArtefact: { kind: 'boolean' },
       },
     },
     ccParams: { kind: 'record', value: num(-1e12, 1e12) },

@@ -93,6 +93,12 @@ export interface TcpSpec {
   /** Receiver buffer = largest advertised window. */
   rcvBufBytes: number;
   dupAckThreshold: number;
+  /**
+   * Reproduce ns-3's (SACK off) habit of re-marking the in-flight head lost on later duplicate ACKs,
+   * which sets off its retransmission storms on the `normal` preset (src/packet/README.md). Off by
+   * default: it is an ns-3 artefact, not TCP; turn it on to compare with ns-3 run for run.
+   */
+  ns3HeadSackArtefact: boolean;
 }
 
 export interface TraceSpec {
