@@ -4,15 +4,11 @@ import { Box, Rearm } from './bounds.js';
 import { Propagation } from './propagate.js';
 import type { ActiveEvent } from './bounds.js';
 import { DenseHistory, denseTentative } from './history.js';
+import { Past } from './past.js';
 import { findRoot, crossed } from './roots.js';
 import { Solution } from './solution.js';
+import { ERR_EXPONENT, MAX_FACTOR, MIN_FACTOR, SAFETY, initialStep } from './control.js';
 
-/** Step-size control constants (Hairer, Norsett & Wanner, "Solving ODEs I", II.4; as scipy's rk.py). */
-const SAFETY = 0.9;
-const MIN_FACTOR = 0.2;
-const MAX_FACTOR = 5;
-/** Error exponent 1/(q + 1) for the 4th-order embedded estimate of Dormand-Prince 5(4). */
-const ERR_EXPONENT = 1 / 5;
 /** An event firing this many times at one instant is a modelling loop (Zeno), not progress. */
 const MAX_EVENTS_AT_ONE_TIME = 50;
 
@@ -47,34 +43,9 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
   const fired: EventRecord[] = [];
   const y = problem.y0.slice();
   const box = new Box(n, problem.bounds ?? []);
-  const history = problem.history;
-  const y0 = problem.y0.slice();
 
-  // The step in progress, when delayed values fall inside it (unconstrained steps): its dense data.
-  let tent = false;
-  let tentT = 0;
-  let tentH = 0;
-  const tY = new Array<number>(n).fill(0);
-  const tYN = new Array<number>(n).fill(0);
-  const tK1 = new Array<number>(n).fill(0);
-  const tK7 = new Array<number>(n).fill(0);
-  const tD = new Array<number>(5 * n).fill(0);
-  const past = Object.assign(
-    (s: number, i: number): number => {
-      if (s < t0) return history ? history(s, i) : y0[i]!;
-      if (s <= past.settledUntil && hist.length > 0) return hist.at(s, i);
-      if (tent) return denseTentative(s, tentT, tentH, i, n, tY, tYN, tK1, tK7, tD);
-      // First pass of a long step: extrapolate the last accepted step's polynomial (or hold y at the start).
-      return hist.length > 0 ? hist.at(s, i) : y[i]!;
-    },
-    {
-      settledUntil: t0,
-      fill: (s: number, out: { [i: number]: number }): void => {
-        if (s >= t0 && s <= past.settledUntil && hist.length > 0) hist.atAll(s, out);
-        else for (let i = 0; i < n; i++) out[i] = past(s, i);
-      },
-    },
-  );
+  const pastState = new Past(n, t0, hist, problem.y0, y, problem.history);
+  const past = pastState.fn;
   const raw = new Array<number>(n).fill(0);
   const rhs = (t: number, yy: number[], dy: number[]): void => {
     stats.rhsEvaluations++;
@@ -163,18 +134,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     for (let i = 0; i < n; i++) yTmp[i] = denseTentative(s, stepT, stepH, i, n, yS, yN, stepper.k1, stepper.k2, d4);
     return yTmp;
   };
-  const saveTentative = (ts: number, hs: number): void => {
-    for (let i = 0; i < n; i++) {
-      tY[i] = stepper.y[i]!;
-      tYN[i] = stepper.yNext[i]!;
-      tK1[i] = stepper.k1[i]!;
-      tK7[i] = stepper.k2[i]!;
-      tD[4 * n + i] = stepper.history.data[4 * n + i]!;
-    }
-    tentT = ts;
-    tentH = hs;
-    tent = true;
-  };
+
   const finite = (a: number[]): boolean => {
     for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i]!)) return false;
     return true;
@@ -210,23 +170,23 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
       // Delayed values inside this step came from extrapolation: iterate on the step's own dense output.
       let converged = false;
       for (let it = 0; it < maxIter && err <= 1; it++) {
-        saveTentative(t, hTry);
+        pastState.capture(stepper, t, hTry);
         stepper.step(t, hTry);
         stats.steps++;
         err = stepper.error(atol, rtol);
         if (!finite(stepper.yNext)) err = Infinity;
         let change = 0;
-        for (let i = 0; i < n; i++) change = Math.max(change, Math.abs(stepper.yNext[i]! - tYN[i]!) / (atol + rtol * Math.abs(tYN[i]!)));
+        for (let i = 0; i < n; i++) change = Math.max(change, Math.abs(stepper.yNext[i]! - pastState.capturedEnd(i)) / (atol + rtol * Math.abs(pastState.capturedEnd(i))));
         if (change <= 0.5) {
           converged = true;
-          saveTentative(t, hTry); // event location inside this step reads the final iterate
+          pastState.capture(stepper, t, hTry); // event location inside this step reads the final iterate
           break;
         }
       }
       if (!converged && err <= 1) err = 2; // retry smaller: the fixed point did not settle
     }
     if (!(err <= 1)) {
-      tent = false;
+      pastState.release();
       stats.rejected++;
       rejectedLast = true;
       if (hTry <= hMin) {
@@ -260,11 +220,11 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     const tEcho = prop.locate(t, tNext, stepper.yNext, interp, Math.max(1e-10 * hTry, 16 * Number.EPSILON * Math.max(1, Math.abs(tNext))));
     if (tEcho < tEv && tEcho > t) {
       hist.push(t, hTry, stepper.y, stepper.yNext, stepper.k1, stepper.k2, stepper.history.data, tEcho);
-      past.settledUntil = hist.tEnd;
+      pastState.settle();
       const yE = interp(tEcho);
       for (let i = 0; i < n; i++) y[i] = yE[i]!;
       t = tEcho;
-      tent = false;
+      pastState.release();
       prop.advance(t, y);
       restartAt(t);
       h = hTry;
@@ -275,12 +235,12 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
       // on the far side of the crossing, so the event cannot fire twice.
       if (tEv > t) {
         hist.push(t, hTry, stepper.y, stepper.yNext, stepper.k1, stepper.k2, stepper.history.data, tEv);
-        past.settledUntil = hist.tEnd;
+        pastState.settle();
         const yEv = interp(tEv);
         for (let i = 0; i < n; i++) y[i] = yEv[i]!;
       }
       t = tEv;
-      tent = false;
+      pastState.release();
       const ev = events[first]!;
       rearm.disarm(first, gPrev[first]!);
       sameTimeEvents = t === lastEventT ? sameTimeEvents + 1 : 0;
@@ -307,8 +267,8 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     }
     // Store the dense output before stepComplete overwrites y and k1 with the step's end values.
     hist.push(t, hTry, stepper.y, stepper.yNext, stepper.k1, stepper.k2, stepper.history.data);
-    past.settledUntil = hist.tEnd;
-    tent = false;
+    pastState.settle();
+    pastState.release();
     prop.advance(tNext, stepper.y);
     stepper.stepComplete(t, hTry);
     for (let i = 0; i < n; i++) y[i] = stepper.y[i]!;
@@ -346,19 +306,4 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     rejectedLast = false;
   }
   return new Solution(hist, y, t0, t, status, message, stats, fired, box.lo, box.hi);
-}
-
-/** Hairer-Wanner starting step, simplified: 1% of the scaled size of y over the scaled size of f. */
-function initialStep(f0: number[], y0: number[], atol: number, rtol: number, span: number): number {
-  let d0 = 0;
-  let d1 = 0;
-  for (let i = 0; i < y0.length; i++) {
-    const sk = atol + rtol * Math.abs(y0[i]!);
-    d0 += (y0[i]! / sk) ** 2;
-    d1 += (f0[i]! / sk) ** 2;
-  }
-  d0 = Math.sqrt(d0 / y0.length);
-  d1 = Math.sqrt(d1 / y0.length);
-  const h = d0 < 1e-5 || d1 < 1e-5 ? 1e-6 : (0.01 * d0) / d1;
-  return Math.min(h, span);
 }
