@@ -69,12 +69,17 @@ export async function benchSweep(): Promise<void> {
     // Alternate 1 and 2 workers and keep each one's best time: other load on the machine then
     // penalises both sides alike instead of whichever ran during a burst.
     const times: Record<1 | 2, number[]> = { 1: [], 2: [] };
+    // CPU seconds of this process (all threads) per wall second: shows whether a second core was free.
+    const coresUsed: Record<1 | 2, number[]> = { 1: [], 2: [] };
     const summaries: Record<1 | 2, string> = { 1: '', 2: '' };
     let runs = 0;
     for (let trial = 0; trial < TRIALS; trial++) {
       for (const w of [1, 2] as const) {
+        const c0 = process.cpuUsage();
         const [o, s] = await timed(() => runSweep(pp, { cacheDir: null, workers: w, outDir: join(out, `p${w}`) }));
+        const c = process.cpuUsage(c0);
         times[w].push(s);
+        coresUsed[w].push((c.user + c.system) / 1e6 / s);
         summaries[w] = JSON.stringify(o.records.map((r) => r.result.summary));
         runs = o.records.length;
       }
@@ -86,7 +91,8 @@ export async function benchSweep(): Promise<void> {
       `packet sweep, ${runs} runs (100 s simulated), best of ${TRIALS}: 1 worker ${one.toFixed(2)} s, 2 workers ${two.toFixed(2)} s,` +
         ` speed-up ${speedup.toFixed(2)}x — target >= 1.8x: ${speedup >= 1.8 ? 'met' : 'MISSED'}; results identical: ${summaries[1] === summaries[2]}`,
     );
-    console.log(`  all trials: 1 worker ${times[1].map((t) => t.toFixed(2)).join(', ')} s; 2 workers ${times[2].map((t) => t.toFixed(2)).join(', ')} s; load average after: ${loadavg()[0]!.toFixed(1)}`);
+    const trials = (w: 1 | 2) => times[w].map((t, i) => `${t.toFixed(2)} s (${coresUsed[w][i]!.toFixed(2)} cores busy)`).join(', ');
+    console.log(`  all trials: 1 worker ${trials(1)}; 2 workers ${trials(2)}; load average after: ${loadavg()[0]!.toFixed(1)}`);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
