@@ -15,7 +15,7 @@ import { sweepReport } from '../src/sweep/report.js';
 import { runSweep } from '../src/sweep/sweep.js';
 
 /** Trials per worker count in the speed-up measurement. */
-const TRIALS = 2;
+const TRIALS = 3;
 
 async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
   const t0 = performance.now();
