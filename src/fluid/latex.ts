@@ -27,6 +27,7 @@ export function toLatex(text: string, file = '', line = 0): string {
       if (name === 'log') return `\\ln\\left(${args[0]}\\right)`;
       if (name === 'abs') return `\\left|${args[0]}\\right|`;
       if (['min', 'max'].includes(name)) return `\\${name}\\left(${args.join(', ')}\\right)`;
+      if (name === 'expdraw') return '\\operatorname{expdraw}()';
       return `${symbolTex(name)}\\left(${args.join(', ')}\\right)`;
     }
     return undefined;
@@ -39,8 +40,9 @@ const GREEK = new Set(['alpha', 'beta', 'gamma', 'delta', 'lambda', 'mu', 'tau',
 function symbolTex(name: string): string {
   if (GREEK.has(name)) return `{\\${name}}`;
   if (name.length === 1) return `{${name}}`;
-  // W0, Wmax, Tp, West: a letter with a short subscript; anything longer reads as a word.
-  const m = /^([A-Za-z])([0-9]+|[a-z]{1,3})$/.exec(name);
+  // W0, Wmax, Tp, West, a1: a letter with a short subscript (capital initial, or digits); other
+  // lower-case names (ss, hold, wcubic) read as words.
+  const m = /^([A-Z])([0-9]+|[a-z]{1,3})$/.exec(name) ?? /^([a-z])([0-9]+)$/.exec(name);
   if (m) return `{${m[1]}_{\\mathrm{${m[2]}}}}`;
   return `{\\mathit{${name.replace(/_/g, '\\_')}}}`;
 }

@@ -55,22 +55,19 @@ function describe(m: ModelFile): ParsedModel {
     description: m.description,
     states: m.states.map((s) => ({ name: s.name, unit: s.unit, doc: s.doc, initial: s.initial.text, discrete: s.discrete, min: s.min?.text, max: s.max?.text })),
     params: m.params.map((p) => ({ name: p.name, unit: p.unit, doc: p.doc, default: p.default, min: p.min, max: p.max, fromScenario: p.scenario })),
-    outputs: m.outputs.map((o) => ({ name: o.name, unit: o.unit, expression: o.text, latex: `${o.name} = ${tex(o.text, o.line)}` })),
-    equations: m.equations.map((e) => ({ state: e.state, expression: e.text, latex: `\\frac{d${texName(e.state)}}{dt} = ${tex(e.text, e.line)}` })),
+    outputs: m.outputs.map((o) => ({ name: o.name, unit: o.unit, expression: o.text, latex: `${toLatex(o.name)} = ${tex(o.text, o.line)}` })),
+    equations: m.equations.map((e) => ({ state: e.state, expression: e.text, latex: `\\frac{d${toLatex(e.state)}}{dt} = ${tex(e.text, e.line)}` })),
     events: m.events.map((e) => ({
       name: e.name,
       when: e.when.text,
       guard: e.guard?.text,
       set: e.set.map((s) => `${s.state} = ${s.expr.text}`),
-      latex: `${tex(e.when.text, e.when.line)} \\;\\Rightarrow\\; ${e.set.map((s) => `${texName(s.state)} \\leftarrow ${tex(s.expr.text, s.expr.line)}`).join(',\\ ')}`,
+      latex: `${tex(e.when.text, e.when.line)} \\;\\Rightarrow\\; ${e.set.length === 0 ? '\\text{(restart)}' : e.set.map((s) => `${toLatex(s.state)} \\leftarrow ${tex(s.expr.text, s.expr.line)}`).join(',\\ ')}`,
     })),
     source: m,
   };
 }
 
-function texName(n: string): string {
-  return n.length > 1 ? `${n[0]}_{\\mathrm{${n.slice(1)}}}` : n;
-}
 
 /**
  * Read, check and compile every `*.model.yaml` in `dir` (default: the repository's models/).
