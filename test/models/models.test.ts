@@ -102,3 +102,15 @@ describe('bad model files are one-line InputErrors naming file, line and symbol'
     expect(e.message).toMatch(/output 'rate' uses 'p', which is computed later/);
   });
 });
+
+describe('LaTeX of the models', () => {
+  it('every equation, output and event renders with KaTeX', async () => {
+    const katex = (await import('katex')).default;
+    const all = [...VARIANTS.map((v) => getModel(v)), loadModels().bottleneck];
+    for (const m of all) {
+      for (const tex of [...m.equations, ...m.outputs, ...m.events].map((x) => x.latex)) {
+        expect(() => katex.renderToString(tex, { throwOnError: true }), `${m.file}: ${tex}`).not.toThrow();
+      }
+    }
+  });
+});
