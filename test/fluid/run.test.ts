@@ -123,3 +123,26 @@ describe('runFluid(scenario)', () => {
     expect(Number.isNaN(r.flows[0]!.summary.meanCwndBytes)).toBe(true);
   });
 });
+
+describe('runFluid(scenario) against the closed forms', () => {
+  it('reno on the fat pipe sits sqrt(2/1.5) = 1.155x above Mathis (the known mean-field offset, pitfall 5)', async () => {
+    const { closedForms } = await import('../../src/theory/closedForms.js');
+    const s = fatPipe('reno', 1e-3, 100);
+    s.measureFromS = 30;
+    const fluid = runFluid(s, { params: { timeouts: 0, lossEvents: 0 } });
+    const mathis = closedForms(s).find((c) => c.formula === 'mathis')!;
+    const ratio = fluid.summary.meanCwndSegments / mathis.cwndSegments!;
+    expect(ratio).toBeGreaterThan(1.13);
+    expect(ratio).toBeLessThan(1.17);
+  });
+
+  it('cubic with periodic losses reproduces the RFC 9438 response function within 5%', async () => {
+    const { cubicResponseWindow } = await import('../../src/theory/closedForms.js');
+    // p = 1e-4, RTT 0.1 s: cubic region (1.054 (R/p)^0.75 = 187 segments); 300 s for ~70 loss cycles.
+    const s = fatPipe('cubic', 1e-4, 300);
+    s.measureFromS = 60;
+    const fluid = runFluid(s);
+    const rtt = mapScenario(s).flows[0]!.Tp;
+    expect(Math.abs(fluid.summary.meanCwndSegments / cubicResponseWindow(1e-4, rtt) - 1)).toBeLessThan(0.05);
+  });
+});
