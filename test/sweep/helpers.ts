@@ -1,14 +1,23 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { headlineAxis } from '../../src/sweep/axes.js';
 import type { SweepPlan } from '../../src/sweep/grid.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 
 export const FAKE_ENGINE_MODULE = new URL('./fixtures/fakeEngine.ts', import.meta.url).href;
 
+const created: string[] = [];
+// Temp folders go when the importing test file ends (each file gets a fresh copy of this module).
+afterAll(() => {
+  for (const d of created.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
 export function tmp(prefix = 'cclab-sweep-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  created.push(d);
+  return d;
 }
 
 /** A small loss x RTT plan: 3 x 2 points, 2 variants, 2 engines, 3 reps → 3*2*2*(3+1) = 48 runs. */
