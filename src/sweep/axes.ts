@@ -116,7 +116,8 @@ export function checkAxes(base: Scenario, axes: readonly Axis[]): void {
     if (a.path !== undefined) {
       // These are set per run from other flags; sweeping them by path would be silently overwritten.
       if (['seed', 'variant', 'name'].includes(a.path)) throw new InputError(a.flag, `cannot be swept by path: use --seed, --variants or --scenario`);
-      getPath(base, a.path);
+      // ccParams keys are free (a variant's knob need not be in the base scenario).
+      if (!/^ccParams\.[^.]+$/.test(a.path)) getPath(base, a.path);
     }
     if (a.values.length === 0) throw new InputError(a.flag, `has no values`);
   }

@@ -2,10 +2,10 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { Engine } from '../variants.js';
-import { cacheKey, RunCache } from './cache.js';
+import { cacheKey, RunCache, type CacheKeyParts } from './cache.js';
 import { engineCodeVersion } from './codeVersion.js';
 import { compactResult, emptySummary, type CompactRun } from './compact.js';
-import type { RunSpec } from './grid.js';
+import { DETERMINISTIC_ENGINES, type RunSpec } from './grid.js';
 import type { EngineFn } from './runEngine.js';
 import { loadEngine } from './worker.js';
 
@@ -67,6 +67,18 @@ export function defaultWorkers(): number {
   return availableParallelism();
 }
 
+/**
+ * Cache-key inputs of a run. A deterministic engine's result does not depend on the seed, so its key
+ * uses seed 0: the same fluid scenario is computed once across replications, sweep seeds and
+ * points that differ only in a parameter the variant ignores.
+ */
+export function keyParts(spec: RunSpec, codeVersion: string): CacheKeyParts {
+  if (DETERMINISTIC_ENGINES.includes(spec.engine)) {
+    return { scenario: { ...spec.scenario, seed: 0 }, engine: spec.engine, seed: 0, codeVersion };
+  }
+  return { scenario: spec.scenario, engine: spec.engine, seed: spec.seed, codeVersion };
+}
+
 /** Turns an exception into a failed result (not cached: it may be transient, e.g. out of memory). */
 function failedRun(e: unknown): CompactRun {
   return { status: 'failed', failure: `threw: ${(e as Error)?.message ?? String(e)}`, summary: emptySummary(), flowGoodputBps: [], wallS: 0 };
@@ -86,10 +98,10 @@ export async function executeRuns(runs: readonly RunSpec[], opts: ExecuteOptions
   const report = () => opts.onProgress?.({ ...progress });
 
   // Group by cache key: duplicates (e.g. a swept value equal to the base) are computed once.
-  const pending = new Map<string, { idx: number[]; spec: RunSpec; version: string }>();
+  const pending = new Map<string, { idx: number[]; spec: RunSpec; parts: CacheKeyParts }>();
   runs.forEach((spec, i) => {
-    const version = codeVersion(spec.engine);
-    const key = cacheKey({ scenario: spec.scenario, engine: spec.engine, seed: spec.seed, codeVersion: version });
+    const parts = keyParts(spec, codeVersion(spec.engine));
+    const key = cacheKey(parts);
     const hit = cache?.get(key);
     if (hit) {
       out[i] = { spec, result: hit, cached: true };
@@ -100,12 +112,12 @@ export async function executeRuns(runs: readonly RunSpec[], opts: ExecuteOptions
     }
     const g = pending.get(key);
     if (g) g.idx.push(i);
-    else pending.set(key, { idx: [i], spec, version });
+    else pending.set(key, { idx: [i], spec, parts });
   });
   report();
 
-  const finish = (key: string, g: { idx: number[]; spec: RunSpec; version: string }, result: CompactRun, cacheable: boolean) => {
-    if (cache && cacheable) cache.put({ scenario: g.spec.scenario, engine: g.spec.engine, seed: g.spec.seed, codeVersion: g.version }, key, result);
+  const finish = (key: string, g: { idx: number[]; spec: RunSpec; parts: CacheKeyParts }, result: CompactRun, cacheable: boolean) => {
+    if (cache && cacheable) cache.put(g.parts, key, result);
     for (const i of g.idx) {
       out[i] = { spec: runs[i]!, result, cached: false };
       progress.done++;

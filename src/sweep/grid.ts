@@ -1,3 +1,4 @@
+import { getCongestionControl } from '../cc/registry.js';
 import { InputError } from '../errors.js';
 import type { Scenario } from '../scenario/types.js';
 import { validateScenario } from '../scenario/validate.js';
@@ -60,6 +61,17 @@ export function pointIdOf(axes: readonly Axis[], point: readonly AxisValue[]): s
   return `p${hashOf(pointRecord(axes, point)).slice(0, 10)}`;
 }
 
+/**
+ * Swept `ccParams` keys the variant does not declare (e.g. CUBIC's `beta` for Reno): they are
+ * dropped from that variant's scenarios, so sweeping a knob of one variant does not make the others
+ * fail their parameter check. Reno's runs then differ across `beta` only by their seeds (and its
+ * deterministic fluid runs are identical, so computed once).
+ */
+function foreignCcParams(axes: readonly Axis[], variant: Variant): string[] {
+  const known = new Set(getCongestionControl(variant).params.map((p) => p.name));
+  return axes.flatMap((a) => (a.path && /^ccParams\.[^.]+$/.test(a.path) ? [a.path.slice('ccParams.'.length)] : [])).filter((k) => !known.has(k));
+}
+
 /** Cartesian product of the axes' values, first axis outermost. No axes = one empty point. */
 export function gridPoints(axes: readonly Axis[]): AxisValue[][] {
   let out: AxisValue[][] = [[]];
@@ -87,10 +99,12 @@ export function expandPlan(plan: SweepPlan): RunSpec[] {
     const label = Object.entries(rec).map(([k, v]) => `${k}=${String(v)}`).join(', ');
     validateScenario(atPoint, `sweep point ${label || '(base)'}`);
     for (const variant of plan.variants) {
+      const drop = foreignCcParams(plan.axes, variant);
       for (const engine of plan.engines) {
         for (let rep = 0; rep < repsFor(engine, plan.reps); rep++) {
           const seed = deriveSeed(plan.seed, rec, rep);
           const scenario: Scenario = { ...structuredClone(atPoint), variant, seed };
+          for (const k of drop) delete scenario.ccParams[k];
           runs.push({ index: runs.length, runId: `${pointId}-${variant}-${engine}-r${rep}`, pointId, point, variant, engine, rep, seed, scenario });
         }
       }

@@ -64,3 +64,20 @@ describe('executeRuns', () => {
     expect(half).toBeCloseTo((4.302652729 * get('goodputSd')) / Math.sqrt(3), 3);
   });
 });
+
+describe('deterministic engines', () => {
+  it('compute a fluid scenario once across points that differ only in a parameter the variant ignores', async () => {
+    const { setAxis } = await import('../../src/sweep/axes.js');
+    const plan = smallPlan({ engines: ['fluid'] });
+    const runs = expandPlan({ ...plan, axes: [setAxis(plan.base, 'ccParams.beta=0.5,0.6,0.7')] });
+    const calls: string[] = [];
+    const counting = (e: 'packet' | 'fluid', s: Parameters<typeof fakeEngine>[1]) => {
+      calls.push(s.variant);
+      return fakeEngine(e, s);
+    };
+    const out = await executeRuns(runs, { cacheDir: tmp(), workers: 0, engine: counting, codeVersion });
+    expect(out).toHaveLength(6);
+    expect(calls.filter((v) => v === 'reno')).toHaveLength(1);
+    expect(calls.filter((v) => v === 'cubic')).toHaveLength(3);
+  });
+});

@@ -82,3 +82,18 @@ describe('expandPlan validation', () => {
     expect(() => expandPlan(bad)).toThrow(/sweep point .*measureFromS=10.*measureFromS must be below durationS/);
   });
 });
+
+describe('swept ccParams', () => {
+  it('--set ccParams.beta applies to CUBIC and is dropped for Reno (which has no beta)', async () => {
+    const { setAxis } = await import('../../src/sweep/axes.js');
+    const plan = smallPlan({ engines: ['fluid'] });
+    const runs = expandPlan({ ...plan, axes: [setAxis(plan.base, 'ccParams.beta=0.5,0.7')] });
+    for (const r of runs) {
+      if (r.variant === 'cubic') expect(r.scenario.ccParams.beta).toBe(r.point[0]);
+      else expect('beta' in r.scenario.ccParams).toBe(false);
+    }
+    const { cacheKey } = await import('../../src/sweep/cache.js');
+    const reno = runs.filter((r) => r.variant === 'reno').map((r) => cacheKey({ scenario: { ...r.scenario, seed: 0 }, engine: r.engine, seed: 0, codeVersion: 'x' }));
+    expect(new Set(reno).size).toBe(1);
+  });
+});
