@@ -154,7 +154,13 @@ export function register(program: Command): void {
       process.stdout.write(
         `sweep: ${outcome.records.length}${shard ? ` of ${outcome.gridRuns}` : ''} runs (${outcome.cached} cached, ${outcome.failed} failed) in ${secs} s -> ${o.out}\n`,
       );
-      if (outcome.failed > 0) process.exitCode = 1;
+      // Runs that threw (worker crash, out of memory, an engine bug) are not cached and may succeed on
+      // a re-run: exit 1 so a job array retries. Runs the engine itself reported as failed are results.
+      const threw = outcome.records.filter((r) => r.result.failure?.startsWith('threw:')).length;
+      if (threw > 0) {
+        process.stderr.write(`cclab: ${threw} runs threw (see runs.csv, column failure); re-run to retry them\n`);
+        process.exitCode = 1;
+      }
     });
 
   program
