@@ -227,7 +227,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
       pastState.release();
       prop.advance(t, y);
       restartAt(t);
-      h = hTry;
+      h = Math.max(hTry, hProposed); // the cut, not the error, shortened this step
       continue;
     }
     if (first >= 0) {
@@ -262,7 +262,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
       gPrev = events.map((e) => (e.active() ? e.g(t, y, past) : NaN));
       // An action that moved g clearly back (L >= 1 -> L = 0) re-arms its event at once.
       for (let k = 0; k < events.length; k++) rearm.observe(k, gPrev[k]!);
-      h = Math.max(hTry, hMin * 10);
+      h = Math.max(hProposed, hMin * 10);
       continue;
     }
     // Store the dense output before stepComplete overwrites y and k1 with the step's end values.

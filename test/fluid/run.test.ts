@@ -146,3 +146,13 @@ describe('runFluid(scenario) against the closed forms', () => {
     expect(Math.abs(fluid.summary.meanCwndSegments / cubicResponseWindow(1e-4, rtt) - 1)).toBeLessThan(0.05);
   });
 });
+
+describe('runFluid robustness', () => {
+  it('three flows overshooting a 1 Gbit/s drop-tail queue in slow start (echoes of bound hits while R grows) run through', () => {
+    // Regression: a cut at an echo used to leave a step below the minimum, reported as a collapse.
+    const s = presetScenario('normal', 'reno', { durationS: 2, flows: 3, accessBps: 1e9, accessDelayS: 0.001 });
+    s.bottleneck.loss.rate = 1e-3;
+    const r = runFluid(s);
+    expect(r.status).toBe('ok');
+  });
+});
