@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { derivative, parse, simplify } from 'mathjs';
+import { derivative, evaluate, parse, simplify } from 'mathjs';
 import type { MathNode } from 'mathjs';
 import { InputError } from '../errors.js';
 import { VARIANTS } from '../variants.js';
@@ -135,10 +135,20 @@ export { VARIANTS };
  * and a conditional keeps only the branch selected by `branch` ('false' = the congestion-avoidance
  * branch of `ss == 1 ? ... : ...`). Returns text per variable, or an error note per variable.
  */
-export function partials(model: ParsedModel, state: string, wrt: string[], branch: 'true' | 'false' = 'false'): Record<string, string> {
+export function partials(
+  model: ParsedModel,
+  state: string,
+  wrt: string[],
+  branch: 'true' | 'false' = 'false',
+  /** Parameter values substituted before differentiating (e.g. { timeouts: 0 } drops a min() term). */
+  substitute: Record<string, number> = {},
+): Record<string, string> {
   const eq = model.equations.find((e) => e.state === state);
   if (!eq) throw new InputError('state', `'${state}' has no equation in ${model.file}`);
-  const node = undelay(parse(eq.expression), branch);
+  let node = undelay(parse(eq.expression), branch);
+  if (Object.keys(substitute).length > 0) {
+    node = simplify(node.transform((n) => (n.type === 'SymbolNode' && (n as unknown as { name: string }).name in substitute ? parse(String(substitute[(n as unknown as { name: string }).name])) : n)));
+  }
   const out: Record<string, string> = {};
   for (const v of wrt) {
     try {
@@ -147,6 +157,24 @@ export function partials(model: ParsedModel, state: string, wrt: string[], branc
       out[v] = `n/a (${(e as Error).message.split('(')[0]!.trim()})`;
     }
   }
+  return out;
+}
+
+/**
+ * The partial derivatives of {@link partials} evaluated at an operating point (the linearisation's
+ * coefficients). `point` gives every symbol the derivatives use, delayed ones as `X_tau`.
+ */
+export function partialsAt(
+  model: ParsedModel,
+  state: string,
+  wrt: string[],
+  point: Record<string, number>,
+  branch: 'true' | 'false' = 'false',
+  substitute: Record<string, number> = {},
+): Record<string, number> {
+  const sym = partials(model, state, wrt, branch, substitute);
+  const out: Record<string, number> = {};
+  for (const v of wrt) out[v] = sym[v]!.startsWith('n/a') ? NaN : Number(evaluate(sym[v]!, { ...point }));
   return out;
 }
 
