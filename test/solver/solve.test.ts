@@ -220,3 +220,26 @@ describe('solve(problem) with declared lags', () => {
     expect(Math.abs(sol.at(1, 0) - 1)).toBeLessThan(1e-8);
   });
 });
+
+describe('solve(problem) convergence order', () => {
+  it('with fixed steps (tolerance loose enough to accept every step) the error falls like h^5', () => {
+    const errAt = (h: number): number => {
+      const sol = solve({ ...decay, tspan: [0, 1] }, { rtol: 1e3, atol: 1e3, maxStepS: h, firstStepS: h });
+      return Math.abs(sol.at(1, 0) - Math.exp(-1));
+    };
+    const e1 = errAt(0.1);
+    const e2 = errAt(0.05);
+    const order = Math.log2(e1 / e2);
+    expect(order).toBeGreaterThan(4.5);
+    expect(order).toBeLessThan(5.8);
+  });
+
+  it("a DDE with a smooth history (x'(t) = -x(t-1), x(s) = cos s before 0) converges at order ~5 with fixed steps", () => {
+    const problem: DdeProblem = { n: 1, y0: [1], tspan: [0, 3], minLagS: 1, tstops: [1, 2], history: (s) => Math.cos(s), rhs: (t, _y, dy, past) => void (dy[0] = -past(t - 1, 0)) };
+    const ref = solve(problem, { rtol: 1e-13, atol: 1e-13, constrained: true }).at(3, 0);
+    const errAt = (h: number): number => Math.abs(solve(problem, { rtol: 1e3, atol: 1e3, maxStepS: h, firstStepS: h, constrained: true }).at(3, 0) - ref);
+    const order = Math.log2(errAt(0.1) / errAt(0.05));
+    expect(order).toBeGreaterThan(4);
+    expect(order).toBeLessThan(6);
+  });
+});
