@@ -33,7 +33,8 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
     await program.parseAsync(argv);
-    return 0;
+    // A command may have set an exit code of its own (e.g. a failed fluid run, a sweep with failed runs).
+    return Number(process.exitCode ?? 0);
   } catch (e) {
     if (e instanceof CommanderError) {
       // Help and version are not errors; commander already printed them.
