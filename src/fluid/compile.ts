@@ -107,6 +107,7 @@ export function compileSystem(bn: ModelFile, fl: ModelFile): CompiledSystem {
   }
   if (!bn.delay) throw new InputError('delay', 'is required (queueing delay in seconds, e.g. q / C)', bf);
   if (!fl.outputs.some((o) => o.name === 'rate')) throw new InputError('outputs', "must define 'rate' (packets/s the flow sends)", ff);
+  if (!fl.outputs.some((o) => o.name === 'cwnd')) throw new InputError('outputs', "must define 'cwnd' (segments, the window the RunResult reports)", ff);
   for (const n of [...fl.params, ...fl.states, ...fl.outputs].map((x) => x.name)) {
     if ([...bn.params, ...bn.states, ...bn.outputs].some((x) => x.name === n) || n === 'R' || n === 'A' || n === 't') {
       throw new InputError(n, `clashes with a bottleneck or built-in symbol of the same name`, ff);

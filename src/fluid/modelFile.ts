@@ -225,7 +225,7 @@ export function readModelFile(path: string, text = readFileSync(path, 'utf8')): 
   // Every continuous state has exactly one equation; discrete states have none.
   for (const s of states) {
     const eqs = equations.filter((e) => e.state === s.name);
-    if (!s.discrete && eqs.length !== 1) throw new InputError(`states.${name(s)}`, `needs exactly one equation 'd${s.name}/dt = ...', found ${eqs.length}`, `${file}:${s.line}`);
+    if (!s.discrete && eqs.length !== 1) throw new InputError(`states.${s.name}`, `needs exactly one equation 'd${s.name}/dt = ...', found ${eqs.length}`, `${file}:${s.line}`);
     if (s.discrete && eqs.length > 0) throw new InputError(`equations`, `'${s.name}' is discrete: it changes only in events`, `${file}:${eqs[0]!.line}`);
   }
   for (const e of equations) {
@@ -251,8 +251,4 @@ export function readModelFile(path: string, text = readFileSync(path, 'utf8')): 
     events,
     delay: delayNode === undefined ? undefined : located(delayNode, 'delay'),
   };
-}
-
-function name(s: StateDecl): string {
-  return s.name;
 }

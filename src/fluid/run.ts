@@ -6,7 +6,7 @@ import { defaultModels, loadModels } from './models.js';
 import type { ModelSet } from './models.js';
 import { mapScenario } from './scenarioMap.js';
 import { buildSystem } from './system.js';
-import type { FluidSystem, LossProcess } from './system.js';
+import type { LossProcess } from './system.js';
 
 export interface RunFluidOptions {
   /** Directory of model files (default: the repository's models/). */
@@ -58,7 +58,7 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
     return sys.snapshot(t, y, Z);
   };
   const idx = flows.map((_, i) => ({
-    cwnd: sys.zFlow(i, 'cwnd') >= 0 ? sys.zFlow(i, 'cwnd') : sys.yIndex(i, 'W') + 0,
+    cwnd: sys.zFlow(i, 'cwnd'),
     ssthresh: sys.zFlow(i, 'ssthresh'),
     inflight: sys.zFlow(i, 'inflight') >= 0 ? sys.zFlow(i, 'inflight') : sys.zFlow(i, 'cwnd'),
     rate: sys.zFlow(i, 'rate'),
@@ -186,4 +186,3 @@ function push(s: Series, t: number, v: number): void {
   s.v.push(v);
 }
 
-export type { FluidSystem };

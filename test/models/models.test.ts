@@ -25,6 +25,7 @@ states:
   W: { unit: segments, initial: 1, min: 1 }
 outputs:
   - rate = W / R
+  - cwnd = W
 equations:
   - dW/dt = EXPR
 `;
@@ -74,14 +75,14 @@ describe('models/', () => {
 
 describe('bad model files are one-line InputErrors naming file, line and symbol', () => {
   it.each([
-    ['an unknown symbol', 'k / R - Q', /bad\.model\.yaml:13: dW\/dt uses unknown symbol 'Q'/],
-    ['a function outside the whitelist', 'evaluate(W)', /bad\.model\.yaml:13: .*unknown function 'evaluate'/],
-    ['an assignment', 'k = 3', /bad\.model\.yaml:13: .*assignment/],
-    ['a string constant', '"x"', /bad\.model\.yaml:13: .*not a finite number/],
-    ['a matrix', '[1, 2]', /bad\.model\.yaml:13: .*array/],
-    ['a delayed parameter', 'k(t - R)', /bad\.model\.yaml:13: .*'k' is a parameter/],
+    ['an unknown symbol', 'k / R - Q', /bad\.model\.yaml:14: dW\/dt uses unknown symbol 'Q'/],
+    ['a function outside the whitelist', 'evaluate(W)', /bad\.model\.yaml:14: .*unknown function 'evaluate'/],
+    ['an assignment', 'k = 3', /bad\.model\.yaml:14: .*assignment/],
+    ['a string constant', '"x"', /bad\.model\.yaml:14: .*not a finite number/],
+    ['a matrix', '[1, 2]', /bad\.model\.yaml:14: .*array/],
+    ['a delayed parameter', 'k(t - R)', /bad\.model\.yaml:14: .*'k' is a parameter/],
     ['a nested delay', 'W(t - R(t - R))', /nests a delayed value/],
-    ['a syntax error', '1 / (R', /bad\.model\.yaml:13: dW\/dt is not a valid expression/],
+    ['a syntax error', '1 / (R', /bad\.model\.yaml:14: dW\/dt is not a valid expression/],
     ['an operator outside the whitelist', 'W mod 2', /operator 'mod'/],
     ['a unit', '5 cm', /unknown symbol 'cm'/],
   ])('rejects %s', (_what, expr, re) => {
@@ -98,7 +99,7 @@ describe('bad model files are one-line InputErrors naming file, line and symbol'
   });
 
   it('rejects an output that uses the loss probability (outputs are computed before p)', () => {
-    const e = loadError(withEq('1').replace('  - rate = W / R', '  - rate = W / R * (1 - p)'));
+    const e = loadError(withEq('1').replace('  - rate = W / R\n', '  - rate = W / R * (1 - p)\n'));
     expect(e.message).toMatch(/output 'rate' uses 'p', which is computed later/);
   });
 });
