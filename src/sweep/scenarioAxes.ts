@@ -1,19 +1,12 @@
 import { InputError } from '../errors.js';
+import { baseRttS } from '../scenario/defaults.js';
 import type { FlowSpec, Scenario } from '../scenario/types.js';
 
 /**
  * Scenario edits behind the headline sweep flags. Each takes and mutates a cloned scenario.
  */
 
-/**
- * Flow i's base round-trip propagation delay: 2 x (access + bottleneck + receiver access one-way
- * delays). Queueing and serialization are not included.
- */
-export function baseRttS(s: Scenario, flow = 0): number {
-  const f = s.flows[flow];
-  if (!f) throw new InputError('flows', `has no flow ${flow}`);
-  return 2 * (f.access.delayS + s.bottleneck.delayS + (f.receiverAccess?.delayS ?? 0));
-}
+export { baseRttS };
 
 /**
  * Sets flow 0's base RTT to `rttS` by scaling every link's one-way delay by the same factor:
