@@ -124,7 +124,7 @@ export async function sweepReport(plan: SweepPlan, records: readonly RunRecord[]
 
   const charts: PageChart[] = built.map((b) => b.page);
   const html = renderPage({
-    title: `Sweep: ${plan.axes.map((a) => a.name).join(' × ') || 'single point'} (${plan.variants.join(', ')})`,
+    title: `Sweep: ${plan.axes.map((a) => a.label.replace(/ \(.*\)$/, '')).join(' × ') || 'single point'} (${plan.variants.join(', ')})`,
     intro: `<p class="muted">${records.length} runs; data in <a href="runs.csv">runs.csv</a> and <a href="points.csv">points.csv</a>; plan in <a href="sweep.json">sweep.json</a>.</p>`,
     sections,
     charts,
