@@ -43,9 +43,9 @@ export const KNOWN_GAPS: Readonly<Record<Mode, Readonly<Record<string, string>>>
     'normal/newreno':
       STORM +
       'ns-3 is bimodal here (8 runs storm, 2 stay clear at 2.50-2.65 Mbit/s with 47 retransmissions); ' +
-      "cclab matches the clear mode (seed 4: 46 retransmissions, 2.62 Mbit/s). Median -39%. With the " +
+      "cclab matches the clear mode (seed 4: 46 retransmissions, 2.62 Mbit/s). Median -37%. With the " +
       'artefact: 7 of 10 seeds storm at 3.98-4.15 Mbit/s with 589k-619k retransmissions (ns-3: 3.66-4.13, ' +
-      '447k-620k), median +3.3%.',
+      '447k-620k), median -4.9% (per-ACK slow start).',
     'normal/cubic': STORM + 'All 10 ns-3 runs storm; cclab keeps the access link busier (+21%). With the artefact: about -4%, ~620k retransmissions (ns-3 622k).',
     'lossy/reno':
       "Recovery differs: cclab's reno leaves fast recovery on the first new ACK (RFC 5681), ns-3's " +
