@@ -70,8 +70,13 @@ export interface ModelFile {
   id: string;
   title: string;
   citation: string;
-  /** Free text: what the model assumes, which form (mean-field or hybrid) it is. */
+  /** Free text: what the model assumes. */
   description: string;
+  /**
+   * 'mean-field' (expected-value DDE; default) or 'hybrid' (discrete loss events): hybrid models report
+   * their reduction events as fast recoveries, mean-field ones the expected number of loss indications.
+   */
+  form: 'mean-field' | 'hybrid';
   params: ParamDecl[];
   states: StateDecl[];
   outputs: OutputDecl[];
@@ -244,6 +249,11 @@ export function readModelFile(path: string, text = readFileSync(path, 'utf8')): 
     title: str('title'),
     citation: str('citation'),
     description: str('description', false),
+    form: (() => {
+      const f = str('form', false) || 'mean-field';
+      if (f !== 'mean-field' && f !== 'hybrid') throw err('form', `must be 'mean-field' or 'hybrid', got '${f}'`, get('form'));
+      return f;
+    })(),
     params,
     states,
     outputs,

@@ -25,6 +25,7 @@ export interface ParsedModel {
   title: string;
   citation: string;
   description: string;
+  form: 'mean-field' | 'hybrid';
   states: { name: string; unit: string; doc: string; initial: string; discrete: boolean; min?: string; max?: string }[];
   params: { name: string; unit: string; doc: string; default?: number; min: number; max: number; fromScenario: boolean }[];
   outputs: { name: string; unit: string; expression: string; latex: string }[];
@@ -53,6 +54,7 @@ function describe(m: ModelFile): ParsedModel {
     title: m.title,
     citation: m.citation,
     description: m.description,
+    form: m.form,
     states: m.states.map((s) => ({ name: s.name, unit: s.unit, doc: s.doc, initial: s.initial.text, discrete: s.discrete, min: s.min?.text, max: s.max?.text })),
     params: m.params.map((p) => ({ name: p.name, unit: p.unit, doc: p.doc, default: p.default, min: p.min, max: p.max, fromScenario: p.scenario })),
     outputs: m.outputs.map((o) => ({ name: o.name, unit: o.unit, expression: o.text, latex: `${toLatex(o.name)} = ${tex(o.text, o.line)}` })),

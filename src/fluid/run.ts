@@ -45,6 +45,7 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
   const compiled = models.system(scenario.variant);
   const { link, flows } = mapScenario(scenario);
   const sys = buildSystem(compiled, link, flows, scenario.durationS, scenario.ccParams, opts.params, { process: opts.lossProcess ?? 'periodic', seed: scenario.seed });
+  const hybrid = compiled.flow.form === 'hybrid';
   const sol = solve(sys.problem, { rtol: 1e-5, atol: 1e-7, ...opts.solver });
 
   const mss = scenario.mssBytes;
@@ -121,7 +122,7 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
   // Window reductions: hybrid models count their reduction events; mean-field models have none but
   // the expected number of loss indications, the integral of rate x p.
   const reductions = new Set(compiled.events.filter((e) => e.reduction).map((e) => e.name));
-  const hybridCounts = compiled.events.some((e) => e.reduction && !/slow start/.test(e.name)) && sys.problem.events!.length > 0;
+  const hybridCounts = hybrid;
   const lossEvents = (i: number): number =>
     sol.events.filter((e) => {
       const name = flows.length > 1 ? (e.name.startsWith(`flow ${i}: `) ? e.name.slice(`flow ${i}: `.length) : '') : e.name;

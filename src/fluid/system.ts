@@ -152,6 +152,23 @@ export function buildSystem(
     }
   };
 
+  // The bottleneck's own derivatives (the queue's A - C) without the flows' delayed terms: what the
+  // solver needs to decide whether a queue held at 0 or B starts to move.
+  const dyB = new Array<number>(n).fill(0);
+  const rhsComponent: DdeProblem['rhsComponent'] = (t, y, i, past) => {
+    if (i >= nb) {
+      rhs(t, y, dyB, past);
+      return dyB[i]!;
+    }
+    if (solverPast !== past) {
+      solverPast = past;
+      cacheS.fill(NaN);
+    }
+    snapshot(t, y, Zcur);
+    sys.bnRhs(t, y, Zcur, 0, 0, flowParams[0]!, bnParams, dyB, pastSnap);
+    return dyB[i]!;
+  };
+
   const y0: number[] = [];
   const bounds: Bound[] = [];
   sys.bottleneck.states.forEach((_, k) => {
@@ -228,7 +245,7 @@ export function buildSystem(
     return lagBuf;
   };
   return {
-    problem: { n, rhs, y0, tspan: [0, tEnd], minLagS: minTp, lags, bounds, events, timedEvents },
+    problem: { n, rhs, rhsComponent, y0, tspan: [0, tEnd], minLagS: minTp, lags, bounds, events, timedEvents },
     n,
     N,
     snapshot,

@@ -65,6 +65,11 @@ export interface DdeProblem {
   /** Number of state components. */
   n: number;
   rhs: DdeRhs;
+  /**
+   * Optional: dy_i/dt alone, when it is much cheaper than the whole rhs (the queue's A - C versus every
+   * flow's delayed terms). Used to test whether a component held on a bound is pushed back inside.
+   */
+  rhsComponent?: (t: number, y: ArrayLike<number>, i: number, past: PastFn) => number;
   y0: number[];
   /** Solution before t0 (component i at time s < t0); default: constant y0. */
   history?: (s: number, i: number) => number;

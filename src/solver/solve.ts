@@ -54,6 +54,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
   };
   const rawDerivative = (t: number, yy: ArrayLike<number>, i: number): number => {
     stats.rhsEvaluations++;
+    if (problem.rhsComponent) return problem.rhsComponent(t, yy, i, past);
     problem.rhs(t, yy, raw, past);
     return raw[i]!;
   };
