@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { presetScenario, type PresetName } from '../../src/scenario/presets.js';
 import type { Variant } from '../../src/variants.js';
 import { median, simulate } from './helpers.js';
@@ -6,13 +7,13 @@ import { median, simulate } from './helpers.js';
 /**
  * The ns-3 agreement check (issue 2): median goodput of cclab over 10 seeds of 500 s runs against
  * the median of ns-3's `tcp-variants-comparison` (SACK off, 10 runs) in
- * ../shared/reference/ns3/goodput-500s-summary.csv. Tolerance: 10% on normal and lfn, 20% on lossy.
+ * test/ref/ns3/goodput-500s-summary.csv (a copy of shared/reference/ns3/). Tolerance: 10% on normal and lfn, 20% on lossy.
  *
  * Two modes: cclab as it is (`default`), and with `ns3HeadSackArtefact`, which reproduces the ns-3
  * scoreboard artefact behind its retransmission storms (see src/packet/README.md). The artefact
  * explains three of the default gaps; it stays off by default because it is an ns-3 quirk, not TCP.
  */
-export const NS3_SUMMARY = '/work/shared/reference/ns3/goodput-500s-summary.csv';
+export const NS3_SUMMARY = fileURLToPath(new URL('../ref/ns3/goodput-500s-summary.csv', import.meta.url));
 
 export const NS3_NAME: Readonly<Record<'newreno' | 'reno' | 'westwood' | 'cubic', string>> = {
   newreno: 'TcpNewReno',
