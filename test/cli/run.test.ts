@@ -1,0 +1,55 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cclab } from './cliHarness.js';
+
+const REQUIRED_KEYS = ['engine', 'variant', 'scenario', 'durationS', 'mssBytes', 'goodputBps', 'meanCwndBytes', 'meanCwndSegments', 'retransmits', 'timeouts', 'events', 'wallS'];
+
+function withoutWall(json: Record<string, unknown>): Record<string, unknown> {
+  const { wallS: _wall, ...rest } = json;
+  return rest;
+}
+
+describe('cclab simulate / predict: runs', () => {
+  it('simulate --json prints one object with the documented keys, reproducible by seed', () => {
+    const args = ['simulate', '--scenario', 'lossy', '--variant', 'newreno', '--duration', '20s', '--seed', '3', '--json'];
+    const a = cclab(args);
+    expect(a.code).toBe(0);
+    const ja = JSON.parse(a.stdout) as Record<string, unknown>;
+    for (const k of REQUIRED_KEYS) expect(ja).toHaveProperty(k);
+    expect(ja.engine).toBe('packet');
+    expect(ja.mssBytes).toBe(340);
+    expect(ja.goodputBps as number).toBeGreaterThan(0);
+    expect(ja.goodputBps as number).toBeLessThan(1e6 * (340 / 394));
+    const b = JSON.parse(cclab(args).stdout) as Record<string, unknown>;
+    expect(withoutWall(b)).toEqual(withoutWall(ja));
+    const c = JSON.parse(cclab([...args.slice(0, -2), '4', '--json']).stdout) as Record<string, unknown>;
+    expect(c.goodputBps).not.toBe(ja.goodputBps);
+  });
+
+  it('simulate --out writes the result, summary, scenario and tidy traces', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'cclab-out-')), 'run');
+    const r = cclab(['simulate', '--scenario', 'lossy', '--variant', 'cubic', '--duration', '10s', '--out', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/goodput\s+\d/);
+    for (const f of ['result.json', 'summary.json', 'scenario.json', 'traces.csv']) expect(existsSync(join(dir, f))).toBe(true);
+    const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8'));
+    expect(result.engine).toBe('packet');
+    expect(result.flows[0].trace.cwndBytes.t.length).toBeGreaterThan(10);
+    const csv = readFileSync(join(dir, 'traces.csv'), 'utf8').split('\n');
+    expect(csv[0]).toBe('flow,series,tS,value');
+    expect(csv.some((l) => l.startsWith('0,cwndBytes,'))).toBe(true);
+    expect(csv.some((l) => l.startsWith(',queuePackets,'))).toBe(true);
+  });
+
+  it('predict --json gives the same keys with engine fluid, plus the closed forms that apply', () => {
+    const r = cclab(['predict', '--scenario', 'lfn', '--variant', 'reno', '--duration', '20s', '--json']);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as Record<string, unknown> & { closedForm: { formula: string; appliesTo: string[] }[] };
+    for (const k of REQUIRED_KEYS) expect(j).toHaveProperty(k);
+    expect(j.engine).toBe('fluid');
+    expect(j.closedForm.map((c) => c.formula)).toEqual(expect.arrayContaining(['mathis', 'pftk-full', 'pftk-approx']));
+    for (const c of j.closedForm) expect(c.appliesTo).toContain('reno');
+  });
+});
