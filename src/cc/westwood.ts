@@ -17,6 +17,15 @@
  *     max(RTT, 50 ms) (TCP_WESTWOOD_RTT_MIN) the sample is bk / elapsed, idle time included; bk
  *     counts bytes acknowledged, a dupACK adds 1 MSS (a segment left the network) to bk and to an
  *     `accounted` debt that the next cumulative ACK repays (`westwood_acked_count`).
+ *   Consequence of the ns-3 counting (it is ns-3's: TcpSocketBase::ProcessAck calls PktsAcked(1) for
+ *   every dupACK, in any state, and PktsAcked(all covered) on the ACK that ends recovery): with an
+ *   empty queue BWE x RTTmin is about cwnd (1 + cwnd p) > cwnd, so a loss RAISES the window (cwnd =
+ *   ssthresh on leaving recovery). Fat pipe (1 Gbit/s, 0.1 s, p = 1e-3), seed 1: cwnd 372 -> ssthresh
+ *   419, 1211 -> 1319, cwnd 194 -> 1929 in 15 s (congestion avoidance alone: +75); the run-away stops
+ *   only at the queue or when holes (cwnd p per RTT) outrun NewReno's one repair per RTT, in back-to-back
+ *   recoveries and timeouts (go-back-N: 17k retransmissions for 680 drops in 100 s; the receiver's
+ *   dupACKs for the copies are counted too). With the Linux estimator ssthresh ~ cwnd (176.9 -> 176.6):
+ *   no halving and a slow creep, Westwood+ as published. The fluid model has both (its `estimator`).
  *   Why ns-3's by default: it is what the validation reference runs, and the difference is large.
  *   Medians of 500 s runs: `lfn` (random loss 1e-3) Linux 1.34 Mbit/s, ns-3 estimator 4.49
  *   (20 seeds; ns-3 4.76): the double counting lets the window climb past the delivery rate;
