@@ -71,6 +71,16 @@ describe('westwood', () => {
     expect(cc.bweBytesPerS / 1.75e6).toBeCloseTo(1, 2);
   });
 
+  it('westwood: with an empty queue, ns-3 counting puts ssthresh above the window that delivered the data (a loss raises cwnd); Linux counting puts it at that window', () => {
+    // 1 segment per ms over an RTT of 0.1 s = RTTmin: the window in flight is 100 segments.
+    const ns3 = new WestwoodPlus(NS3);
+    holes(ns3, makeTcb(), 2000);
+    expect(ns3.ssthresh(makeTcb({ cwndBytes: 100 * MSS }), 'dupacks', 2) / (100 * MSS)).toBeCloseTo(1.75, 2);
+    const linux = new WestwoodPlus(LINUX);
+    holes(linux, makeTcb(), 2000);
+    expect(linux.ssthresh(makeTcb({ cwndBytes: 100 * MSS }), 'dupacks', 2) / (100 * MSS)).toBeCloseTo(1, 2);
+  });
+
   it('westwood (Linux estimator) samples over max(RTT, 50 ms): with a 10 ms RTT the window is 50 ms', () => {
     const cc = new WestwoodPlus(LINUX);
     const tcb = makeTcb();
