@@ -55,7 +55,7 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
   const Z = new Float64Array(sys.zSize);
   const y = new Array<number>(sys.n).fill(0);
   const at = (t: number): Float64Array => {
-    for (let i = 0; i < sys.n; i++) y[i] = sol.at(t, i);
+    sol.stateInto(t, y);
     return sys.snapshot(t, y, Z);
   };
   const idx = flows.map((_, i) => ({

@@ -34,6 +34,24 @@ export class Solution {
     return v;
   }
 
+  /**
+   * Every component at time s into `out` (what {@link at} gives per component, with one step search
+   * for all of them; consecutive calls at increasing s find their step in O(1)). Allocates nothing.
+   */
+  stateInto(s: number, out: { [i: number]: number }): void {
+    if (!(s >= this.t0 - 1e-12) || s > this.tEnd + 1e-9 * Math.max(1, Math.abs(this.tEnd))) {
+      throw new RangeError(`t = ${s} outside the solved interval [${this.t0}, ${this.tEnd}]`);
+    }
+    const n = this.yEnd.length;
+    if (this.hist.length === 0 || s >= this.hist.tEnd) {
+      for (let i = 0; i < n; i++) out[i] = this.yEnd[i]!;
+      return;
+    }
+    this.hist.atAll(s, out);
+    const m = Math.min(n, this.lo.length);
+    for (let i = 0; i < m; i++) out[i] = Math.min(this.hi[i]!, Math.max(this.lo[i]!, out[i]!));
+  }
+
   /** The full state at time s. */
   state(s: number): number[] {
     return this.yEnd.map((_, i) => this.at(s, i));

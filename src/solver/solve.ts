@@ -280,6 +280,9 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     }
     if (landing && onEcho) {
       t = tEchoRaw + ulps; // an 8-ulp shift of time, far below any tolerance
+      // Drop the echo just stepped over (and any other that landed here): left pending, `locate` would
+      // find it again a few ulps into the next step and cut that step there, wasting it whole.
+      prop.advance(t, y);
       restartAt(t);
     }
     // Timed events exactly at this step's end.
