@@ -35,7 +35,13 @@ export interface CompiledEvent {
   targets: number[];
   /** Whether it is a window reduction (counted as a fast recovery). */
   reduction: boolean;
+  /** Whether the guard / g read the snapshot Z (outputs, R, A): if not, they need no snapshot computed. */
+  guardReadsZ: boolean;
+  gReadsZ: boolean;
 }
+
+/** Does generated code read the current snapshot `Z[...]` (not a delayed `_Z0[...]`)? */
+const readsZ = (code: string): boolean => /(^|[^\w])Z\[/.test(code);
 
 export interface CompiledSystem {
   bottleneck: ModelFile;
@@ -90,10 +96,15 @@ function resolver(bn: ModelFile, fl: ModelFile | undefined, s: Scope): { resolve
   return { resolve: (n) => table.get(n), forbidden };
 }
 
+/** Helpers the generated code may call (integer powers, see expr.ts powJs): defined once per function, inlined by the JIT. */
+const HELPERS = 'const $sq = (v) => v * v, $cube = (v) => v * v * v, $p4 = (v) => { const w = v * v; return w * w; };';
+
 function build(name: string, body: string, source: Record<string, string>): GenFn {
   const code = `"use strict";\n${body}`;
   source[name] = code;
-  return new Function('t', 'Y', 'Z', 'off', 'zo', 'FP', 'BP', 'dy', 'past', code) as GenFn;
+  // Named after the model part (shows in CPU profiles); the helpers close over nothing.
+  const fname = `gen_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+  return new Function(`"use strict";\n${HELPERS}\nreturn function ${fname}(t, Y, Z, off, zo, FP, BP, dy, past) {\n${code}\n};`)() as GenFn;
 }
 
 /** Check a flow model against a bottleneck model and generate the system's functions. */
@@ -176,7 +187,10 @@ export function compileSystem(bn: ModelFile, fl: ModelFile): CompiledSystem {
       return one(a.expr, ff, `events[${k}].set[${j}]`, all, true, setDelays, true);
     });
     const set = build(`event${k}.set`, [...sets.flatMap((c) => c.prologue), ...sets.map((c, j) => `dy[${j}] = ${c.js};`), 'return 0;'].join('\n'), source);
-    return { name: ev.name, g, direction: cmp === 'larger' || cmp === 'largerEq' ? 'rising' : 'falling', guard, set, targets, reduction: ev.reduction };
+    return {
+      name: ev.name, g, direction: cmp === 'larger' || cmp === 'largerEq' ? 'rising' : 'falling', guard, set, targets, reduction: ev.reduction,
+      guardReadsZ: readsZ(source[`event${k}.guard`]!), gReadsZ: readsZ(source[`event${k}.g`]!),
+    };
   });
 
   // Initial values and bounds: parameter-only expressions, evaluated once per run.

@@ -93,17 +93,17 @@ export function buildSystem(
   const active = (i: number, t: number): boolean => t >= flows[i]!.startS && t < flows[i]!.stopS;
 
   const snapshot = (t: number, y: ArrayLike<number>, Z: Float64Array): Float64Array => {
-    Z[0] = sys.delay(t, y, Z, 0, 0, flowParams[0]!, bnParams, [], noPast);
+    Z[0] = sys.delay(t, y, Z, 0, 0, flowParams[0]!, bnParams, noDy, noPast);
     let A = 0;
     for (let i = 0; i < N; i++) {
       const o = zo(i);
       Z[o] = flows[i]!.Tp + Z[0];
-      sys.flowOutputs(t, y, Z, off(i), o, flowParams[i]!, bnParams, [], noPast);
+      sys.flowOutputs(t, y, Z, off(i), o, flowParams[i]!, bnParams, noDy, noPast);
       if (!active(i, t)) Z[o + 1 + rateK] = 0;
       A += Z[o + 1 + rateK]!;
     }
     Z[1] = A;
-    sys.bnOutputs(t, y, Z, 0, 0, flowParams[0]!, bnParams, [], noPast);
+    sys.bnOutputs(t, y, Z, 0, 0, flowParams[0]!, bnParams, noDy, noPast);
     return Z;
   };
 
@@ -217,9 +217,11 @@ export function buildSystem(
             solverPast = past;
             cacheS.fill(NaN);
           }
-          evSnapshot(t, y);
-          if (ev.guard(t, y, Zev, off(i), zo(i), flowParams[i]!, bnParams, [], pastSnap) !== 1) return NaN;
-          return ev.g(t, y, Zev, off(i), zo(i), flowParams[i]!, bnParams, [], pastSnap);
+          // A guard on the discrete modes alone (the usual case) is checked before any snapshot.
+          if (!ev.guardReadsZ && ev.guard(t, y, Zev, off(i), zo(i), flowParams[i]!, bnParams, noDy, pastSnap) !== 1) return NaN;
+          if (ev.guardReadsZ || ev.gReadsZ) evSnapshot(t, y);
+          if (ev.guardReadsZ && ev.guard(t, y, Zev, off(i), zo(i), flowParams[i]!, bnParams, noDy, pastSnap) !== 1) return NaN;
+          return ev.g(t, y, Zev, off(i), zo(i), flowParams[i]!, bnParams, noDy, pastSnap);
         },
         action: (t, y) => {
           evT = NaN;
@@ -240,7 +242,7 @@ export function buildSystem(
   const minTp = Math.min(...flows.map((f) => f.Tp));
   const lagBuf = new Float64Array(N);
   const lags = (t: number, y: ArrayLike<number>): Float64Array => {
-    const d = sys.delay(t, y, Zev, 0, 0, flowParams[0]!, bnParams, [], noPast);
+    const d = sys.delay(t, y, Zev, 0, 0, flowParams[0]!, bnParams, noDy, noPast);
     for (let i = 0; i < N; i++) lagBuf[i] = flows[i]!.Tp + d;
     return lagBuf;
   };
@@ -268,6 +270,9 @@ export function buildSystem(
     bnParams,
   };
 }
+
+/** The dy argument of generated functions that write none (guards, g): no array allocated per call. */
+const noDy: number[] = [];
 
 const noPast: PastSnapshot = Object.assign(
   () => {

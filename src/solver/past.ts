@@ -11,6 +11,12 @@ import type { DenseHistory } from './history.js';
  */
 export class Past {
   readonly fn: PastFn;
+  /**
+   * Look-ups beyond the accepted solution (extrapolated or from the step in progress) since the last
+   * reset: a step longer than the lag whose stages made none computed with final values only, and
+   * needs no fixed-point iteration.
+   */
+  unsettledReads = 0;
   private tent = false;
   private tentT = 0;
   private tentH = 0;
@@ -39,6 +45,7 @@ export class Past {
       (s: number, i: number): number => {
         if (s < t0) return history ? history(s, i) : initial[i]!;
         if (s <= fn.settledUntil && hist.length > 0) return hist.at(s, i);
+        self.unsettledReads++;
         if (self.tent) return denseTentative(s, self.tentT, self.tentH, i, n, self.tY, self.tYN, self.tK1, self.tK7, self.tD);
         // First pass of a long step: extrapolate the last accepted step's polynomial (or hold y).
         return hist.length > 0 ? hist.at(s, i) : yNow[i]!;

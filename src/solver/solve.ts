@@ -92,6 +92,8 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     return new Solution(hist, y, t0, t, status, message, stats, fired, box.lo, box.hi);
   }
   let gPrev = events.map((e) => (e.active() ? e.g(t, y, past) : NaN));
+  /** g of each active event at the end of the step being checked. */
+  const gNext = new Float64Array(events.length);
   const rearm = new Rearm(events);
   const rootTol = (hs: number, tn: number): number => Math.max(1e-10 * hs, 16 * Number.EPSILON * Math.max(1, Math.abs(tn)));
   const prop = new Propagation(problem.lags);
@@ -163,11 +165,16 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
       fail(`step size collapse (h = ${hTry.toExponential(2)} s)`);
       break;
     }
+    pastState.unsettledReads = 0;
     stepper.step(t, hTry);
     stats.steps++;
     let err = stepper.error(atol, rtol);
     if (!finite(stepper.yNext)) err = Infinity;
-    if (err <= 1 && hTry > minLag) {
+    if (err <= 1 && hTry > minLag && pastState.unsettledReads === 0) {
+      // Longer than the smallest lag, but every delayed value the stages read was already final (the
+      // actual lags exceed the step): the step is explicit as it stands, an iteration would repeat it.
+      pastState.capture(stepper, t, hTry);
+    } else if (err <= 1 && hTry > minLag) {
       // Delayed values inside this step came from extrapolation: iterate on the step's own dense output.
       let converged = false;
       for (let it = 0; it < maxIter && err <= 1; it++) {
@@ -205,9 +212,15 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     let tEv = Infinity;
     for (let k = 0; k < events.length; k++) {
       const ev = events[k]!;
-      if (!ev.active() || !rearm.armed(k)) continue;
-      const ga = gPrev[k]!;
+      if (!ev.active()) {
+        gNext[k] = NaN;
+        continue;
+      }
+      // Disarmed events too: if the step is accepted as it is, these are the next gPrev.
       const gb = ev.g(tNext, stepper.yNext, past);
+      gNext[k] = gb;
+      if (!rearm.armed(k)) continue;
+      const ga = gPrev[k]!;
       if (!crossed(ga, gb, ev.direction, ev.strict ?? false)) continue;
       // Tolerance: relative to the step, but never below a few ulps of t (else t + tol === t).
       const tol = Math.max(1e-10 * hTry, 16 * Number.EPSILON * Math.max(1, Math.abs(tNext)));
@@ -274,8 +287,10 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     stepper.stepComplete(t, hTry);
     for (let i = 0; i < n; i++) y[i] = stepper.y[i]!;
     t = landing ? tTarget : tNext;
+    // g at (tNext, yNext) was computed by the event check above (same t, same state: reuse it).
+    const same = t === tNext;
     for (let k = 0; k < events.length; k++) {
-      gPrev[k] = events[k]!.active() ? events[k]!.g(t, y, past) : NaN;
+      gPrev[k] = events[k]!.active() ? (same ? gNext[k]! : events[k]!.g(t, y, past)) : NaN;
       rearm.observe(k, gPrev[k]!);
     }
     if (landing && onEcho) {
