@@ -2,10 +2,12 @@ import type { Scenario } from '../scenario/types.js';
 import type { DropCounters, FlowSummary, FlowTrace, RunResult, Series } from '../result/types.js';
 import { solve } from '../solver/index.js';
 import type { SolveOptions } from '../solver/index.js';
-import { defaultModels, loadModels } from './models.js';
+import { defaultModels, loadModelsCached } from './models.js';
 import type { ModelSet } from './models.js';
 import { mapScenario } from './scenarioMap.js';
 import { buildSystem } from './system.js';
+import type { FluidSystem } from './system.js';
+import type { Solution } from '../solver/index.js';
 import type { LossProcess } from './system.js';
 
 export interface RunFluidOptions {
@@ -41,7 +43,7 @@ const GL_W = [0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478
  */
 export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunResult {
   const wall0 = performance.now();
-  const models = opts.models ?? (opts.modelsDir ? loadModels(opts.modelsDir) : defaultModels());
+  const models = opts.models ?? (opts.modelsDir ? loadModelsCached(opts.modelsDir) : defaultModels());
   const compiled = models.system(scenario.variant);
   const { link, flows } = mapScenario(scenario);
   const sys = buildSystem(compiled, link, flows, scenario.durationS, scenario.ccParams, opts.params, { process: opts.lossProcess ?? 'periodic', seed: scenario.seed });
@@ -69,53 +71,51 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
   const zpq = sys.zBottleneck('pq');
   const qIdx = sys.yIndex(-1, 'q');
 
-  const traces: FlowTrace[] = flows.map(() => ({ cwndBytes: series(), ssthreshBytes: series(), srttS: series(), inflightBytes: series() }));
-  const queue: Series = series();
+  // Sample the grid: one step search per time (the grid is increasing, so usually O(1)) and one
+  // snapshot; the series are filled in place (each keeps its own copy of the time axis).
+  const N = flows.length;
+  const cw = flows.map(() => new Array<number>(gridN));
+  const ssth = flows.map(() => new Array<number>(gridN));
+  const rtt = flows.map(() => new Array<number>(gridN));
+  const infl = flows.map(() => new Array<number>(gridN));
+  const qv = new Array<number>(gridN);
   let bad = '';
-  for (const t of grid) {
+  for (let g = 0; g < gridN; g++) {
+    const t = grid[g]!;
     const z = at(t);
-    flows.forEach((_, i) => {
-      const tr = traces[i]!;
+    for (let i = 0; i < N; i++) {
       const ix = idx[i]!;
-      push(tr.cwndBytes, t, z[ix.cwnd]! * mss);
-      push(tr.ssthreshBytes, t, ix.ssthresh >= 0 ? z[ix.ssthresh]! * mss : z[ix.cwnd]! * mss);
-      push(tr.srttS, t, z[ix.R]!);
-      push(tr.inflightBytes, t, z[ix.inflight]! * mss);
-      if (!bad && !(z[ix.cwnd]! >= 0 && Number.isFinite(z[ix.R]!))) bad = `window or RTT invalid (cwnd ${z[ix.cwnd]}, R ${z[ix.R]}) at t = ${t.toPrecision(6)}`;
-    });
-    push(queue, t, qIdx >= 0 ? y[qIdx]! : NaN);
+      const c = z[ix.cwnd]!;
+      const r = z[ix.R]!;
+      cw[i]![g] = c * mss;
+      ssth[i]![g] = ix.ssthresh >= 0 ? z[ix.ssthresh]! * mss : c * mss;
+      rtt[i]![g] = r;
+      infl[i]![g] = z[ix.inflight]! * mss;
+      if (!bad && !(c >= 0 && Number.isFinite(r))) bad = `window or RTT invalid (cwnd ${c}, R ${r}) at t = ${t.toPrecision(6)}`;
+    }
+    qv[g] = qIdx >= 0 ? y[qIdx]! : NaN;
   }
+  const traces: FlowTrace[] = flows.map((_, i) => ({
+    cwndBytes: { t: grid.slice(), v: cw[i]! },
+    ssthreshBytes: { t: grid.slice(), v: ssth[i]! },
+    srttS: { t: grid.slice(), v: rtt[i]! },
+    inflightBytes: { t: grid.slice(), v: infl[i]! },
+  }));
+  const queue: Series = { t: grid, v: qv };
 
   // Time integrals over the measurement interval, per flow: cwnd, sent rate, delivered rate, lost rate.
   const from = Math.min(scenario.measureFromS, tEnd);
   const span = scenario.durationS - scenario.measureFromS;
-  const acc = flows.map(() => ({ cwnd: 0, sent: 0, delivered: 0, lost: 0 }));
-  let queueDrops = 0;
-  let randomDrops = 0;
-  const mesh = sol.mesh();
-  for (let k = 0; k + 1 < mesh.length; k++) {
-    const lo = Math.max(from, mesh[k]!);
-    const hi = Math.min(tEnd, mesh[k + 1]!);
-    if (hi <= lo) continue;
-    const mid = 0.5 * (lo + hi);
-    const half = 0.5 * (hi - lo);
-    for (let j = 0; j < 4; j++) {
-      const z = at(mid + half * GL_X[j]!);
-      const w = GL_W[j]! * half;
-      const p = z[zp]!;
-      for (let i = 0; i < flows.length; i++) {
-        const a = acc[i]!;
-        const rate = z[idx[i]!.rate]!;
-        a.cwnd += w * z[idx[i]!.cwnd]!;
-        a.sent += w * rate;
-        a.delivered += w * rate * (1 - p);
-        a.lost += w * rate * p;
-        const pq = zpq >= 0 ? z[zpq]! : 0;
-        queueDrops += w * rate * pq;
-        randomDrops += w * rate * (1 - pq) * (p > pq ? (p - pq) / Math.max(1 - pq, 1e-12) : 0);
-      }
-    }
-  }
+  const { acc, queueDrops, randomDrops } = integrate(
+    sol,
+    sys,
+    idx.map((ix) => ix.cwnd),
+    idx.map((ix) => ix.rate),
+    zp,
+    zpq,
+    from,
+    tEnd,
+  );
   const failed = sol.status === 'failed' || bad !== '';
   const failure = sol.status === 'failed' ? `fluid model '${scenario.variant}' failed: ${sol.message}` : bad ? `fluid model '${scenario.variant}' failed: ${bad}` : undefined;
   const nan = (v: number): number => (failed ? NaN : v);
@@ -178,12 +178,55 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
   };
 }
 
-function series(): Series {
-  return { t: [], v: [] };
+/**
+ * Time integrals over [from, tEnd] per flow (cwnd, sent, delivered and lost rate) and the expected
+ * queue and random drops: 4-point Gauss-Legendre on each step of the mesh, on the snapshot (outputs)
+ * of the dense solution. A function of its own, so it is optimised as a tight loop.
+ */
+function integrate(
+  sol: Solution,
+  sys: FluidSystem,
+  zCwnd: readonly number[],
+  zRate: readonly number[],
+  zp: number,
+  zpq: number,
+  from: number,
+  tEnd: number,
+): { acc: { cwnd: number; sent: number; delivered: number; lost: number }[]; queueDrops: number; randomDrops: number } {
+  const N = zCwnd.length;
+  const cwnd = new Float64Array(N);
+  const sent = new Float64Array(N);
+  const delivered = new Float64Array(N);
+  const lost = new Float64Array(N);
+  let queueDrops = 0;
+  let randomDrops = 0;
+  const Z = new Float64Array(sys.zSize);
+  const y = new Float64Array(sys.n);
+  const mesh = sol.mesh();
+  for (let k = 0; k + 1 < mesh.length; k++) {
+    const lo = Math.max(from, mesh[k]!);
+    const hi = Math.min(tEnd, mesh[k + 1]!);
+    if (hi <= lo) continue;
+    const mid = 0.5 * (lo + hi);
+    const half = 0.5 * (hi - lo);
+    for (let j = 0; j < 4; j++) {
+      const s = mid + half * GL_X[j]!;
+      sol.stateInto(s, y);
+      const z = sys.snapshot(s, y, Z);
+      const w = GL_W[j]! * half;
+      const p = z[zp]!;
+      const pq = zpq >= 0 ? z[zpq]! : 0;
+      for (let i = 0; i < N; i++) {
+        const rate = z[zRate[i]!]!;
+        cwnd[i] += w * z[zCwnd[i]!]!;
+        sent[i] += w * rate;
+        delivered[i] += w * rate * (1 - p);
+        lost[i] += w * rate * p;
+        queueDrops += w * rate * pq;
+        randomDrops += w * rate * (1 - pq) * (p > pq ? (p - pq) / Math.max(1 - pq, 1e-12) : 0);
+      }
+    }
+  }
+  const acc = Array.from({ length: N }, (_, i) => ({ cwnd: cwnd[i]!, sent: sent[i]!, delivered: delivered[i]!, lost: lost[i]! }));
+  return { acc, queueDrops, randomDrops };
 }
-
-function push(s: Series, t: number, v: number): void {
-  s.t.push(t);
-  s.v.push(v);
-}
-
