@@ -152,7 +152,10 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     // A predicted echo is a kink: end the step a few ulps before it (every stage on the left branch)
     // and restart a few ulps after it (k1 on the right branch), so no step mixes the two.
     const tEchoRaw = prop.nextPredicted(t + 16 * Number.EPSILON * Math.max(1, Math.abs(t)));
-    const ulps = 4 * Number.EPSILON * Math.max(1, Math.abs(tEchoRaw));
+    // 32 ulps each side: the event that caused the echo was placed 4 ulps past its crossing, and t - lag
+    // rounds; with 4 ulps the landing stages could already sit on the far side of the kink, and the
+    // controller then shrank the step towards zero (normal with 10 Gbit/s access, reno: step collapse).
+    const ulps = 32 * Number.EPSILON * Math.max(1, Math.abs(tEchoRaw));
     const tEchoNext = tEchoRaw - ulps;
     const tStop = Math.min(t1, stopIdx < stops.length ? stops[stopIdx]! : Infinity);
     const onEcho = tEchoNext < tStop;
@@ -294,7 +297,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
       rearm.observe(k, gPrev[k]!);
     }
     if (landing && onEcho) {
-      t = tEchoRaw + ulps; // an 8-ulp shift of time, far below any tolerance
+      t = tEchoRaw + ulps; // a 64-ulp shift of time, far below any tolerance
       // Drop the echo just stepped over (and any other that landed here): left pending, `locate` would
       // find it again a few ulps into the next step and cut that step there, wasting it whole.
       prop.advance(t, y);
