@@ -1,0 +1,54 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compileExpr } from '../../src/fluid/expr.js';
+import { DEFAULT_MODELS_DIR, loadModelsCached } from '../../src/fluid/models.js';
+import { runFluid } from '../../src/fluid/run.js';
+import { presetScenario } from '../../src/scenario/presets.js';
+import { VARIANTS } from '../../src/variants.js';
+
+describe('fluid engine performance measures keep the answers', () => {
+  it('constant integer powers compile to products with the value of Math.pow', () => {
+    const c = compileExpr({ text: 'x ^ 3 + pow(x, 2) - x ^ 4 + x ^ 2.5', line: 1 }, 'test.yaml', {
+      what: 'test',
+      resolve: (n) => (n === 'x' ? { code: () => 'x', delayable: false } : undefined),
+      allowDelays: false,
+      delays: new Map(),
+    });
+    expect(c.js).toContain('$cube(');
+    expect(c.js).toContain('$sq(');
+    expect(c.js).toContain('$p4(');
+    expect(c.js).toContain('Math.pow(x, 2.5)');
+    const f = new Function('x', `const $sq = (v) => v * v, $cube = (v) => v * v * v, $p4 = (v) => { const w = v * v; return w * w; }; return ${c.js};`) as (x: number) => number;
+    for (const x of [-3.7, -0.2, 0, 0.5, 2, 17.25]) {
+      const exact = Math.pow(x, 3) + Math.pow(x, 2) - Math.pow(x, 4) + (x >= 0 ? Math.pow(x, 2.5) : NaN);
+      if (Number.isNaN(exact)) expect(f(x)).toBeNaN();
+      else expect(Math.abs(f(x) - exact)).toBeLessThanOrEqual(1e-14 * Math.max(1, Math.abs(exact)));
+    }
+  });
+
+  it('loadModelsCached compiles a directory once per distinct contents', () => {
+    const d = mkdtempSync(join(tmpdir(), 'cclab-models-cache-'));
+    cpSync(DEFAULT_MODELS_DIR, d, { recursive: true });
+    const a = loadModelsCached(d);
+    expect(loadModelsCached(d)).toBe(a);
+    const f = join(d, 'reno.model.yaml');
+    writeFileSync(f, readFileSync(f, 'utf8').replace('title: ', 'title: edited '));
+    const b = loadModelsCached(d);
+    expect(b).not.toBe(a);
+    expect(b.flows.get('reno')!.title).toMatch(/^edited /);
+    expect(loadModelsCached(d)).toBe(b);
+  });
+
+  it('normal with 10 Gbit/s access and no random loss runs through for every variant (echo landing margin)', () => {
+    for (const v of VARIANTS) {
+      const s = presetScenario('normal', v, { durationS: 10, accessBps: 10e9, accessDelayS: 1e-4 });
+      s.bottleneck.loss.rate = 0;
+      const r = runFluid(s, { gridPoints: 10 });
+      expect(r.status, `${v}: ${r.failure}`).toBe('ok');
+      // The 1 Gbit/s bottleneck fills after the first slow start (about 860 Mbit/s of goodput in steady state).
+      expect(r.summary.goodputBps).toBeGreaterThan(0.3e9);
+    }
+  });
+});
