@@ -117,10 +117,14 @@ export function buildSystem(
   let cacheNext = 0;
   let solverPast: PastFn = Object.assign(() => NaN, { settledUntil: -Infinity });
   const scratch = { Y: new Float64Array(n), Z: new Float64Array(zSize) };
+  // The state components a delayed snapshot can read (the snapshot's own inputs and the delayed state
+  // references); the others are never evaluated at delayed times (CUBIC: 8 of 14).
+  const need = delayedStateIndices(sys, N, off);
   const pastSnap: PastSnapshot = Object.assign((s: number) => {
     if (s > solverPast.settledUntil) {
       // Inside the step in progress: its values change between iterations, so never cache them.
-      for (let i = 0; i < n; i++) scratch.Y[i] = solverPast(s, i);
+      if (solverPast.fill) solverPast.fill(s, scratch.Y, need);
+      else for (let j = 0; j < need.length; j++) scratch.Y[need[j]!] = solverPast(s, need[j]!);
       snapshot(s, scratch.Y, scratch.Z);
       return scratch;
     }
@@ -128,8 +132,8 @@ export function buildSystem(
     const k = cacheNext;
     cacheNext = (cacheNext + 1) % CACHE;
     const Y = cacheY[k]!;
-    if (solverPast.fill) solverPast.fill(s, Y);
-    else for (let i = 0; i < n; i++) Y[i] = solverPast(s, i);
+    if (solverPast.fill) solverPast.fill(s, Y, need);
+    else for (let j = 0; j < need.length; j++) Y[need[j]!] = solverPast(s, need[j]!);
     snapshot(s, Y, cacheZ[k]!);
     cacheS[k] = s;
     return cacheObj[k]!;
@@ -269,6 +273,33 @@ export function buildSystem(
     flowParams,
     bnParams,
   };
+}
+
+/**
+ * Indices in Y of the state components a delayed snapshot reads: those the snapshot functions (delay,
+ * outputs) read, plus delayed state references (`_Y0[...]`) anywhere, for the bottleneck and each flow.
+ * Read from the generated code; any state index it cannot parse as a literal means all components.
+ */
+export function delayedStateIndices(sys: CompiledSystem, N: number, off: (i: number) => number): Int32Array {
+  const n = sys.nb + N * sys.nf;
+  const all = Int32Array.from({ length: n }, (_, i) => i);
+  const bn = new Set<number>();
+  const fl = new Set<number>();
+  const scan = (code: string, names: RegExp): boolean => {
+    for (const m of code.matchAll(/(?<![\w$])(_Y\d+|Y)\[([^\]]*)\]/g)) {
+      if (!names.test(m[1]!)) continue;
+      const lit = /^(off \+ )?(\d+)$/.exec(m[2]!);
+      if (!lit) return false;
+      (lit[1] ? fl : bn).add(Number(lit[2]));
+    }
+    return true;
+  };
+  const src = sys.source;
+  for (const name of ['delay', 'flowOutputs', 'bnOutputs']) if (src[name] === undefined || !scan(src[name]!, /^Y$/)) return all;
+  for (const code of Object.values(src)) if (!scan(code, /^_Y\d+$/)) return all;
+  const out: number[] = [...bn].filter((k) => k < sys.nb);
+  for (let i = 0; i < N; i++) for (const k of fl) if (k < sys.nf) out.push(off(i) + k);
+  return Int32Array.from(out.sort((a, b) => a - b));
 }
 
 /** The dy argument of generated functions that write none (guards, g): no array allocated per call. */

@@ -99,6 +99,15 @@ export class DenseHistory {
     for (let i = 0; i < this.n; i++) out[i] = this.evalStep(k, s, i);
   }
 
+  /** Components `idx` at time s into `out` (one search; the other entries of `out` are left as they are). */
+  atSome(s: number, out: { [i: number]: number }, idx: ArrayLike<number>): void {
+    const k = this.find(s);
+    for (let j = 0; j < idx.length; j++) {
+      const i = idx[j]!;
+      out[i] = this.evalStep(k, s, i);
+    }
+  }
+
   /** Component i at s, using step k's polynomial (k must contain s, or be adjacent). */
   evalStep(k: number, s: number, i: number): number {
     const n = this.n;

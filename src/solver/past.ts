@@ -52,9 +52,15 @@ export class Past {
       },
       {
         settledUntil: t0,
-        fill: (s: number, out: { [i: number]: number }): void => {
-          if (s >= t0 && s <= fn.settledUntil && hist.length > 0) hist.atAll(s, out);
-          else for (let i = 0; i < n; i++) out[i] = fn(s, i);
+        fill: (s: number, out: { [i: number]: number }, idx?: ArrayLike<number>): void => {
+          if (s >= t0 && s <= fn.settledUntil && hist.length > 0) {
+            if (idx) hist.atSome(s, out, idx);
+            else hist.atAll(s, out);
+          } else if (idx) {
+            for (let j = 0; j < idx.length; j++) out[idx[j]!] = fn(s, idx[j]!);
+          } else {
+            for (let i = 0; i < n; i++) out[i] = fn(s, i);
+          }
         },
       },
     );

@@ -17,8 +17,11 @@ export type DdeRhs = (t: number, y: ArrayLike<number>, dy: number[], past: PastF
  */
 export type PastFn = ((s: number, i: number) => number) & {
   settledUntil: number;
-  /** All components at time s into `out` (faster than n calls). */
-  fill?: (s: number, out: { [i: number]: number }) => void;
+  /**
+   * All components at time s into `out` (faster than n calls); with `idx`, only those components (the
+   * others are left untouched: a caller that reads only some of the state saves the rest).
+   */
+  fill?: (s: number, out: { [i: number]: number }, idx?: ArrayLike<number>) => void;
 };
 
 /** What an event does when it fires. Mutate `y` in place; return 'stop' to end the integration there. */

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileExpr } from '../../src/fluid/expr.js';
-import { DEFAULT_MODELS_DIR, loadModelsCached } from '../../src/fluid/models.js';
+import { DEFAULT_MODELS_DIR, defaultModels, loadModelsCached } from '../../src/fluid/models.js';
+import { delayedStateIndices } from '../../src/fluid/system.js';
 import { runFluid } from '../../src/fluid/run.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import { VARIANTS } from '../../src/variants.js';
@@ -26,6 +27,18 @@ describe('fluid engine performance measures keep the answers', () => {
       if (Number.isNaN(exact)) expect(f(x)).toBeNaN();
       else expect(Math.abs(f(x) - exact)).toBeLessThanOrEqual(1e-14 * Math.max(1, Math.abs(exact)));
     }
+  });
+
+  it('delayed snapshots evaluate only the state components they read (CUBIC: not L, West, tl, hold...)', () => {
+    const c = defaultModels().system('cubic');
+    const names = c.flow.states.map((st) => st.name);
+    const idx = Array.from(delayedStateIndices(c, 2, (i) => c.nb + i * c.nf));
+    const flow0 = idx.filter((k) => k >= c.nb && k < c.nb + c.nf).map((k) => names[k - c.nb]);
+    // The outputs read W (rate, cwnd), ss and Wp (ssthresh), s, K and Wm (W_cubic); the queue's q and v.
+    expect(flow0.sort()).toEqual(['K', 'W', 'Wm', 'Wp', 's', 'ss']);
+    expect(idx.filter((k) => k < c.nb)).toEqual([0, 1]);
+    // The second flow's block is the first one's, shifted.
+    expect(idx.filter((k) => k >= c.nb + c.nf).map((k) => k - c.nf)).toEqual(idx.filter((k) => k >= c.nb && k < c.nb + c.nf));
   });
 
   it('loadModelsCached compiles a directory once per distinct contents', () => {
