@@ -10,6 +10,9 @@
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { runFluid } from '../src/fluid/run.js';
+import { mapScenario } from '../src/fluid/scenarioMap.js';
+import { buildSystem } from '../src/fluid/system.js';
+import { solve } from '../src/solver/index.js';
 import { defaultModels } from '../src/fluid/models.js';
 import { presetScenario, PRESET_NAMES } from '../src/scenario/presets.js';
 import type { Scenario } from '../src/scenario/types.js';
@@ -17,6 +20,7 @@ import { VARIANTS } from '../src/variants.js';
 import type { RunResult } from '../src/result/types.js';
 
 const REPEATS = 7;
+let compileMs = NaN;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -53,7 +57,9 @@ async function loadPacket(): Promise<((s: Scenario) => RunResult) | undefined> {
 }
 
 export async function benchFluid(): Promise<void> {
+  const c0 = performance.now();
   defaultModels(); // parse and compile the model files once, outside the timings
+  compileMs = performance.now() - c0;
   const cases = PRESET_NAMES.flatMap((preset) => VARIANTS.map((v) => ({ preset, v, s: presetScenario(preset, v, { durationS: 100 }) })));
   // Warm-up pass: the first run of each case, in a process that has run nothing yet (the cold figure).
   const cold = cases.map((c) => {
@@ -74,6 +80,8 @@ export async function benchFluid(): Promise<void> {
     );
   });
   console.log(`slowest (best of ${REPEATS}): ${worst.toFixed(1)} ms (${worst < 20 ? 'meets' : 'misses'} the 20 ms target)`);
+
+  breakdown();
 
   const runPacket = await loadPacket();
   if (!runPacket) {
@@ -115,6 +123,31 @@ export async function benchFluid(): Promise<void> {
         `${c.name.padEnd(15)} ${v.padEnd(9)} packet ${p.bestMs.toFixed(0).padStart(6)} ms (${(packets / 1e6).toFixed(1).padStart(5)} M events)  fluid ${f.bestMs.toFixed(1).padStart(6)} ms  ratio ${ratio.toFixed(0).padStart(5)}x  ${ratio >= 1000 ? 'meets' : 'misses'} 1000x`,
       );
     }
+  }
+}
+
+/**
+ * Where a run's time goes (best of REPEATS each): building the system (parameters, closures), the
+ * solver alone, and result building (the trace grid of min(trace.maxPoints, 2000) points and the
+ * Gauss-Legendre integrals), plus the cost of one right-hand-side evaluation (rhs evaluations per run
+ * x that cost is most of the solver time; the rest is events, root finding and step control).
+ */
+function breakdown(): void {
+  console.log(`\nwhere the time goes (best of ${REPEATS}; models compiled once per process: ${compileMs.toFixed(0)} ms)`);
+  console.log('case            build ms  solve ms  run, 2-pt grid ms  run, full grid ms  rhs evals  ns/rhs (solve / evals)');
+  for (const [preset, v] of [['lfn', 'reno'], ['lfn', 'cubic'], ['lossy', 'tahoe'], ['lossy', 'westwood'], ['lossy', 'cubic']] as const) {
+    const s = presetScenario(preset, v, { durationS: 100 });
+    const compiled = defaultModels().system(v);
+    const { link, flows } = mapScenario(s);
+    const build = () => buildSystem(compiled, link, flows, s.durationS, s.ccParams, {}, { process: 'periodic', seed: s.seed });
+    let evals = 0;
+    const tb = time(build);
+    const ts = time(() => (evals = solve(build().problem, { rtol: 1e-5, atol: 1e-7 }).stats.rhsEvaluations));
+    const t2 = time(() => runFluid(s, { gridPoints: 2 }));
+    const tf = time(() => runFluid(s));
+    console.log(
+      `${`${preset}/${v}`.padEnd(15)} ${tb.bestMs.toFixed(2).padStart(8)} ${(ts.bestMs - tb.bestMs).toFixed(2).padStart(9)} ${t2.bestMs.toFixed(2).padStart(18)} ${tf.bestMs.toFixed(2).padStart(18)} ${String(evals).padStart(10)} ${((1e6 * (ts.bestMs - tb.bestMs)) / evals).toFixed(0).padStart(8)}`,
+    );
   }
 }
 

@@ -51,11 +51,23 @@ export async function benchSweep(): Promise<void> {
   try {
     const cores = availableParallelism();
     const plan = fluidGridPlan();
+    const load0 = loadavg()[0]!;
     const [fluid, fluidS] = await timed(() => runSweep(plan, { cacheDir: null, workers: cores, outDir: join(out, 'fluid') }));
     const n = fluid.records.length;
     console.log(
       `fluid 20 x 20 loss x RTT x 4 variants (20 s simulated): ${n} runs in ${fluidS.toFixed(2)} s on ${cores} workers` +
-        ` (${(n / fluidS).toFixed(0)} runs/s, ${fluid.failed} failed) — target < 5 s: ${fluidS < 5 ? 'met' : 'MISSED'}`,
+        ` (${(n / fluidS).toFixed(0)} runs/s, ${fluid.failed} failed) — target < 5 s: ${fluidS < 5 ? 'met' : 'MISSED'}` +
+        ` (load average before: ${load0.toFixed(1)})`,
+    );
+    // Where the time goes: the runs themselves (wall time inside the engine, summed over workers, per
+    // variant) versus the rest (worker start-up: tsx, mathjs import and model compile once per worker;
+    // task messaging; writing the outputs).
+    const perVariant = new Map<string, number>();
+    for (const r of fluid.records) perVariant.set(r.spec.variant, (perVariant.get(r.spec.variant) ?? 0) + r.result.wallS);
+    const runS = [...perVariant.values()].reduce((a, b) => a + b, 0);
+    console.log(
+      `  engine time summed over the runs: ${runS.toFixed(2)} s (${[...perVariant].map(([v, x]) => `${v} ${x.toFixed(2)}`).join(', ')}; ` +
+        `mean ${((1000 * runS) / n).toFixed(1)} ms per run, the first run of each worker includes its model compile)`,
     );
     const [, reportS] = await timed(() => sweepReport(plan, fluid.records));
     console.log(`  report page for it: ${reportS.toFixed(2)} s`);
