@@ -52,14 +52,31 @@ export class Past {
       },
       {
         settledUntil: t0,
+        // The branches of fn, decided once for all components (fn's choice depends on s alone).
         fill: (s: number, out: { [i: number]: number }, idx?: ArrayLike<number>): void => {
-          if (s >= t0 && s <= fn.settledUntil && hist.length > 0) {
+          const m = idx ? idx.length : n;
+          if (s < t0) {
+            for (let j = 0; j < m; j++) {
+              const i = idx ? idx[j]! : j;
+              out[i] = history ? history(s, i) : initial[i]!;
+            }
+            return;
+          }
+          const fromHist = s <= fn.settledUntil && hist.length > 0;
+          if (!fromHist) self.unsettledReads++;
+          if (!fromHist && self.tent) {
+            for (let j = 0; j < m; j++) {
+              const i = idx ? idx[j]! : j;
+              out[i] = denseTentative(s, self.tentT, self.tentH, i, n, self.tY, self.tYN, self.tK1, self.tK7, self.tD);
+            }
+          } else if (hist.length > 0) {
             if (idx) hist.atSome(s, out, idx);
             else hist.atAll(s, out);
-          } else if (idx) {
-            for (let j = 0; j < idx.length; j++) out[idx[j]!] = fn(s, idx[j]!);
           } else {
-            for (let i = 0; i < n; i++) out[i] = fn(s, i);
+            for (let j = 0; j < m; j++) {
+              const i = idx ? idx[j]! : j;
+              out[i] = yNow[i]!;
+            }
           }
         },
       },
