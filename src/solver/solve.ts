@@ -158,8 +158,13 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     const ulps = 32 * Number.EPSILON * Math.max(1, Math.abs(tEchoRaw));
     const tEchoNext = tEchoRaw - ulps;
     const tStop = Math.min(t1, stopIdx < stops.length ? stops[stopIdx]! : Infinity);
-    const onEcho = tEchoNext < tStop;
-    const tTarget = onEcho ? tEchoNext : tStop;
+    // A timed event (a flow starting) or a forced stop is a switch of the rhs too: end the step 32 ulps
+    // before it, so that no stage of the landing step (k7 sits at its end) sees the new branch and the
+    // controller does not creep up on it; the step after starts exactly on it.
+    const stopUlps = tStop < t1 ? 32 * Number.EPSILON * Math.max(1, Math.abs(tStop)) : 0;
+    const tStopLand = tStop - stopUlps;
+    const onEcho = tEchoNext < tStopLand;
+    const tTarget = onEcho ? tEchoNext : tStopLand;
     let hTry = Math.min(h, hCap);
     const hProposed = hTry;
     const landing = t + hTry >= tTarget - 1e-12 * Math.max(1, Math.abs(tTarget));
@@ -289,7 +294,7 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
     prop.advance(tNext, stepper.y);
     stepper.stepComplete(t, hTry);
     for (let i = 0; i < n; i++) y[i] = stepper.y[i]!;
-    t = landing ? tTarget : tNext;
+    t = landing ? (onEcho ? tTarget : tStop) : tNext;
     // g at (tNext, yNext) was computed by the event check above (same t, same state: reuse it).
     const same = t === tNext;
     for (let k = 0; k < events.length; k++) {
@@ -320,6 +325,10 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
       prop.add(t, y);
       stepper.reset(t, y);
       gPrev = events.map((e) => (e.active() ? e.g(t, y, past) : NaN));
+    } else if (landing && !onEcho && stopUlps > 0) {
+      // A forced stop without an event: restart on its right side (k1 was taken 32 ulps before it).
+      refreshHolds(t);
+      stepper.reset(t, y);
     }
     const grow = Math.min(MAX_FACTOR, Math.max(MIN_FACTOR, SAFETY * Math.pow(Math.max(err, 1e-10), -ERR_EXPONENT)));
     h = rejectedLast ? Math.min(hTry, hTry * grow) : hTry * grow;

@@ -43,6 +43,23 @@ describe('solver work per step (performance invariants)', () => {
     for (const t of [1, 7, 13, 20]) expect(Math.abs(sol.at(t, 0) - ref.at(t, 0))).toBeLessThan(1e-6);
   });
 
+  it('a step landing on a timed event that switches the rhs is not rejected: it ends just before the switch', () => {
+    // A flow starting at t = 1: the rhs is 0 before and 100 (1 + sin t) from the start on, as the fluid engine's frozen flows.
+    const problem: DdeProblem = {
+      n: 1,
+      y0: [0],
+      tspan: [0, 3],
+      rhs: (t, _y, dy) => void (dy[0] = t >= 1 ? 100 * (1 + Math.sin(t)) : 0),
+      timedEvents: [{ name: 'start', atS: 1, action: () => {} }],
+    };
+    const sol = solve(problem, { rtol: 1e-8, atol: 1e-10 });
+    expect(sol.status).toBe('ok');
+    expect(sol.events.map((e) => e.t)).toEqual([1]);
+    expect(sol.stats.rejected).toBeLessThanOrEqual(5); // 40 when the landing step ended on the switch itself
+    const exact = (t: number): number => (t <= 1 ? 0 : 100 * (t - 1 - Math.cos(t) + Math.cos(1)));
+    for (const t of [0.5, 1, 1.5, 3]) expect(Math.abs(sol.at(t, 0) - exact(t))).toBeLessThan(1e-6);
+  });
+
   it('Solution.stateInto gives what at() gives for every component, bounds included', () => {
     const problem: DdeProblem = {
       n: 2,
