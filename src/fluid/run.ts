@@ -57,13 +57,8 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
   const mss = scenario.mssBytes;
   const tEnd = sol.tEnd;
   const gridN = Math.max(2, opts.gridPoints ?? Math.min(scenario.trace.maxPoints, 2000));
-  const grid = Array.from({ length: gridN }, (_, k) => (tEnd * k) / (gridN - 1));
-  const Z = new Float64Array(sys.zSize);
-  const y = new Array<number>(sys.n).fill(0);
-  const at = (t: number): Float64Array => {
-    sol.stateInto(t, y);
-    return sys.snapshot(t, y, Z);
-  };
+  const grid = new Array<number>(gridN);
+  for (let k = 0; k < gridN; k++) grid[k] = (tEnd * k) / (gridN - 1);
   const idx = flows.map((_, i) => ({
     cwnd: sys.zFlow(i, 'cwnd'),
     ssthresh: sys.zFlow(i, 'ssthresh'),
@@ -77,28 +72,7 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
 
   // Sample the grid: one step search per time (the grid is increasing, so usually O(1)) and one
   // snapshot; the series are filled in place (each keeps its own copy of the time axis).
-  const N = flows.length;
-  const cw = flows.map(() => new Array<number>(gridN));
-  const ssth = flows.map(() => new Array<number>(gridN));
-  const rtt = flows.map(() => new Array<number>(gridN));
-  const infl = flows.map(() => new Array<number>(gridN));
-  const qv = new Array<number>(gridN);
-  let bad = '';
-  for (let g = 0; g < gridN; g++) {
-    const t = grid[g]!;
-    const z = at(t);
-    for (let i = 0; i < N; i++) {
-      const ix = idx[i]!;
-      const c = z[ix.cwnd]!;
-      const r = z[ix.R]!;
-      cw[i]![g] = c * mss;
-      ssth[i]![g] = ix.ssthresh >= 0 ? z[ix.ssthresh]! * mss : c * mss;
-      rtt[i]![g] = r;
-      infl[i]![g] = z[ix.inflight]! * mss;
-      if (!bad && !(c >= 0 && Number.isFinite(r))) bad = `window or RTT invalid (cwnd ${c}, R ${r}) at t = ${t.toPrecision(6)}`;
-    }
-    qv[g] = qIdx >= 0 ? y[qIdx]! : NaN;
-  }
+  const { cw, ssth, rtt, infl, qv, bad } = sampleGrid(sol, sys, grid, idx, qIdx, mss);
   const traces: FlowTrace[] = flows.map((_, i) => ({
     cwndBytes: { t: grid.slice(), v: cw[i]! },
     ssthreshBytes: { t: grid.slice(), v: ssth[i]! },
@@ -233,4 +207,42 @@ function integrate(
   }
   const acc = Array.from({ length: N }, (_, i) => ({ cwnd: cwnd[i]!, sent: sent[i]!, delivered: delivered[i]!, lost: lost[i]! }));
   return { acc, queueDrops, randomDrops };
+}
+
+/** The trace series on the time grid (a function of its own, so it is optimised as a tight loop). */
+function sampleGrid(
+  sol: Solution,
+  sys: FluidSystem,
+  grid: readonly number[],
+  idx: readonly { cwnd: number; ssthresh: number; inflight: number; R: number }[],
+  qIdx: number,
+  mss: number,
+): { cw: number[][]; ssth: number[][]; rtt: number[][]; infl: number[][]; qv: number[]; bad: string } {
+  const N = idx.length;
+  const gridN = grid.length;
+  const cw = idx.map(() => new Array<number>(gridN).fill(0));
+  const ssth = idx.map(() => new Array<number>(gridN).fill(0));
+  const rtt = idx.map(() => new Array<number>(gridN).fill(0));
+  const infl = idx.map(() => new Array<number>(gridN).fill(0));
+  const qv = new Array<number>(gridN).fill(0);
+  const Z = new Float64Array(sys.zSize);
+  const y = new Float64Array(sys.n);
+  let bad = '';
+  for (let g = 0; g < gridN; g++) {
+    const t = grid[g]!;
+    sol.stateInto(t, y);
+    const z = sys.snapshot(t, y, Z);
+    for (let i = 0; i < N; i++) {
+      const ix = idx[i]!;
+      const c = z[ix.cwnd]!;
+      const r = z[ix.R]!;
+      cw[i]![g] = c * mss;
+      ssth[i]![g] = ix.ssthresh >= 0 ? z[ix.ssthresh]! * mss : c * mss;
+      rtt[i]![g] = r;
+      infl[i]![g] = z[ix.inflight]! * mss;
+      if (!bad && !(c >= 0 && Number.isFinite(r))) bad = `window or RTT invalid (cwnd ${c}, R ${r}) at t = ${t.toPrecision(6)}`;
+    }
+    qv[g] = qIdx >= 0 ? y[qIdx]! : NaN;
+  }
+  return { cw, ssth, rtt, infl, qv, bad };
 }
