@@ -1,29 +1,15 @@
-import { Command } from 'commander';
-import { describe, expect, it, vi } from 'vitest';
-import { register } from '../../src/cli/sweep.js';
+import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
+import { runSweepCli } from './helpers.js';
 
-async function run(args: string[]): Promise<string> {
-  const program = new Command('cclab').exitOverride();
-  register(program);
-  for (const c of program.commands) c.exitOverride();
-  const out: string[] = [];
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
-  try {
-    await program.parseAsync(['node', 'cclab', ...args]);
-  } finally {
-    spy.mockRestore();
-  }
-  return out.join('');
-}
 
 describe('cclab sweep', () => {
   it('--dry-run counts the grid: 9 x 8 points x 2 variants x (5 packet reps + 1 fluid) = 864 runs', async () => {
-    const out = await run(['sweep', '--variants', 'reno,cubic', '--loss', '1e-5..1e-1:log:9', '--rtt', '10ms..400ms:log:8', '--reps', '5', '--engines', 'packet,fluid', '--dry-run', '--out', '/tmp/x']);
+    const out = await runSweepCli(['sweep', '--variants', 'reno,cubic', '--loss', '1e-5..1e-1:log:9', '--rtt', '10ms..400ms:log:8', '--reps', '5', '--engines', 'packet,fluid', '--dry-run', '--out', '/tmp/x']);
     expect(out).toBe('72 points x 2 variants x packet+fluid = 864 runs\n');
   });
   it('--shard 2/4 --dry-run reports the shard size', async () => {
-    const out = await run(['sweep', '--variants', 'reno', '--loss', '1e-3,1e-2', '--engines', 'packet', '--reps', '2', '--shard', '2/4', '--dry-run', '--out', '/tmp/x']);
+    const out = await runSweepCli(['sweep', '--variants', 'reno', '--loss', '1e-3,1e-2', '--engines', 'packet', '--reps', '2', '--shard', '2/4', '--dry-run', '--out', '/tmp/x']);
     expect(out).toMatch(/= 4 runs, 1 in shard 2\/4/);
   });
   it.each([
@@ -35,7 +21,7 @@ describe('cclab sweep', () => {
     [['--set', 'tcp.nope=1'], '--set'],
     [['--reps', '0'], '--reps'],
   ])('bad flag %j throws InputError naming %s', async (args, flag) => {
-    const err = await run(['sweep', ...args, '--dry-run', '--out', '/tmp/x']).catch((e: unknown) => e);
+    const err = await runSweepCli(['sweep', ...args, '--dry-run', '--out', '/tmp/x']).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
     expect((err as Error).message).toContain(flag);
   });

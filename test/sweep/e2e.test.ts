@@ -1,30 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { describe, expect, it, vi } from 'vitest';
-import { register } from '../../src/cli/sweep.js';
-import { tmp } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { tmp, runSweepCli } from './helpers.js';
 
-/** The one sweep test on a real engine: a 2 x 2 fluid grid through the CLI, in a worker thread. */
-async function cli(args: string[]): Promise<string> {
-  const program = new Command('cclab').exitOverride();
-  register(program);
-  const out: string[] = [];
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
-  try {
-    await program.parseAsync(['node', 'cclab', ...args]);
-  } finally {
-    spy.mockRestore();
-  }
-  return out.join('');
-}
 
 describe('cclab sweep on the fluid engine', () => {
   it('runs a 2 x 2 loss x RTT grid for reno and cubic in a worker, writes the outputs, and re-runs from cache', async () => {
     const out = tmp();
     const cache = tmp();
     const args = ['sweep', '--variants', 'reno,cubic', '--engines', 'fluid', '--loss', '1e-3,1e-2', '--rtt', '20ms,100ms', '--scenario', 'lfn', '--duration', '10s', '--workers', '1', '--cache', cache, '--quiet', '--out', out];
-    const first = await cli(args);
+    const first = await runSweepCli(args);
     expect(first).toMatch(/^sweep: 8 runs \(0 cached, 0 failed\)/);
     const runs = readFileSync(join(out, 'runs.csv'), 'utf8').trim().split('\n');
     expect(runs).toHaveLength(9);
@@ -38,7 +23,7 @@ describe('cclab sweep on the fluid engine', () => {
     }
     expect(existsSync(join(out, 'index.html'))).toBe(true);
     expect(existsSync(join(out, 'points.csv'))).toBe(true);
-    const second = await cli(args);
+    const second = await runSweepCli(args);
     expect(second).toMatch(/^sweep: 8 runs \(8 cached, 0 failed\)/);
   });
 });

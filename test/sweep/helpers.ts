@@ -5,6 +5,9 @@ import { afterAll } from 'vitest';
 import { headlineAxis } from '../../src/sweep/axes.js';
 import type { SweepPlan } from '../../src/sweep/grid.js';
 import { presetScenario } from '../../src/scenario/presets.js';
+import { Command } from 'commander';
+import { vi } from 'vitest';
+import { register } from '../../src/cli/sweep.js';
 
 export const FAKE_ENGINE_MODULE = new URL('./fixtures/fakeEngine.ts', import.meta.url).href;
 
@@ -34,3 +37,18 @@ export function smallPlan(over: Partial<SweepPlan> = {}): SweepPlan {
 }
 
 export const read = (p: string): string => readFileSync(p, 'utf8');
+
+/** Runs `cclab sweep|merge ...` in-process (commander, stdout captured) and returns what it printed. */
+export async function runSweepCli(args: string[]): Promise<string> {
+  const program = new Command('cclab').exitOverride();
+  register(program);
+  for (const c of program.commands) c.exitOverride();
+  const out: string[] = [];
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
+  try {
+    await program.parseAsync(['node', 'cclab', ...args]);
+  } finally {
+    spy.mockRestore();
+  }
+  return out.join('');
+}
