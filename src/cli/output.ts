@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import type { Command } from 'commander';
+import type { ScenarioFlags } from './scenarioOptions.js';
 import { writeFileAtomic } from '../io/atomicWrite.js';
 import { summaryJson } from '../result/summaryJson.js';
 import { tracesCsv } from '../result/traceCsv.js';
@@ -34,4 +36,19 @@ export function writeRunOutputs(dir: string, r: RunResult): void {
   writeFileAtomic(join(dir, 'traces.csv'), tracesCsv(r));
   writeFileAtomic(join(dir, 'summary.json'), JSON.stringify(summaryJson(r), null, 2) + '\n');
   writeFileAtomic(join(dir, 'result.json'), JSON.stringify(r) + '\n');
+}
+
+/** Flags of the one-run commands (`simulate`, `predict`). */
+export interface SingleRunFlags extends ScenarioFlags {
+  variant: string;
+  json?: boolean;
+  out?: string;
+}
+
+/** Adds the flags every one-run command shares: the variant and where the result goes. */
+export function addSingleRunOptions(cmd: Command): Command {
+  return cmd
+    .option('--variant <id>', 'congestion control: tahoe, reno, newreno, westwood, cubic', 'reno')
+    .option('--json', 'print one JSON object instead of a table')
+    .option('--out <dir>', 'write result.json, summary.json, scenario.json and traces.csv to DIR');
 }

@@ -1,23 +1,16 @@
 import type { Command } from 'commander';
 import { summaryJson } from '../result/summaryJson.js';
 import { formatRate } from '../units.js';
-import { formatRunTable, writeRunOutputs } from './output.js';
-import { addScenarioOptions, parseVariant, scenarioFromOptions, type ScenarioFlags } from './scenarioOptions.js';
+import { addSingleRunOptions, formatRunTable, writeRunOutputs, type SingleRunFlags } from './output.js';
+import { addScenarioOptions, parseVariant, scenarioFromOptions } from './scenarioOptions.js';
 
-interface PredictFlags extends ScenarioFlags {
-  variant: string;
-  json?: boolean;
-  out?: string;
-}
+type PredictFlags = SingleRunFlags;
 
 export function register(program: Command): void {
   const cmd = program
     .command('predict')
     .description('solve the fluid (delay-differential) model of one scenario and variant, with closed-form predictions');
-  addScenarioOptions(cmd)
-    .option('--variant <id>', 'congestion control: tahoe, reno, newreno, westwood, cubic', 'reno')
-    .option('--json', 'print one JSON object instead of a table')
-    .option('--out <dir>', 'write result.json, summary.json, scenario.json and traces.csv to DIR')
+  addSingleRunOptions(addScenarioOptions(cmd))
     .action(async (opts: PredictFlags) => {
       const scenario = scenarioFromOptions(opts, parseVariant(opts.variant));
       const [{ runFluid }, { closedForms }] = await Promise.all([import('../fluid/run.js'), import('../theory/closedForms.js')]);

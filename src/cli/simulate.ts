@@ -1,12 +1,9 @@
 import type { Command } from 'commander';
 import { summaryJson } from '../result/summaryJson.js';
-import { addScenarioOptions, parseVariant, scenarioFromOptions, type ScenarioFlags } from './scenarioOptions.js';
-import { formatRunTable, writeRunOutputs } from './output.js';
+import { addScenarioOptions, parseVariant, scenarioFromOptions } from './scenarioOptions.js';
+import { addSingleRunOptions, formatRunTable, writeRunOutputs, type SingleRunFlags } from './output.js';
 
-interface SimulateFlags extends ScenarioFlags {
-  variant: string;
-  json?: boolean;
-  out?: string;
+interface SimulateFlags extends SingleRunFlags {
   printScenario?: boolean;
 }
 
@@ -14,10 +11,7 @@ export function register(program: Command): void {
   const cmd = program
     .command('simulate')
     .description('run the packet-level simulator on one scenario and variant');
-  addScenarioOptions(cmd)
-    .option('--variant <id>', 'congestion control: tahoe, reno, newreno, westwood, cubic', 'reno')
-    .option('--json', 'print one JSON object instead of a table')
-    .option('--out <dir>', 'write result.json, summary.json, scenario.json and traces.csv to DIR')
+  addSingleRunOptions(addScenarioOptions(cmd))
     .option('--print-scenario', 'print the resolved scenario as JSON and exit without running')
     .action(async (opts: SimulateFlags) => {
       const scenario = scenarioFromOptions(opts, parseVariant(opts.variant));
