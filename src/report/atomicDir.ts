@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../errors.js';
@@ -56,7 +57,7 @@ export function writeDirAtomic(outDir: string, files: ReadonlyMap<string, string
   mkdirSync(parent, { recursive: true });
   recover(parent, base, target);
   assertReplaceable(outDir);
-  const tag = `${process.pid}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  const tag = `${process.pid}-${randomBytes(6).toString('hex')}`;
   const tmp = join(parent, `.${base}.tmp-${tag}`);
   try {
     mkdirSync(tmp);
