@@ -14,6 +14,12 @@ export const VALIDITY = {
   /** Timeouts above this share of loss reactions dominate (models treat losses as fast-recovery halvings). */
   maxTimeoutShare: 0.5,
   minTimeouts: 3,
+  /**
+   * Share of the measured interval the sender sits idle in retransmission timeouts (at least minRto
+   * each) above which the models, which have no RTO idle time, over-predict goodput even when the
+   * windows agree (lossy/cubic: 32 timeouts of >= 1 s in 100 s, cwnd -2% but goodput +76%).
+   */
+  maxTimeoutIdleShare: 0.2,
   /** Goodput above this share of the path's payload capacity: the link, not loss, sets the rate. */
   bandwidthShare: 0.8,
   /** Share of time the window sits at the receiver window above which the receiver limits the flow. */
@@ -67,14 +73,26 @@ export function validityFlags(packet: RunResult, fluid: RunResult, closed: reado
   const spec = packet.spec;
   const s = packet.summary;
   const lossEvents = s.timeouts + s.fastRecoveries;
-  if (s.timeouts >= VALIDITY.minTimeouts && s.timeouts / Math.max(1, lossEvents) > VALIDITY.maxTimeoutShare) {
+  const timeoutShare = s.timeouts / Math.max(1, lossEvents);
+  const intervalS = spec.durationS - spec.measureFromS;
+  const idleShare = (s.timeouts * spec.tcp.minRtoS) / (intervalS * Math.max(1, spec.flows.length));
+  if (s.timeouts >= VALIDITY.minTimeouts && timeoutShare > VALIDITY.maxTimeoutShare) {
     flags.push({
       code: 'timeouts-dominate',
       severity: 'invalid',
       subject: 'fluid',
       message: `timeouts dominate: ${s.timeouts} timeouts vs ${s.fastRecoveries} fast recoveries; the models assume losses are repaired by fast recovery`,
-      value: s.timeouts / Math.max(1, lossEvents),
+      value: timeoutShare,
       threshold: VALIDITY.maxTimeoutShare,
+    });
+  } else if (s.timeouts >= VALIDITY.minTimeouts && idleShare > VALIDITY.maxTimeoutIdleShare) {
+    flags.push({
+      code: 'timeouts-dominate',
+      severity: 'invalid',
+      subject: 'fluid',
+      message: `timeouts dominate the time: ${s.timeouts} timeouts of at least ${spec.tcp.minRtoS} s leave the sender idle for ${pct(idleShare)} or more of the run, which the models do not have`,
+      value: idleShare,
+      threshold: VALIDITY.maxTimeoutIdleShare,
     });
   }
   if (s.meanCwndSegments < VALIDITY.minPacketsPerRtt) {

@@ -177,7 +177,7 @@ export function scenarioRows(scenarios: readonly Scenario[]): ScenarioRow[] {
 const FLAG_TEXT: Record<string, string> = {
   'run-failed|fluid': 'the fluid run failed; its numbers are not shown',
   'run-failed|comparison': 'the packet run failed; nothing is compared',
-  'timeouts-dominate|fluid': 'timeouts outnumber fast recoveries; the fluid models treat every loss as a fast-recovery window cut',
+  'timeouts-dominate|fluid': 'timeouts outnumber fast recoveries or leave the sender idle for a fifth of the run or more; the fluid models treat every loss as a fast-recovery window cut and have no RTO idle time',
   'few-packets-per-rtt|fluid': 'fewer than 4 packets per RTT on average: too few for a fluid approximation, or for three duplicate ACKs',
   'bandwidth-limited|fluid': 'bandwidth limited: the link, not random loss, sets the rate (goodput near capacity, or losses mostly queue overflows)',
   'bandwidth-limited|closed-form': 'closed forms assume a loss-limited flow with a given loss rate; here the link sets the rate',

@@ -116,6 +116,20 @@ describe('compareRuns', () => {
     expect(c.relErr.meanCwnd).toBeCloseTo(2, 12); // still reported, beside the flags
   });
 
+  it('should flag timeouts that leave the sender idle for a large share of the run, even when fast recoveries outnumber them', () => {
+    const tr = sampled(100, 100, () => 5);
+    const spec = presetScenario('lossy', 'cubic', { durationS: 100 });
+    // 32 timeouts of at least minRto = 1 s in 100 s: >= 32% idle, above the 20% threshold; 91 fast recoveries.
+    const packet = syntheticRun({ engine: 'packet', scenario: spec, cwndSegments: tr, meanCwndSegments: 5, timeouts: 32, fastRecoveries: 91, goodputBps: 5e4 });
+    const fluid = syntheticRun({ engine: 'fluid', scenario: spec, cwndSegments: tr, meanCwndSegments: 5, goodputBps: 9e4 });
+    const idle = compareRuns(packet, fluid, []).flags.find((f) => f.code === 'timeouts-dominate');
+    expect(idle?.value).toBeCloseTo(0.32, 12);
+    expect(idle?.threshold).toBe(0.2);
+    // 15 timeouts (>= 15% idle) with 91 fast recoveries: inside the models' assumptions.
+    const fewer = syntheticRun({ engine: 'packet', scenario: spec, cwndSegments: tr, meanCwndSegments: 5, timeouts: 15, fastRecoveries: 91, goodputBps: 5e4 });
+    expect(compareRuns(fewer, fluid, []).flags.map((f) => f.code)).not.toContain('timeouts-dominate');
+  });
+
   it('should flag a receiver-window-limited flow, and a closed form whose window exceeds the receive buffer', () => {
     const spec = presetScenario('lossy', 'reno', { durationS: 10 });
     spec.tcp.rcvBufBytes = 10 * spec.mssBytes; // 10 segments
