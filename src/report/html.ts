@@ -74,7 +74,7 @@ const CSS = `
 :root{--fg:#1d232b;--muted:#5b6673;--line:#d9dee4;--bg:#fff;--accent:#2f6db3;--warn:#9a5b00;--bad:#a4262c}
 *{box-sizing:border-box}
 body{margin:0;font:15px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--fg);background:var(--bg)}
-main{max-width:1480px;margin:0 auto;padding:24px 28px 64px}
+main{max-width:1480px;margin:0 auto;padding:24px 20px 64px}
 h1{font-size:1.9em;margin:.2em 0 .3em;line-height:1.2}
 h2{font-size:1.4em;margin:2em 0 .5em;padding-bottom:.2em;border-bottom:1px solid var(--line)}
 h3{font-size:1.15em;margin:1.6em 0 .4em}
@@ -83,8 +83,8 @@ p,li{max-width:75ch}
 .muted{color:var(--muted)}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
 pre{background:#f5f7f9;border:1px solid var(--line);border-radius:6px;padding:10px 12px;overflow-x:auto}
-table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.84em}
-th,td{padding:3px 6px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
+table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.8em}
+th,td{padding:3px 5px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
 th{background:#f5f7f9;font-weight:600}
 th.group{text-align:center;border-left:2px solid var(--line)}
 td.first,th.first{border-left:2px solid var(--line)}
