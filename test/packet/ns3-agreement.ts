@@ -2,6 +2,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { presetScenario, type PresetName } from '../../src/scenario/presets.js';
 import type { Variant } from '../../src/variants.js';
+import type { AckSample, TcpState } from '../../src/cc/types.js';
+import { congAvoidPerAck, inSlowStart, slowStartPerAck } from '../../src/cc/common.js';
+import { WestwoodPlus } from '../../src/cc/westwood.js';
+import type { RunOptions } from '../../src/packet/run.js';
 import { median, simulate } from './helpers.js';
 
 /**
@@ -63,6 +67,36 @@ export const KNOWN_GAPS: Readonly<Record<Mode, Readonly<Record<string, string>>>
   },
 };
 
+/**
+ * Retransmission counts are compared on `lfn` only (elsewhere ns-3's counts are dominated by its
+ * storms or by timeouts at p = 0.1): median over 10 seeds within this fraction of ns-3's median_retx.
+ */
+export const RETX_TOLERANCE_LFN = 0.25;
+
+/**
+ * lfn cells whose retransmission count does not agree (goodput does), with the mechanism found.
+ * Asserted as gaps, like KNOWN_GAPS.
+ */
+export const KNOWN_RETX_GAPS: Readonly<Record<Mode, Readonly<Record<string, string>>>> = {
+  default: {
+    'lfn/westwood':
+      "cclab's Westwood+ slow start counts acknowledged segments (src/cc/westwood.ts), ns-3's " +
+      '(inherited TcpNewReno::SlowStart) adds one MSS per ACK. After a timeout (~4-5k segments ' +
+      "outstanding, go-back-N in both) the receiver's cumulative ACKs jump over the segments it " +
+      'holds: cclab grows cwnd by the whole jump, to ssthresh = BWE x RTTmin (~1200 segments) within ' +
+      'a few ACKs, and resends ~2000 segments per timeout, mostly duplicates, whose burst overflows ' +
+      'the access queue again (seed 1: 105 timeouts, 21.4k of 25.3k queue drops inside post-timeout ' +
+      'slow starts). With one MSS per ACK cwnd stays at 3-280 segments until the ACKs pass the old ' +
+      'SND.NXT: ~350 retransmissions per timeout, no queue drops in them, 55 timeouts. Median ' +
+      '213k retransmissions vs ns-3 37.8k (5.6x); with per-ACK slow start 27.4k (-27%) at -2.0% ' +
+      "goodput (test below). Not changed here: per-ACK slow start takes lossy/westwood from +4.5% to " +
+      '-29% of ns-3 (see src/cc/westwood.ts).',
+  },
+  ns3Artefact: {
+    'lfn/westwood': 'As in the default mode (segment-counting slow start after timeouts): median 227k vs 37.8k.',
+  },
+};
+
 export interface CellResult {
   preset: PresetName;
   variant: Variant;
@@ -70,19 +104,43 @@ export interface CellResult {
   ns3MedianBps: number;
   diff: number;
   medianRetransmits: number;
+  ns3MedianRetransmits: number;
+  /** medianRetransmits / ns3MedianRetransmits - 1. */
+  retxDiff: number;
 }
 
-export function ns3Median(preset: PresetName, ns3Variant: string): number {
+/**
+ * Westwood+ with ns-3's slow start (TcpNewReno::SlowStart: one MSS per ACK of new data, however
+ * many segments it covers) instead of cclab's segment counting: used to pin the mechanism behind
+ * the lfn/westwood retransmission gap (KNOWN_RETX_GAPS).
+ */
+export class WestwoodPerAckSlowStart extends WestwoodPlus {
+  override increaseWindow(tcb: TcpState, ack: AckSample): void {
+    let segs = ack.segmentsAcked;
+    if (inSlowStart(tcb)) segs = slowStartPerAck(tcb, segs);
+    if (!inSlowStart(tcb) && segs > 0) congAvoidPerAck(tcb);
+  }
+}
+
+function ns3Row(preset: PresetName, ns3Variant: string, column: string): number {
   const lines = readFileSync(NS3_SUMMARY, 'utf8').trim().split('\n');
   const head = lines[0]!.split(',');
   const col = (name: string): number => head.indexOf(name);
   for (const l of lines.slice(1)) {
     const f = l.split(',');
     if (f[col('scenario')] === preset && f[col('variant')] === ns3Variant && f[col('sack')] === 'false') {
-      return Number(f[col('median_bps')]);
+      return Number(f[col(column)]);
     }
   }
   throw new Error(`no ns-3 row for ${preset}/${ns3Variant}`);
+}
+
+export function ns3Median(preset: PresetName, ns3Variant: string): number {
+  return ns3Row(preset, ns3Variant, 'median_bps');
+}
+
+export function ns3MedianRetx(preset: PresetName, ns3Variant: string): number {
+  return ns3Row(preset, ns3Variant, 'median_retx');
 }
 
 /** Runs one cell: 10 seeds x 500 s (conservation is checked at the end of every run). */
@@ -92,17 +150,29 @@ export function runCell(
   mode: Mode = 'default',
   ccParams: Record<string, number> = {},
   seeds = 10,
+  options: Pick<RunOptions, 'makeCc'> = {},
 ): CellResult {
   const goodput: number[] = [];
   const retx: number[] = [];
   for (let seed = 1; seed <= seeds; seed++) {
     const scenario = presetScenario(preset, variant, { durationS: 500, seed });
     scenario.ccParams = ccParams;
-    const { result: r } = simulate(scenario, { ns3HeadSackArtefact: mode === 'ns3Artefact' });
+    const { result: r } = simulate(scenario, { ...options, ns3HeadSackArtefact: mode === 'ns3Artefact' });
     goodput.push(r.summary.goodputBps);
     retx.push(r.summary.retransmits);
   }
   const ns3 = ns3Median(preset, NS3_NAME[variant]);
   const m = median(goodput);
-  return { preset, variant, cclabMedianBps: m, ns3MedianBps: ns3, diff: m / ns3 - 1, medianRetransmits: median(retx) };
+  const r = median(retx);
+  const ns3Retx = ns3MedianRetx(preset, NS3_NAME[variant]);
+  return {
+    preset,
+    variant,
+    cclabMedianBps: m,
+    ns3MedianBps: ns3,
+    diff: m / ns3 - 1,
+    medianRetransmits: r,
+    ns3MedianRetransmits: ns3Retx,
+    retxDiff: r / ns3Retx - 1,
+  };
 }
