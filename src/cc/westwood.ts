@@ -5,14 +5,14 @@
  * (src/internet/model/tcp-westwood-plus.cc), its counterpart in the ns-3 agreement check.
  *
  * - Bandwidth estimate (BWE) from the ACK stream, no timer (param `estimator`):
- *   1 (default) = ns-3 `TcpWestwoodPlus`: an ACK opens a window of one RTT (the latest sample); every
+ *   1 (default) = ns-3 `TcpWestwoodPlus`: an ACK opens a window of one SRTT (ns-3's m_lastRtt); every
  *     ACK inside it adds segmentsAcked x MSS to bk (a dupACK or a partial ACK 1 segment, a cumulative
  *     ACK all it covers); when the window has ended the sample is bk / RTT. Time without ACKs (a
  *     retransmission timeout) lies outside every window, and the segments of a loss episode are
  *     counted twice (by their dupACKs, then by the ACK that ends recovery), which inflates the
- *     estimate after each loss. One deviation: ns-3 times its windows with its smoothed RTT; on
- *     `lossy`, where ACKs come in bursts, SRTT-long windows often hold two bursts and the estimate
- *     doubled (93 kbit/s against ns-3's 50.7), while windows of the latest sample give 53.
+ *     estimate after each loss. Windows are one SRTT long, as ns-3's EstimateBW timer; on `lossy`
+ *     (ACKs in one burst per RTT, SRTT above the current RTT) a window often reaches into the next
+ *     burst, which is what ns-3 does too.
  *   0 = Linux `tcp_westwood.c`: windows follow each other; on the first ACK after more than
  *     max(RTT, 50 ms) (TCP_WESTWOOD_RTT_MIN) the sample is bk / elapsed, idle time included; bk
  *     counts bytes acknowledged, a dupACK adds 1 MSS (a segment left the network) to bk and to an
@@ -31,10 +31,9 @@
  *   (20 seeds; ns-3 4.76): the double counting lets the window climb past the delivery rate;
  *   `lossy` (p = 0.1, many timeouts) Linux 19.6 kbit/s, ns-3 estimator 46.3 (10 seeds; ns-3
  *   50.7): Linux's estimate decays over the timeouts.
- * - Filter (param `filter`): 0 (default) = Linux's two stages, bw_ns = (7 bw_ns + sample) / 8,
- *   bw = (7 bw + bw_ns) / 8, the first sample filling both; 1 = ns-3's Tustin filter,
- *   bw = 0.9 bw + 0.1 (sample + previous sample) / 2, from 0. The choice barely matters in the
- *   presets (lfn 4.50 Mbit/s with Tustin over 20 seeds, lossy 44.4 kbit/s over 10).
+ * - Filter (param `filter`): 1 (default) = ns-3's Tustin filter, bw = 0.9 bw + 0.1 (sample +
+ *   previous sample) / 2, from 0; 0 = Linux's two stages, bw_ns = (7 bw_ns + sample) / 8,
+ *   bw = (7 bw + bw_ns) / 8, the first sample filling both.
  * - ssthresh is cut from the ESTIMATE: max(BWE x RTTmin, 2 MSS) on every loss (dupacks or timeout),
  *   as ns-3 `GetSsThresh`. RTTmin: with the ns-3 estimator, the smallest smoothed RTT seen, which is
  *   what ns-3's `tcb->m_minRtt` holds (on `lossy` it matters: 42 kbit/s with the smallest raw
@@ -44,9 +43,14 @@
  * - Recovery: 'newreno'. ns-3 runs Westwood+ under TcpClassicRecovery, whose partial ACKs keep the
  *   sender in recovery (NewReno style), so we pick 'newreno' to match the reference.
  * - Counting choice (param `segmentCounting`): Westwood+ changes only the decrease; the increase is
- *   Reno's. Default 0 = ns-3's (TcpWestwoodPlus inherits TcpNewReno: slow start by segments, then
- *   MSS x MSS / cwnd per ACK, halved by delayed ACKs). 1 = Linux's (`tcp_reno_cong_avoid`: per
+ *   Reno's. Default 0 = ns-3's (TcpWestwoodPlus inherits TcpNewReno: slow start one MSS per ACK,
+ *   then MSS x MSS / cwnd per ACK, halved by delayed ACKs). 1 = Linux's (`tcp_reno_cong_avoid`: per
  *   acknowledged segment, ~1 MSS per RTT with delayed ACKs).
+ * - Defaults are ns-3's in every mechanism (estimator, SRTT windows, Tustin, per-ACK slow start), 10
+ *   seeds x 500 s against ns-3: normal +0.3%, lfn +4.0% (30.6k retransmissions, ns-3 37.8k), lossy
+ *   +21.2% (over 40 seeds +17.6%; ns-3's own runs span 34-67 kbit/s). An earlier mix (raw-RTT windows,
+ *   Linux filter, segment-counting slow start) matched lossy goodput by compensation but resent 5.6x
+ *   ns-3's segments on lfn after timeouts (src/packet/README.md).
  */
 import type {
   AckSample,
@@ -57,7 +61,8 @@ import type {
   ParamSpec,
   TcpState,
 } from './types.js';
-import { congAvoidPerAck, inSlowStart, slowStart, type AiCredit } from './common.js';
+import type { AiCredit } from './common.js';
+import { newRenoIncrease } from './newreno.js';
 import { linuxRenoIncrease } from './reno.js';
 
 /** Linux TCP_WESTWOOD_RTT_MIN (HZ / 20): shortest window over which a bandwidth sample is taken, s. */
@@ -84,7 +89,7 @@ const PARAMS: readonly ParamSpec[] = [
     name: 'filter',
     doc: 'Bandwidth filter: 0 = Linux two-stage 7/8 EWMA (first sample fills it), 1 = ns-3 Tustin (alpha 0.9, from 0)',
     unit: 'flag',
-    default: 0,
+    default: 1,
     min: 0,
     max: 1,
   },
@@ -132,7 +137,7 @@ export class WestwoodPlus implements CongestionControl {
   constructor(params: Readonly<Record<string, number>>) {
     this.segmentCounting = (params.segmentCounting ?? 0) === 1;
     this.ns3Estimator = (params.estimator ?? 1) === 1;
-    this.tustin = (params.filter ?? 0) === 1;
+    this.tustin = (params.filter ?? 1) === 1;
   }
 
   onAck(tcb: TcpState, ack: AckSample): void {
@@ -162,15 +167,15 @@ export class WestwoodPlus implements CongestionControl {
   private ns3OnAck(tcb: TcpState, ack: AckSample): void {
     this.noteRtt(ack);
     // ns-3's m_minRtt is the smallest SMOOTHED RTT (EstimateRtt: m_minRtt = min(m_lastRtt), where
-    // m_lastRtt = the estimator's SRTT): ssthresh uses it. ns-3 also times its windows with that SRTT;
-    // we keep the latest sample there (see the header).
+    // m_lastRtt = the estimator's SRTT): ssthresh uses it. ns-3 also times its windows with that SRTT.
     if (ack.rttS !== undefined && tcb.srttS > 0) this.minSrttS = Math.min(this.minSrttS, tcb.srttS);
     if (this.lastRttS <= 0) return; // ns-3 ignores ACKs until there is an RTT
     this.closeDueWindow(ack.nowS);
     this.bk += (ack.duplicate ? 1 : ack.segmentsAcked) * tcb.mssBytes;
     if (Number.isNaN(this.windowStartS)) {
       this.windowStartS = ack.nowS;
-      this.windowLenS = this.lastRttS;
+      // ns-3 schedules EstimateBW one m_lastRtt later, and m_lastRtt is the estimator's SRTT.
+      this.windowLenS = tcb.srttS > 0 ? tcb.srttS : this.lastRttS;
     }
   }
 
@@ -205,13 +210,8 @@ export class WestwoodPlus implements CongestionControl {
       linuxRenoIncrease(tcb, this.credit, ack);
       return;
     }
-    // Slow start counts segments here, not ACKs as ns-3's inherited TcpNewReno::SlowStart does:
-    // with the per-ACK rule, lossy/westwood (mostly timeouts, so mostly slow start) falls from +4.5%
-    // to -29% of ns-3 (35.9 vs 50.7 kbit/s). The estimator already departs from ns-3 (raw RTT
-    // windows, see the header), and the two choices were measured together; an open question.
-    let segs = ack.segmentsAcked;
-    if (inSlowStart(tcb)) segs = slowStart(tcb, segs);
-    if (!inSlowStart(tcb) && segs > 0) congAvoidPerAck(tcb);
+    // ns-3's TcpWestwoodPlus inherits TcpNewReno::IncreaseWindow: one MSS per ACK in slow start.
+    newRenoIncrease(tcb, ack);
   }
 
   onStateChange(tcb: TcpState, state: CaState, _nowS: number): void {

@@ -3,8 +3,10 @@ import { WestwoodPlus, westwood } from '../../src/cc/westwood.js';
 import type { AckSample } from '../../src/cc/types.js';
 import { dupAck, makeTcb, MSS, newAck, runRounds, type MutableTcb } from './helpers.js';
 
-const LINUX = { estimator: 0 };
-const NS3 = { estimator: 1 };
+// Counting is checked through Linux's 7/8 filter (the first sample fills it, so BWE = sample exactly);
+// ns-3's Tustin filter, the default, has its own tests below.
+const LINUX = { estimator: 0, filter: 0 };
+const NS3 = { estimator: 1, filter: 0 };
 
 /** One full-segment ACK every `gapS` for `n` ACKs from `fromS`, at (i + 1/2) x gap; returns the end time. */
 function feed(cc: WestwoodPlus, tcb: MutableTcb, fromS: number, n: number, gapS: number, rttS = 0.1): number {
@@ -66,7 +68,7 @@ describe('westwood', () => {
   });
 
   it('westwood (ns-3 estimator, the default) counts dupACKs and the covering ACK: 7 MSS per 4 ms', () => {
-    const cc = new WestwoodPlus({});
+    const cc = new WestwoodPlus(NS3);
     holes(cc, makeTcb(), 2000);
     expect(cc.bweBytesPerS / 1.75e6).toBeCloseTo(1, 2);
   });
@@ -90,10 +92,20 @@ describe('westwood', () => {
     expect(cc.bweBytesPerS / 1e6).toBeCloseTo(1, 6);
   });
 
-  it('westwood (ns-3 estimator) windows last one RTT, even a 10 ms one', () => {
+  it('westwood (ns-3 estimator) windows last one SRTT (ns-3 m_lastRtt), even a 10 ms one', () => {
     const cc = new WestwoodPlus(NS3);
-    feed(cc, makeTcb(), 0, 11, 0.001, 0.01); // window [0, 10 ms) closed by the ACK at 10 ms
+    feed(cc, makeTcb({ srttS: 0.01 }), 0, 11, 0.001, 0.01); // window [0, 10 ms) closed by the ACK at 10 ms
     expect(cc.bweBytesPerS / 1e6).toBeCloseTo(1, 6);
+  });
+
+  it('westwood (ns-3 estimator) times its windows with the SRTT, not the latest sample', () => {
+    const cc = new WestwoodPlus(NS3);
+    // Samples say 0.1 s, SRTT says 0.2 s: the window [0, 0.2 s) holds 200 segments, BWE = 200 MSS / 0.2 s.
+    feed(cc, makeTcb({ srttS: 0.2 }), 0, 201, 0.001, 0.1);
+    expect(cc.bweBytesPerS / 1e6).toBeCloseTo(1, 6);
+    const early = new WestwoodPlus(NS3);
+    feed(early, makeTcb({ srttS: 0.2 }), 0, 150, 0.001, 0.1); // at 150 ms the SRTT window is still open
+    expect(early.bweBytesPerS).toBe(0);
   });
 
   it('westwood (ns-3 estimator) leaves idle time out of the estimate; Linux counts it', () => {
@@ -121,7 +133,7 @@ describe('westwood', () => {
   });
 
   it('westwood.ssthresh(tcb) = BWE x RTTmin (1e6 B/s x 80 ms = 80000 B), for dupacks and timeouts', () => {
-    const cc = new WestwoodPlus({});
+    const cc = new WestwoodPlus(NS3);
     const tcb = makeTcb({ minRttS: 0.08, srttS: 0.08, cwndBytes: 500 * MSS, bytesInFlight: 500 * MSS });
     feed(cc, tcb, 0, 2000, 0.001);
     expect(cc.ssthresh(tcb, 'dupacks', 2)).toBe(Math.floor(cc.bweBytesPerS * 0.08));

@@ -5,7 +5,7 @@ import {
   RETX_TOLERANCE_LFN,
   runCell,
   TOLERANCE,
-  WestwoodPerAckSlowStart,
+  WestwoodSegmentSlowStart,
   type Mode,
 } from './ns3-agreement.js';
 
@@ -36,15 +36,15 @@ for (const mode of ['default', 'ns3Artefact'] as Mode[]) {
   });
 }
 
-describe("lfn/westwood with ns-3's per-ACK slow start: the retransmission gap's mechanism", () => {
-  it('one MSS per ACK (TcpNewReno::SlowStart) brings retransmissions to within 0.5-1.5x of ns-3 (37.8k), goodput within 10%', () => {
-    const c = runCell('lfn', 'westwood', 'default', {}, 10, { makeCc: () => new WestwoodPerAckSlowStart({}) });
-    const base = runCell('lfn', 'westwood', 'default');
-    console.log(`lfn/westwood per-ACK slow start: cclab ${c.cclabMedianBps.toFixed(0)} bit/s (${(c.diff * 100).toFixed(1)}%), median retransmits ${c.medianRetransmits} (ns-3 ${c.ns3MedianRetransmits}); segment counting: ${base.medianRetransmits}`);
-    expect(Math.abs(c.diff)).toBeLessThanOrEqual(TOLERANCE.lfn);
-    expect(c.medianRetransmits / c.ns3MedianRetransmits).toBeGreaterThan(0.5);
-    expect(c.medianRetransmits / c.ns3MedianRetransmits).toBeLessThan(1.5);
-    // Segment counting (cclab's default) resends several times more.
-    expect(base.medianRetransmits / c.medianRetransmits).toBeGreaterThan(4);
+describe("lfn/westwood: why Westwood+ slow start adds one MSS per ACK, as ns-3", () => {
+  it('counting segments instead resends several times ns-3 (37.8k) after timeouts; one MSS per ACK stays within 0.5-1.5x', () => {
+    const perAck = runCell('lfn', 'westwood', 'default');
+    const segments = runCell('lfn', 'westwood', 'default', {}, 10, { makeCc: () => new WestwoodSegmentSlowStart({}) });
+    console.log(`lfn/westwood: one MSS per ACK ${perAck.medianRetransmits} retransmissions, segment counting ${segments.medianRetransmits} (ns-3 ${perAck.ns3MedianRetransmits})`);
+    expect(perAck.medianRetransmits / perAck.ns3MedianRetransmits).toBeGreaterThan(0.5);
+    expect(perAck.medianRetransmits / perAck.ns3MedianRetransmits).toBeLessThan(1.5);
+    // After a timeout the cumulative ACKs jump over what the receiver holds: segment counting puts
+    // cwnd back at ssthresh within a few ACKs and the resent window overflows the access queue again.
+    expect(segments.medianRetransmits / perAck.medianRetransmits).toBeGreaterThan(4);
   });
 });
