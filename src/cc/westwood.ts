@@ -36,7 +36,7 @@
  *   bw = (7 bw + bw_ns) / 8, the first sample filling both.
  * - ssthresh is cut from the ESTIMATE: max(BWE x RTTmin, 2 MSS) on every loss (dupacks or timeout),
  *   as ns-3 `GetSsThresh`. RTTmin: with the ns-3 estimator, the smallest smoothed RTT seen, which is
- *   what ns-3's `tcb->m_minRtt` holds (on `lossy` it matters: 42 kbit/s with the smallest raw
+ *   what ns-3's `tcb->m_minRtt` holds (on `lossy` it mattered, with the earlier estimator mix: 42 kbit/s with the smallest raw
  *   sample, 53 with it; ns-3 50.7); with the Linux one, the sender's smallest RTT sample (Linux
  *   resets its minimum after a timeout, we do not). When fast recovery completes, cwnd = ssthresh
  *   (Linux CA_EVENT_COMPLETE_CWR; ns-3 TcpClassicRecovery does the same).
