@@ -2,20 +2,7 @@ import type { Command } from 'commander';
 import { formatBps, formatNumber, formatPct } from '../compare/format.js';
 import type { Comparison } from '../compare/types.js';
 import { primaryClosed } from '../report/tables.js';
-import type { Scenario } from '../scenario/types.js';
-import type { Variant } from '../variants.js';
-import * as scenarioOptions from './scenarioOptions.js';
-
-/** The scenario-flag helpers main.ts hands to command modules (defaults: src/cli/scenarioOptions.ts). */
-export interface SharedScenarioHelpers {
-  addScenarioOptions(cmd: Command): Command;
-  scenarioFromOptions(opts: Record<string, unknown>, variant: Variant): Scenario;
-}
-
-const defaultShared: SharedScenarioHelpers = {
-  addScenarioOptions: scenarioOptions.addScenarioOptions,
-  scenarioFromOptions: (o, v) => scenarioOptions.scenarioFromOptions(o as scenarioOptions.ScenarioFlags, v),
-};
+import { addScenarioOptions, parseVariantList, scenarioFromOptions, type ScenarioFlags } from './scenarioOptions.js';
 
 function pad(cells: string[][]): string {
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
@@ -60,22 +47,21 @@ export function formatComparisonTable(comparisons: readonly Comparison[]): strin
   return lines.join('\n');
 }
 
-interface CompareFlags extends Record<string, unknown> {
+interface CompareFlags extends ScenarioFlags {
   variants: string;
   json?: boolean;
 }
 
 /** `cclab compare`: both engines on one scenario for several variants; a table or `--json`. */
-export function register(program: Command, shared: SharedScenarioHelpers = defaultShared): void {
+export function register(program: Command): void {
   const cmd = program.command('compare').description('run the packet simulator and the fluid model on one scenario for several variants and compare them');
-  shared
-    .addScenarioOptions(cmd)
+  addScenarioOptions(cmd)
     .option('--variants <list>', 'comma-separated variants: tahoe, reno, newreno, westwood, cubic', 'reno')
     .option('--json', 'print the comparisons as JSON (one array)')
     .action(async (opts: CompareFlags) => {
-      const variants = scenarioOptions.parseVariantList(String(opts.variants));
+      const variants = parseVariantList(String(opts.variants));
       // Build every scenario before running anything: a bad flag fails fast.
-      const scenarios = variants.map((v) => shared.scenarioFromOptions(opts, v));
+      const scenarios = variants.map((v) => scenarioFromOptions(opts, v));
       const { runComparison } = await import('../compare/run.js');
       const comparisons: Comparison[] = [];
       for (let i = 0; i < variants.length; i++) {

@@ -7,7 +7,6 @@ import { formatBytes } from '../compare/format.js';
 import type { ProgressFn } from '../compare/run.js';
 import { loadRecipe, recipeFromFlags, type ReportRecipe } from '../report/recipe.js';
 import { parseDurationS, parseInteger } from '../units.js';
-import type { SharedScenarioHelpers } from './compare.js';
 
 interface ReportFlags {
   recipe?: string;
@@ -71,7 +70,7 @@ function progressReporter(): { onProgress: ProgressFn; stop(): void } {
 }
 
 /** `cclab report`: run a recipe's scenarios x variants with both engines and write the HTML report. */
-export function register(program: Command, _shared?: SharedScenarioHelpers): void {
+export function register(program: Command): void {
   program
     .command('report')
     .description('run scenarios x variants with both engines and write a self-contained HTML report (DIR/index.html plus CSV/JSON data); without a recipe or flags: every preset x every variant, 100 s')
