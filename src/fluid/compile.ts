@@ -195,7 +195,7 @@ export function compileSystem(bn: ModelFile, fl: ModelFile): CompiledSystem {
 
   // Initial values and bounds: parameter-only expressions, evaluated once per run.
   const constFn = (m: ModelFile, file: string, which: 'initial' | 'min' | 'max', withFlow: boolean): (GenFn | undefined)[] =>
-    m.states.map((s, i) => {
+    m.states.map((s) => {
       const src = s[which];
       if (!src) return undefined;
       const c = one(src, file, `states.${s.name}.${which}`, { ...none, bnParams: true, flowParams: withFlow }, withFlow, null);

@@ -95,7 +95,6 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
   /** g of each active event at the end of the step being checked. */
   const gNext = new Float64Array(events.length);
   const rearm = new Rearm(events);
-  const rootTol = (hs: number, tn: number): number => Math.max(1e-10 * hs, 16 * Number.EPSILON * Math.max(1, Math.abs(tn)));
   const prop = new Propagation(problem.lags);
 
   /**

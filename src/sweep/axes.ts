@@ -102,7 +102,7 @@ export function applyAxis(s: Scenario, axis: AxisSpec, v: AxisValue): void {
 /** The scenario at one grid point: a deep copy of `base` with every axis value applied in stage order. */
 export function scenarioAt(base: Scenario, axes: readonly AxisSpec[], point: readonly AxisValue[]): Scenario {
   const s = structuredClone(base);
-  const order = axes.map((a, i) => i).sort((i, j) => axes[i]!.stage - axes[j]!.stage || i - j);
+  const order = axes.map((_, i) => i).sort((i, j) => axes[i]!.stage - axes[j]!.stage || i - j);
   for (const i of order) applyAxis(s, axes[i]!, point[i]!);
   return s;
 }
