@@ -27,7 +27,8 @@ export interface ScenarioFlags {
   delack?: string;
   minRto?: string;
   ccParam?: string[];
-  ns3Artefact?: boolean;
+  sack?: string;
+  recovery?: string;
 }
 
 export function addScenarioOptions(cmd: Command): Command {
@@ -46,7 +47,8 @@ export function addScenarioOptions(cmd: Command): Command {
     .option('--access-delay <time>', "senders' access link one-way delay")
     .option('--delack <n>', 'segments per delayed ACK (1 disables delayed ACKs)')
     .option('--min-rto <time>', 'minimum retransmission timeout (RFC 6298: 1s)')
-    .option('--ns3-artefact', "reproduce ns-3's head re-marking on duplicate ACKs (its retransmission storms)")
+    .addOption(new Option('--sack <on|off>', 'SACK (RFC 2018 / RFC 6675 loss recovery); on in every preset').choices(['on', 'off']))
+    .addOption(new Option('--recovery <policy>', 'window policy in SACK recovery: classic (cwnd = ssthresh) or prr (RFC 6937)').choices(['classic', 'prr']))
     .option('--cc-param <key=value>', 'congestion-control parameter, repeatable (e.g. hystart=1)', (v: string, acc: string[] = []) => [...acc, v]);
 }
 
@@ -142,7 +144,8 @@ export function scenarioFromOptions(opts: ScenarioFlags, variant: Variant): Scen
   if (opts.lossDirection !== undefined) s.bottleneck.loss.direction = opts.lossDirection as 'data' | 'both';
   if (f.delAck !== undefined) s.tcp.delAckCount = f.delAck;
   if (f.minRtoS !== undefined) s.tcp.minRtoS = f.minRtoS;
-  if (opts.ns3Artefact) s.tcp.ns3HeadSackArtefact = true;
+  if (opts.sack !== undefined) s.tcp.sack = opts.sack === 'on';
+  if (opts.recovery !== undefined) s.tcp.recovery = opts.recovery as 'classic' | 'prr';
   s.ccParams = { ...s.ccParams, ...f.ccParams };
   return validateScenario(s, 'command line');
 }

@@ -2,25 +2,20 @@ import type { Simulator } from '../engine/simulator.js';
 import { rngStream, type Uniform } from '../engine/rng.js';
 import type { Scenario } from '../scenario/types.js';
 import { Link } from './link.js';
-import { ACK as ACK_TYPE, DATA as DATA_TYPE, PacketPool } from './packets.js';
+import { EV_ARRIVE } from '../packet/events.js';
+import { sackOptionBytes } from '../tcp/sack-blocks.js';
+import { ACK as ACK_TYPE, DATA as DATA_TYPE, PacketPool, SACK_SLOTS } from './packets.js';
 
 // Module-local copies: imported bindings are read through accessor functions under tsx/vite, which
 // costs a call per use on the hot path; these are read once at load.
 const DATA: number = DATA_TYPE;
 const ACK: number = ACK_TYPE;
 
-/** Event kinds of the packet engine (dispatched by src/packet/run.ts). */
-export const EV_ARRIVE = 0;
-export const EV_RTO = 1;
-export const EV_DELACK = 2;
-export const EV_APP_START = 3;
-export const EV_APP_STOP = 4;
-export const EV_MEASURE = 5;
-
 /** Where delivered packets go: the TCP endpoints of each flow. */
 export interface Endpoints {
   deliverData(flow: number, seq: number, len: number, tsValNs: number): void;
-  deliverAck(flow: number, ackNo: number, tsEcrNs: number, rwndBytes: number): void;
+  /** `sackBlocks` holds `sackCount` [start, end) pairs and is reused after the call. */
+  deliverAck(flow: number, ackNo: number, tsEcrNs: number, rwndBytes: number, sackCount: number, sackBlocks: Float64Array): void;
 }
 
 /** Per-flow data-packet accounting (for the conservation check and loss rates). */
@@ -57,6 +52,7 @@ export class Dumbbell {
   /** Simulator channel of each link (its arrivals come in time order). */
   private readonly channelOf: number[] = [];
   private readonly headerBytes: number;
+  private readonly sackScratch = new Float64Array(SACK_SLOTS);
   /**
    * The queue the run traces: the slowest forward link on flow 0's path, where packets wait. That is
    * the bottleneck link unless an access link is slower (as on the ns-3 presets `normal` and `lfn`,
@@ -135,8 +131,8 @@ export class Dumbbell {
     this.forward(p);
   }
 
-  /** A receiver sends an ACK (headers only on the wire). */
-  sendAck(flow: number, ackNo: number, tsEcrNs: number, rwndBytes: number): void {
+  /** A receiver sends an ACK: headers, plus the SACK option's bytes when it carries blocks. */
+  sendAck(flow: number, ackNo: number, tsEcrNs: number, rwndBytes: number, sackCount: number, sackBlocks: Float64Array): void {
     const pool = this.pool;
     const p = pool.alloc();
     pool.type[p] = ACK;
@@ -144,9 +140,12 @@ export class Dumbbell {
     pool.hop[p] = 0;
     pool.seq[p] = ackNo;
     pool.payloadBytes[p] = 0;
-    pool.wireBytes[p] = this.headerBytes;
+    pool.wireBytes[p] = this.headerBytes + sackOptionBytes(sackCount);
     pool.tsEcrNs[p] = tsEcrNs;
     pool.rwndBytes[p] = rwndBytes;
+    pool.sackCount[p] = sackCount;
+    const base = p * SACK_SLOTS;
+    for (let i = 0; i < 2 * sackCount; i++) pool.sack[base + i] = sackBlocks[i]!;
     this.forward(p);
   }
 
@@ -207,8 +206,12 @@ export class Dumbbell {
       const ackNo = pool.seq[p]!;
       const ts = pool.tsEcrNs[p]!;
       const rwnd = pool.rwndBytes[p]!;
+      const n = pool.sackCount[p]!;
+      const blocks = this.sackScratch;
+      const base = p * SACK_SLOTS;
+      for (let i = 0; i < 2 * n; i++) blocks[i] = pool.sack[base + i]!;
       pool.release(p);
-      ep.deliverAck(flow, ackNo, ts, rwnd);
+      ep.deliverAck(flow, ackNo, ts, rwnd, n, blocks);
     }
   }
 

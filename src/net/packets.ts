@@ -5,6 +5,8 @@
  */
 export const DATA = 0;
 export const ACK = 1;
+/** Numbers per packet for SACK blocks: 3 [start, end) pairs (what fits beside the timestamp option). */
+export const SACK_SLOTS = 6;
 
 export class PacketPool {
   /** DATA or ACK. */
@@ -26,6 +28,10 @@ export class PacketPool {
   rwndBytes: Float64Array;
   /** Data: 1 if this transmission is a retransmission. */
   retx: Uint8Array;
+  /** ACK: SACK blocks carried (0-3). */
+  sackCount: Uint8Array;
+  /** ACK: SACK blocks, SACK_SLOTS numbers per packet id. */
+  sack: Float64Array;
 
   private free: Int32Array;
   private freeCount = 0;
@@ -46,6 +52,8 @@ export class PacketPool {
     this.tsEcrNs = new Float64Array(capacity);
     this.rwndBytes = new Float64Array(capacity);
     this.retx = new Uint8Array(capacity);
+    this.sackCount = new Uint8Array(capacity);
+    this.sack = new Float64Array(capacity * SACK_SLOTS);
     this.free = new Int32Array(capacity);
   }
 
@@ -79,6 +87,10 @@ export class PacketPool {
     this.tsEcrNs = g(this.tsEcrNs, (n) => new Float64Array(n));
     this.rwndBytes = g(this.rwndBytes, (n) => new Float64Array(n));
     this.retx = g(this.retx, (n) => new Uint8Array(n));
+    this.sackCount = g(this.sackCount, (n) => new Uint8Array(n));
+    const sack = new Float64Array(c * SACK_SLOTS);
+    sack.set(this.sack);
+    this.sack = sack;
     this.free = g(this.free, (n) => new Int32Array(n));
   }
 }

@@ -1,35 +1,23 @@
 import { createCongestionControl } from '../cc/registry.js';
 import type { CongestionControl } from '../cc/types.js';
 import { Simulator, secondsToNs } from '../engine/simulator.js';
+import { LazyTimer } from '../engine/timer.js';
 import { TraceRecorder } from '../engine/trace.js';
-import { Dumbbell, EV_APP_START, EV_APP_STOP, EV_ARRIVE, EV_DELACK, EV_MEASURE, EV_RTO } from '../net/dumbbell.js';
+import { Dumbbell } from '../net/dumbbell.js';
 import type { RunResult } from '../result/types.js';
 import type { Scenario } from '../scenario/types.js';
 import { TcpReceiver } from '../tcp/receiver.js';
-import { TcpSender } from '../tcp/sender.js';
+import { initialWindowBytes, TcpSender } from '../tcp/sender.js';
+import { EV_APP_START, EV_APP_STOP, EV_DELACK, EV_MEASURE, EV_RTO, makeDispatch } from './events.js';
 import { FlowStats, StatsObserver } from './flow-stats.js';
 import { checkEngineInput } from './input.js';
+import { checkFlowAccounting, InvariantMonitor } from './invariants.js';
 import { buildResult, type FlowSnapshot } from './result.js';
-
-// Module-local copies of the event kinds: imported bindings are read through accessors under
-// tsx/vite, which would cost a call per event in the dispatch switch below.
-const ARRIVE: number = EV_ARRIVE;
-const RTO: number = EV_RTO;
-const DELACK: number = EV_DELACK;
-const APP_START: number = EV_APP_START;
-const APP_STOP: number = EV_APP_STOP;
-const MEASURE: number = EV_MEASURE;
 
 /** Options for tests and tools; a plain run needs none. */
 export interface RunOptions {
   /** Overrides the registry's algorithm (per flow), e.g. a test double. */
   makeCc?: (flow: number) => CongestionControl;
-  /**
-   * Reproduce ns-3's Reno-SACK head artefact (spurious head retransmissions after multi-hole
-   * recoveries, which set off its retransmission storms on the `normal` preset). Default: the
-   * scenario's `tcp.ns3HeadSackArtefact`.
-   */
-  ns3HeadSackArtefact?: boolean;
 }
 
 /** Everything a run builds, exposed for white-box tests (conservation, RTT samples). */
@@ -56,9 +44,11 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
   const fromNs = secondsToNs(scenario.measureFromS);
   const tcp = scenario.tcp;
   const stats = scenario.flows.map(
-    () => new FlowStats(durationNs, scenario.trace.maxPoints, fromNs, durationNs, tcp.initialCwndSegments * scenario.mssBytes),
+    () => new FlowStats(durationNs, scenario.trace.maxPoints, fromNs, durationNs, initialWindowBytes(tcp.initialCwndSegments, scenario.mssBytes)),
   );
   const observer = new StatsObserver(stats, sim);
+  const receivers: TcpReceiver[] = [];
+  const monitor = new InvariantMonitor(receivers, net);
   const senders = scenario.flows.map(
     (_, i) =>
       new TcpSender(
@@ -77,18 +67,22 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
           // ns-3's example sets SndBufSize = RcvBufSize (2 MB); cclab's TcpSpec has one buffer size.
           sndBufBytes: tcp.rcvBufBytes,
           initialRwndBytes: tcp.rcvBufBytes,
-          rtoKind: EV_RTO,
-          ns3HeadSackArtefact: options.ns3HeadSackArtefact ?? scenario.tcp.ns3HeadSackArtefact,
+          sack: tcp.sack,
+          recovery: tcp.recovery,
         },
+        new LazyTimer(sim, EV_RTO, i),
         observer,
+        monitor,
       ),
   );
-  const receivers = scenario.flows.map(
-    (_, i) => new TcpReceiver(i, sim, net, tcp.delAckCount, secondsToNs(tcp.delAckTimeoutS), tcp.rcvBufBytes, EV_DELACK),
-  );
+  const delAckNs = secondsToNs(tcp.delAckTimeoutS);
+  scenario.flows.forEach((_, i) => {
+    const cfg = { delAckCount: tcp.delAckCount, rcvBufBytes: tcp.rcvBufBytes, sack: tcp.sack };
+    receivers.push(new TcpReceiver(i, net, cfg, new LazyTimer(sim, EV_DELACK, i), delAckNs, sim));
+  });
   net.setEndpoints({
     deliverData: (flow, seq, len, ts) => receivers[flow]!.onData(seq, len, ts),
-    deliverAck: (flow, ack, ts, rwnd) => senders[flow]!.onAck(ack, ts, rwnd),
+    deliverAck: (flow, ack, ts, rwnd, n, blocks) => senders[flow]!.onAck(ack, ts, rwnd, n, blocks),
   });
   const queueTrace = new TraceRecorder(durationNs, scenario.trace.maxPoints);
   queueTrace.record(0, 0);
@@ -98,30 +92,16 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
     model.atMeasureStart = senders.map((s, i) => ({ deliveredBytes: receivers[i]!.deliveredBytes, sentBytes: s.bytesSent }));
   };
   snapshot();
-  sim.setDispatch((kind, arg) => {
-    switch (kind) {
-      case ARRIVE:
-        net.onArrive(arg);
-        break;
-      case RTO:
-        senders[arg]!.onRtoEvent();
-        break;
-      case DELACK:
-        receivers[arg]!.onDelAckTimer();
-        break;
-      case APP_START:
-        senders[arg]!.startApp(scenario.flows[arg]!.bytes);
-        break;
-      case APP_STOP:
-        senders[arg]!.stopApp();
-        break;
-      case MEASURE:
-        snapshot();
-        break;
-      default:
-        throw new Error(`unknown event kind ${kind}`);
-    }
-  });
+  sim.setDispatch(
+    makeDispatch({
+      arrive: (p) => net.onArrive(p),
+      rto: (flow) => senders[flow]!.onRtoEvent(),
+      delAck: (flow) => receivers[flow]!.onDelAckTimer(),
+      appStart: (flow) => senders[flow]!.startApp(scenario.flows[flow]!.bytes),
+      appStop: (flow) => senders[flow]!.stopApp(),
+      measure: snapshot,
+    }),
+  );
   scenario.flows.forEach((f, i) => {
     sim.scheduleAt(secondsToNs(f.startS), EV_APP_START, i);
     if (f.stopS !== null) sim.scheduleAt(secondsToNs(f.stopS), EV_APP_STOP, i);
@@ -139,5 +119,6 @@ export function runPacket(scenario: Scenario, options: RunOptions = {}): RunResu
   const t0 = performance.now();
   const model = buildPacketModel(scenario, options);
   model.sim.run(secondsToNs(scenario.durationS));
+  checkFlowAccounting(model.senders, model.receivers, model.net);
   return buildResult(scenario, model, (performance.now() - t0) / 1000);
 }

@@ -50,7 +50,8 @@ export function defaultTcp(): TcpSpec {
     delAckTimeoutS: 0.2,
     rcvBufBytes: 2 * 1024 * 1024,
     dupAckThreshold: 3,
-    ns3HeadSackArtefact: false,
+    sack: true,
+    recovery: 'classic',
   };
 }
 

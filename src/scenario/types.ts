@@ -94,11 +94,16 @@ export interface TcpSpec {
   rcvBufBytes: number;
   dupAckThreshold: number;
   /**
-   * Reproduce ns-3's (SACK off) habit of re-marking the in-flight head lost on later duplicate ACKs,
-   * which sets off its retransmission storms on the `normal` preset (src/packet/README.md). Off by
-   * default: it is an ns-3 artefact, not TCP; turn it on to compare with ns-3 run for run.
+   * SACK negotiated (RFC 2018 option on every ACK, RFC 6675 loss recovery at the sender). On in
+   * every preset and the generic dumbbell, as in Linux, ns-3 and ns-3's example.
    */
-  ns3HeadSackArtefact: boolean;
+  sack: boolean;
+  /**
+   * Window policy of SACK loss recovery: 'classic' (cwnd = ssthresh for the whole recovery, ns-3's
+   * TcpClassicRecovery, the seed example's choice) or 'prr' (RFC 6937, Linux's and ns-3's library
+   * default). 'prr' needs SACK.
+   */
+  recovery: 'classic' | 'prr';
 }
 
 export interface TraceSpec {

@@ -15,6 +15,7 @@ export function validateScenario(value: unknown, source?: string): Scenario {
   };
   if (s.measureFromS >= s.durationS) fail('measureFromS', `must be below durationS (${s.durationS}), got ${s.measureFromS}`);
   if (s.tcp.minRtoS > s.tcp.maxRtoS) fail('tcp.minRtoS', `must not exceed tcp.maxRtoS (${s.tcp.maxRtoS}), got ${s.tcp.minRtoS}`);
+  if (s.tcp.recovery === 'prr' && !s.tcp.sack) fail('tcp.recovery', "'prr' needs tcp.sack: true (use 'classic' without SACK)");
   const q = s.bottleneck.queue;
   if (q.kind === 'red') {
     if (q.minThPackets >= q.maxThPackets) fail('bottleneck.queue.minThPackets', `must be below maxThPackets (${q.maxThPackets}), got ${q.minThPackets}`);

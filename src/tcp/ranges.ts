@@ -1,7 +1,8 @@
 /**
- * A set of disjoint half-open byte ranges [start, end), kept sorted and merged. Used for the
- * receiver's out-of-order buffer and for the sender's record of retransmitted ranges. Both hold a
- * handful of ranges in practice (one per hole), so sorted arrays beat a tree here.
+ * A set of disjoint half-open byte ranges [start, end), kept sorted and merged: the receiver's
+ * out-of-order buffer, the sender's SACKed ranges and the record of retransmitted ranges. Lookups
+ * are binary searches, so a slow-start loss burst with thousands of holes costs O(log n) per query
+ * and one memmove per insertion.
  */
 export class RangeSet {
   private starts: number[] = [];
@@ -23,55 +24,99 @@ export class RangeSet {
     return this.ends.length > 0 ? this.ends[0]! : -Infinity;
   }
 
-  /** Adds [start, end), merging with overlapping or adjacent ranges. */
-  add(start: number, end: number): void {
-    if (end <= start) return;
-    const starts = this.starts;
+  /** End of the highest range; -Infinity when empty. */
+  get lastEnd(): number {
+    const n = this.ends.length;
+    return n > 0 ? this.ends[n - 1]! : -Infinity;
+  }
+
+  /** Start and end of range i (0 = lowest). */
+  startAt(i: number): number {
+    return this.starts[i]!;
+  }
+
+  endAt(i: number): number {
+    return this.ends[i]!;
+  }
+
+  /** Index of the first range whose end is > x (count when none). */
+  private firstEndAbove(x: number): number {
     const ends = this.ends;
-    // Fast path: append at the top (the common case for both users).
-    const n = starts.length;
-    if (n === 0 || start > ends[n - 1]!) {
-      starts.push(start);
-      ends.push(end);
-      this.bytes += end - start;
-      return;
+    let lo = 0;
+    let hi = ends.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ends[mid]! > x) hi = mid;
+      else lo = mid + 1;
     }
-    let i = 0;
-    while (i < n && ends[i]! < start) i++;
-    let j = i;
-    let s = start;
-    let e = end;
-    while (j < n && starts[j]! <= end) {
-      if (starts[j]! < s) s = starts[j]!;
-      if (ends[j]! > e) e = ends[j]!;
-      this.bytes -= ends[j]! - starts[j]!;
-      j++;
-    }
-    starts.splice(i, j - i, s);
-    ends.splice(i, j - i, e);
-    this.bytes += e - s;
+    return lo;
+  }
+
+  /** Index of the range holding byte x, or -1. */
+  indexOf(x: number): number {
+    const i = this.firstEndAbove(x);
+    return i < this.starts.length && this.starts[i]! <= x ? i : -1;
   }
 
   /** True if byte x lies in some range. */
   contains(x: number): boolean {
+    return this.indexOf(x) >= 0;
+  }
+
+  /** True if [start, end) lies inside one range. */
+  covers(start: number, end: number): boolean {
+    const i = this.indexOf(start);
+    return i >= 0 && this.ends[i]! >= end;
+  }
+
+  /** The first byte >= x not in any range. */
+  nextGap(x: number): number {
+    const i = this.indexOf(x);
+    return i >= 0 ? this.ends[i]! : x;
+  }
+
+  /**
+   * Adds [start, end), merging with overlapping or adjacent ranges.
+   * @returns bytes newly covered.
+   */
+  add(start: number, end: number): number {
+    if (end <= start) return 0;
     const starts = this.starts;
     const ends = this.ends;
-    for (let i = 0; i < starts.length; i++) {
-      if (x < starts[i]!) return false;
-      if (x < ends[i]!) return true;
+    const n = starts.length;
+    // Fast path: append at the top (the common case for every user).
+    if (n === 0 || start > ends[n - 1]!) {
+      starts.push(start);
+      ends.push(end);
+      this.bytes += end - start;
+      return end - start;
     }
-    return false;
+    // First range that touches [start, end): its end >= start.
+    const i = this.firstEndAbove(start - 1);
+    let j = i;
+    let s = start;
+    let e = end;
+    let removed = 0;
+    while (j < n && starts[j]! <= end) {
+      if (starts[j]! < s) s = starts[j]!;
+      if (ends[j]! > e) e = ends[j]!;
+      removed += ends[j]! - starts[j]!;
+      j++;
+    }
+    if (j === i + 1 && starts[i]! === s && ends[i]! === e) return 0;
+    starts.splice(i, j - i, s);
+    ends.splice(i, j - i, e);
+    const added = e - s - removed;
+    this.bytes += added;
+    return added;
   }
 
   /** Removes everything below x. */
   removeBelow(x: number): void {
     const starts = this.starts;
     const ends = this.ends;
-    let k = 0;
-    while (k < starts.length && ends[k]! <= x) {
-      this.bytes -= ends[k]! - starts[k]!;
-      k++;
-    }
+    const k = this.firstEndAbove(x);
+    for (let i = 0; i < k; i++) this.bytes -= ends[i]! - starts[i]!;
     if (k > 0) {
       starts.splice(0, k);
       ends.splice(0, k);

@@ -1,24 +1,38 @@
-import type { Simulator } from '../engine/simulator.js';
+import type { LazyTimer } from '../engine/timer.js';
 import { RangeSet } from './ranges.js';
+import { MAX_SACK_BLOCKS_WITH_TIMESTAMPS, SackBlocks } from './sack-blocks.js';
 
 /** Where the receiver hands its ACKs (the network). */
 export interface AckPort {
-  sendAck(flow: number, ackNo: number, tsEcrNs: number, rwndBytes: number): void;
+  /**
+   * @param sackBlocks [start, end) pairs, valid for `sackCount` blocks and only during the call
+   *   (the receiver reuses the array).
+   */
+  sendAck(flow: number, ackNo: number, tsEcrNs: number, rwndBytes: number, sackCount: number, sackBlocks: Float64Array): void;
+}
+
+export interface ReceiverConfig {
+  delAckCount: number;
+  /** Receive buffer = the advertised window (bytes). */
+  rcvBufBytes: number;
+  /** RFC 2018 SACK option on the ACKs. */
+  sack: boolean;
 }
 
 /**
- * A TCP receiver (one per flow): cumulative ACKs, an out-of-order buffer, delayed ACKs and the
- * advertised window, following ns-3's TcpSocketBase::ReceivedData:
+ * A TCP receiver (one per flow): cumulative ACKs, an out-of-order buffer, SACK blocks, delayed ACKs
+ * and the advertised window, following ns-3's TcpSocketBase::ReceivedData:
  * - a segment entirely below RCV.NXT (a duplicate) is ACKed at once (RFC 793; RFC 5681 4.2);
  * - if a gap remains after the segment, or the segment filled one, the ACK is immediate
  *   (RFC 5681 4.2: out-of-order data SHOULD be ACKed at once, so the sender sees duplicate ACKs);
  * - otherwise every delAckCount-th in-order segment is ACKed, or the delayed-ACK timer (started by
- *   the first unacknowledged segment, not restarted) sends it after delAckTimeoutS;
- * - sending any ACK clears the count and cancels the timer.
- * The app reads in-order data at once, so the advertised window is the buffer minus the bytes held
- * out of order (ns-3 advertises the whole buffer; on the presets the sender's 2 MB send buffer binds
- * first and the results do not change). The timestamp echoed is that of the segment that advanced RCV.NXT while no ACK was
- * pending (RFC 7323 3.4), which is what ns-3 does with `m_highTxAck`.
+ *   the first unacknowledged segment, not restarted) sends it after its timeout;
+ * - sending any ACK clears the count and stops the timer;
+ * - with SACK on, every ACK carries up to 3 blocks chosen per RFC 2018 section 4 (sack-blocks.ts).
+ * The application reads in-order data at once, so the buffer always covers [RCV.NXT, RCV.NXT + buffer)
+ * and the advertised window is the whole buffer: out-of-order data sits inside it, and the right
+ * edge never moves left (as ns-3 and RFC 793 would have it). The timestamp echoed is that of the
+ * segment that advanced RCV.NXT while no ACK was pending (RFC 7323 3.4), as ns-3's `m_highTxAck`.
  */
 export class TcpReceiver {
   rcvNxt = 0;
@@ -30,23 +44,25 @@ export class TcpReceiver {
   arrivedSegments = 0;
   acksSent = 0;
   private pendingSegments = 0;
-  /** When the delayed ACK is due (ns), -1 if no ACK is pending. */
-  private delAckDueNs = -1;
-  /** Time of the timer event in the heap (ns), -1 if none: re-armed lazily, never cancelled. */
-  private delAckEventAtNs = -1;
   private highAckSent = 0;
   private tsToEchoNs = 0;
+  private readonly blocks = new SackBlocks();
+  private readonly blockBuf = new Float64Array(2 * MAX_SACK_BLOCKS_WITH_TIMESTAMPS);
 
   constructor(
     readonly flow: number,
-    private readonly sim: Simulator,
     private readonly port: AckPort,
-    private readonly delAckCount: number,
+    private readonly config: ReceiverConfig,
+    /** The delayed-ACK timer; its event is dispatched to {@link onDelAckTimer}. */
+    private readonly delAckTimer: LazyTimer,
     private readonly delAckTimeoutNs: number,
-    private readonly rcvBufBytes: number,
-    /** Event kind the network dispatches to {@link onDelAckTimer}. */
-    private readonly delAckKind: number,
+    private readonly clock: { readonly nowNs: number },
   ) {}
+
+  /** True if the receiver holds byte seq (delivered or buffered out of order). */
+  holds(seq: number): boolean {
+    return seq < this.rcvNxt || this.ooo.contains(seq);
+  }
 
   /** A data segment [seq, seq + len) arrived carrying timestamp tsValNs. */
   onData(seq: number, len: number, tsValNs: number): void {
@@ -54,7 +70,7 @@ export class TcpReceiver {
     this.arrivedSegments++;
     const end = seq + len;
     if (seq === this.rcvNxt && seq <= this.highAckSent) this.tsToEchoNs = tsValNs;
-    if (end <= this.rcvNxt || seq >= this.rcvNxt + this.rcvBufBytes) {
+    if (end <= this.rcvNxt || seq >= this.rcvNxt + this.config.rcvBufBytes || this.ooo.covers(seq, end)) {
       // Duplicate (or beyond the window): nothing to store, ACK at once.
       this.sendAck();
       return;
@@ -67,49 +83,39 @@ export class TcpReceiver {
         this.rcvNxt = this.ooo.takeContiguousFrom(this.rcvNxt);
       }
       this.deliveredBytes += this.rcvNxt - expected;
+      if (this.config.sack) this.blocks.onCumulative(this.rcvNxt);
     } else {
       this.ooo.add(seq, end);
+      if (this.config.sack) this.blocks.onOutOfOrder(seq, this.ooo);
     }
     if (this.ooo.count > 0 || this.rcvNxt > expected + len) {
       // A gap exists, or this segment filled one: always ACK.
       this.sendAck();
       return;
     }
-    if (++this.pendingSegments >= this.delAckCount) {
+    if (++this.pendingSegments >= this.config.delAckCount) {
       this.sendAck();
-    } else if (this.delAckDueNs < 0) {
-      this.delAckDueNs = this.sim.nowNs + this.delAckTimeoutNs;
-      // One timer event in flight at most: a later deadline is picked up when it fires.
-      if (this.delAckEventAtNs < 0) {
-        this.delAckEventAtNs = this.delAckDueNs;
-        this.sim.scheduleAt(this.delAckDueNs, this.delAckKind, this.flow);
-      }
+    } else if (!this.delAckTimer.running) {
+      this.delAckTimer.armAt(this.clock.nowNs + this.delAckTimeoutNs);
     }
   }
 
-  /** The delayed-ACK timer event fired (it may be stale: the ACK went out or the deadline moved). */
+  /** The delayed-ACK timer's event fired (it may be stale). */
   onDelAckTimer(): void {
-    this.delAckEventAtNs = -1;
-    if (this.delAckDueNs < 0) return;
-    const now = this.sim.nowNs;
-    if (now < this.delAckDueNs) {
-      this.delAckEventAtNs = this.delAckDueNs;
-      this.sim.scheduleAt(this.delAckDueNs, this.delAckKind, this.flow);
-      return;
-    }
-    this.sendAck();
+    if (this.delAckTimer.fire()) this.sendAck();
   }
 
-  /** Advertised window: the buffer less what is held out of order (bytes). */
+  /** Advertised window (bytes). */
   get rwndBytes(): number {
-    return this.rcvBufBytes - this.ooo.bytes;
+    return this.config.rcvBufBytes;
   }
 
   private sendAck(): void {
     this.pendingSegments = 0;
-    this.delAckDueNs = -1;
+    this.delAckTimer.stop();
     if (this.rcvNxt > this.highAckSent) this.highAckSent = this.rcvNxt;
     this.acksSent++;
-    this.port.sendAck(this.flow, this.rcvNxt, this.tsToEchoNs, this.rwndBytes);
+    const n = this.config.sack ? this.blocks.write(this.blockBuf, MAX_SACK_BLOCKS_WITH_TIMESTAMPS) : 0;
+    this.port.sendAck(this.flow, this.rcvNxt, this.tsToEchoNs, this.rwndBytes, n, this.blockBuf);
   }
 }

@@ -1,12 +1,10 @@
 import type { AckSample, CaState, CongestionControl } from '../cc/types.js';
-import type { Simulator } from '../engine/simulator.js';
+import type { LazyTimer } from '../engine/timer.js';
+import { createRecovery, recoveryName, type AckEvent, type LossRecovery, type RecoveryContext } from './recovery/index.js';
 import { RtoEstimator } from './rto.js';
 import { RttSampler } from './rtt-sampler.js';
+import { Scoreboard } from './scoreboard.js';
 import { Tcb } from './tcb.js';
-import { onAckArrival as ackMachine } from './ack-machine.js';
-
-// Local binding: an imported function is read through an accessor under tsx/vite on every call.
-const onAckArrival = ackMachine;
 
 /** Where the sender hands its segments (the network). */
 export interface DataPort {
@@ -16,6 +14,14 @@ export interface DataPort {
 /** Called after the sender handled an ACK or a timeout (traces, statistics). */
 export interface SenderObserver {
   onSenderUpdate(sender: TcpSender): void;
+}
+
+/** Checks the sender's decisions against what it could know (src/packet/invariants.ts); null in bare tests. */
+export interface SenderAudit {
+  /** A fast recovery (or Tahoe fast retransmit) starts. */
+  recoveryStarts(sender: TcpSender): void;
+  /** A segment is about to be retransmitted. */
+  retransmits(sender: TcpSender, seq: number, len: number): void;
 }
 
 export interface SenderConfig {
@@ -30,55 +36,48 @@ export interface SenderConfig {
   sndBufBytes: number;
   /** Initial peer window until the first ACK (bytes). */
   initialRwndBytes: number;
-  /** Event kind the network dispatches to {@link TcpSender.onRtoEvent}. */
-  rtoKind: number;
-  /**
-   * Reproduce ns-3's Reno-SACK head artefact (default false): when an ACK leaves the new head of the
-   * scoreboard carrying one of the dupACK "sack" marks, ns-3 (TcpTxBuffer::DiscardUpTo) unmarks it,
-   * marks it lost and so retransmits it, spuriously. See src/packet/README.md.
-   */
-  ns3HeadSackArtefact?: boolean;
+  /** SACK negotiated (RFC 2018): the scoreboard reads the ACKs' blocks and recovery follows RFC 6675. */
+  sack: boolean;
+  /** Window policy in SACK recovery: 'classic' (cwnd = ssthresh) or 'prr' (RFC 6937). */
+  recovery: 'classic' | 'prr';
+}
+
+/** RFC 6928: IW = min(10 MSS, max(2 MSS, 14600 bytes)), here with the configured segment count. */
+export function initialWindowBytes(segments: number, mssBytes: number): number {
+  return Math.min(segments * mssBytes, Math.max(2 * mssBytes, 14600));
 }
 
 /**
- * A TCP sender (one per flow) in a byte sequence space, modelled on ns-3's TcpSocketBase without
- * SACK (so that its numbers can be checked against ns-3's `tcp-variants-comparison`):
- * - window = min(cwnd, rwnd); it sends while window - pipe >= 1 MSS, where pipe is ns-3's
- *   BytesInFlight: SND.NXT - SND.UNA less one MSS per duplicate ACK seen in disorder/recovery
- *   ("Reno SACK"; equivalent to RFC 5681 window inflation and RFC 3042 limited transmit);
- * - duplicate ACKs, fast retransmit and recovery per the algorithm's `recovery` (see ack-machine.ts);
- * - RFC 6298 retransmission timer (rto.ts) armed by the first transmission, restarted on new ACKs;
- *   on expiry: ssthresh from the algorithm (unless the head was already retransmitted in 'loss'),
- *   cwnd = 1 MSS, back-off, and go-back-N from SND.UNA (SND.NXT = SND.UNA) as ns-3 does;
- * - the algorithm only sees the Tcb and AckSamples, never the simulator.
+ * A TCP sender (one per flow) in a byte sequence space:
+ * - sequence state in a {@link Scoreboard} (SND.UNA, SND.MAX, SACKed / lost / retransmitted marks,
+ *   RFC 6675 pipe); it sends while cwnd - pipe >= 1 MSS, lost segments first (RFC 6675 NextSeg);
+ * - loss detection by duplicate ACKs (RFC 5681) or, with SACK, RFC 6675 IsLost; the recovery itself
+ *   is a {@link LossRecovery} strategy chosen once (Tahoe, Reno, NewReno, SACK classic, SACK PRR);
+ * - RFC 6298 retransmission timer with Karn's rule; on expiry ssthresh from the algorithm, cwnd =
+ *   1 MSS, back-off, and everything unSACKed presumed lost and resent in order (go-back-N without SACK);
+ * - RFC 6582 `recover`: a new fast retransmit needs an ACK beyond the data outstanding at the last
+ *   loss event, so duplicate ACKs caused by go-back-N copies never start one;
+ * - the congestion-control algorithm only sees the Tcb and AckSamples, never the simulator.
  */
-export class TcpSender {
+export class TcpSender implements RecoveryContext {
   readonly tcb: Tcb;
   readonly rto: RtoEstimator;
   readonly rtt = new RttSampler();
-  readonly mss: number;
-  sndUna = 0;
-  sndNxt = 0;
-  /** Highest sequence number sent + 1 (ns-3 m_highTxMark). */
-  highTx = 0;
+  readonly sb: Scoreboard;
+  readonly mssBytes: number;
+  readonly recovery: LossRecovery;
   /** Bytes the application has handed over (Infinity: unlimited bulk). */
   appEnd = 0;
   rwndBytes: number;
+  /** Duplicate ACKs in a row (RFC 5681). */
   dupAcks = 0;
-  /** Segments inferred to have left the network from duplicate ACKs (ns-3 Reno SACK). */
-  sackedSegs = 0;
-  /** RFC 6582 `recover`: highest sequence sent when the last recovery or timeout began. */
-  recover = 0;
-  recoverActive = false;
-  firstPartialAck = true;
+  /**
+   * One past the highest byte sent when the last loss event (fast retransmit or timeout) began:
+   * RFC 6582 `recover` + 1 and RFC 6675 RecoveryPoint + 1. -1 before any (the ISN).
+   */
+  recoverEnd = -1;
   /** Remainder of acknowledged bytes not yet counted as a segment (ns-3 m_bytesAckedNotProcessed). */
   ackCarryBytes = 0;
-  /** ns-3 artefact only: the head is marked lost and waits for retransmission. */
-  headLost = false;
-  /** ns-3 artefact only: the head carries ns-3's lost mark (kept after its retransmission). */
-  headLostMark = false;
-  /** cwnd plus the recovery inflation, for traces (ns-3 m_cWndInfl). */
-  cwndInflBytes: number;
 
   retransmits = 0;
   timeouts = 0;
@@ -87,34 +86,42 @@ export class TcpSender {
   segmentsSent = 0;
   /** Reused for every hook call: no allocation per ACK. */
   readonly sample: AckSample = { nowS: 0, bytesAcked: 0, segmentsAcked: 0, duplicate: false, rttS: undefined };
-
-  private rtoDeadlineNs = -1;
-  private rtoEventId = -1;
-  private rtoEventAtNs = Infinity;
+  private readonly ackEvent: AckEvent = { ackedBytes: 0, deliveredBytes: 0, duplicate: false };
 
   constructor(
     readonly flow: number,
-    readonly sim: Simulator,
+    private readonly clock: { readonly nowNs: number },
     readonly cc: CongestionControl,
     private readonly port: DataPort,
     readonly config: SenderConfig,
+    /** The retransmission timer; its event is dispatched to {@link onRtoEvent}. */
+    private readonly rtoTimer: LazyTimer,
     private readonly observer: SenderObserver | null = null,
+    private readonly audit: SenderAudit | null = null,
   ) {
-    this.mss = config.mssBytes;
-    this.tcb = new Tcb(config.mssBytes, config.initialCwndSegments, config.initialSsthreshBytes);
+    this.mssBytes = config.mssBytes;
+    this.tcb = new Tcb(config.mssBytes, initialWindowBytes(config.initialCwndSegments, config.mssBytes), config.initialSsthreshBytes);
     this.rto = new RtoEstimator(config.minRtoS, config.maxRtoS, config.clockGranularityS);
     this.rwndBytes = config.initialRwndBytes;
-    this.cwndInflBytes = this.tcb.cwndBytes;
+    this.sb = new Scoreboard(config.mssBytes);
+    this.recovery = createRecovery(recoveryName(cc.recovery, config.sack, config.recovery), config.sack);
   }
 
   get nowS(): number {
-    return this.sim.nowNs / 1e9;
+    return this.clock.nowNs / 1e9;
   }
 
-  /** ns-3's BytesInFlight without SACK: outstanding bytes less those inferred delivered by dupACKs. */
+  get sndUna(): number {
+    return this.sb.una;
+  }
+
+  get highTx(): number {
+    return this.sb.highTx;
+  }
+
+  /** RFC 6675 pipe (bytes); RFC 5681 FlightSize without SACK. */
   pipeBytes(): number {
-    const p = this.sndNxt - this.sndUna - this.sackedSegs * this.mss - (this.headLost ? this.mss : 0);
-    return p > 0 ? p : 0;
+    return this.sb.pipeBytes;
   }
 
   /** The application starts: `bytes` to send, or null for unlimited bulk data. */
@@ -126,60 +133,270 @@ export class TcpSender {
 
   /** The application stops writing; what is already in the send buffer still goes out. */
   stopApp(): void {
-    const buffered = Math.max(this.highTx, this.sndUna + this.config.sndBufBytes);
+    const buffered = Math.max(this.sb.highTx, this.sb.una + this.config.sndBufBytes);
     if (buffered < this.appEnd) this.appEnd = buffered;
   }
 
-  /** An ACK arrived. */
-  onAck(ackNo: number, tsEcrNs: number, rwndBytes: number): void {
-    onAckArrival(this, ackNo, tsEcrNs, rwndBytes);
+  /**
+   * An ACK arrived.
+   * @param sackBlocks [start, end) pairs for `sackCount` blocks (ignored without SACK).
+   */
+  onAck(ackNo: number, tsEcrNs: number, rwndBytes: number, sackCount = 0, sackBlocks: Float64Array | null = null): void {
+    const sb = this.sb;
+    const una0 = sb.una;
+    // RFC 793: an ACK below SND.UNA is stale; one above what was sent is ignored.
+    if (ackNo < una0 || ackNo > sb.highTx) return;
+    this.rwndBytes = rwndBytes;
+    this.takeRttSample(una0, ackNo, tsEcrNs);
+
+    const sackedBefore = sb.sackedBytes;
+    let newlySacked = 0;
+    if (this.config.sack && sackBlocks !== null) {
+      for (let i = 0; i < sackCount; i++) newlySacked += sb.sack(sackBlocks[2 * i]!, sackBlocks[2 * i + 1]!);
+    }
+    const ackedBytes = ackNo - una0;
+    if (ackedBytes > 0) {
+      sb.ackTo(ackNo);
+      this.rtt.acked(ackNo);
+    }
+    if (this.recovery.usesSack) sb.markLost(this.config.dupAckThreshold);
+    const ev = this.ackEvent;
+    ev.ackedBytes = ackedBytes;
+    ev.deliveredBytes = ackedBytes + (sb.sackedBytes - sackedBefore);
+    // RFC 5681 duplicate ACK (an identical window: our receivers advertise a constant one);
+    // with SACK, RFC 6675 also asks that it SACK new data.
+    ev.duplicate = ackedBytes === 0 && una0 < sb.highTx && (!this.config.sack || newlySacked > 0);
+    if (ev.duplicate || ackedBytes > 0) {
+      if (ackedBytes > 0) this.onNewAck(ackNo, una0, ev);
+      else this.onDupAck(ev);
+    }
+    this.sendPending();
     this.notify();
   }
 
-  /** RFC 6298 (5.1)-(5.3) and ns-3: send as much as the window and the data allow. */
-  sendPending(): void {
-    const mss = this.mss;
-    for (;;) {
-      const limit = Math.min(this.appEnd, this.sndUna + this.config.sndBufBytes);
-      const dataLeft = limit - this.sndNxt;
-      if (dataLeft <= 0) return;
-      const win = Math.min(this.tcb.cwndBytes, this.rwndBytes);
-      const avail = win - this.pipeBytes();
-      if (avail <= 0) return;
-      if (this.headLost) {
-        // ns-3 NextSeg: a head marked lost and not yet resent goes first.
-        if (avail < mss) return;
-        this.retransmitHead();
-        continue;
+  private takeRttSample(una0: number, ackNo: number, tsEcrNs: number): void {
+    const sample = this.sample;
+    sample.nowS = this.nowS;
+    sample.rttS = undefined;
+    if (!this.rtt.eligible(una0, ackNo, this.sb.highTx, this.mssBytes)) return;
+    let r = (this.clock.nowNs - tsEcrNs) / 1e9;
+    if (r <= 0) r = 1e-6;
+    this.rto.sample(r);
+    sample.rttS = r;
+    const tcb = this.tcb;
+    tcb.srttS = this.rto.srttS;
+    if (r < tcb.minRttS) tcb.minRttS = r;
+  }
+
+  private onDupAck(ev: AckEvent): void {
+    const tcb = this.tcb;
+    const sample = this.sample;
+    sample.bytesAcked = 0;
+    sample.segmentsAcked = 1; // ns-3 PktsAcked(1): one segment left the network
+    sample.duplicate = true;
+    this.callOnAck();
+    const state = tcb.caState;
+    // Duplicate ACKs after a timeout may come from go-back-N copies: they start nothing.
+    if (state === 'loss') return;
+    if (state === 'recovery') {
+      this.recovery.onAck(this, ev);
+      return;
+    }
+    this.dupAcks++;
+    if (state === 'open') this.setState('disorder');
+    if (this.lossDetected()) this.startRecovery(ev);
+  }
+
+  /** Whether the evidence in hand says the head is lost (RFC 5681 DupThresh or RFC 6675 IsLost), outside a guarded window. */
+  private lossDetected(): boolean {
+    const sb = this.sb;
+    if (this.recovery.usesSack) {
+      // RFC 6675 5.1: no new recovery until HighACK reaches the RecoveryPoint of the last one.
+      return sb.una >= this.recoverEnd && sb.isLost(sb.una);
+    }
+    // RFC 6582 3.2 step 1: the duplicate ACKs must cover more than `recover`.
+    return this.dupAcks === this.config.dupAckThreshold && sb.una > this.recoverEnd;
+  }
+
+  private startRecovery(ev: AckEvent): void {
+    const tcb = this.tcb;
+    const sb = this.sb;
+    this.audit?.recoveryStarts(this);
+    this.fastRecoveries++;
+    tcb.bytesInFlight = sb.pipeBytes;
+    tcb.ssthreshBytes = this.cc.ssthresh(tcb, 'dupacks', this.nowS);
+    if (this.recovery.guardsRecover) this.recoverEnd = sb.highTx;
+    if (!this.recovery.fastRecovery) {
+      this.enterLoss();
+      return;
+    }
+    this.setState('recovery');
+    sb.rescueRxt = -1;
+    this.recovery.enter(this, ev);
+  }
+
+  /** Slow start from one segment with everything unSACKed presumed lost (timeout, Tahoe). */
+  private enterLoss(): void {
+    const tcb = this.tcb;
+    this.setState('loss');
+    tcb.cwndBytes = this.mssBytes;
+    this.dupAcks = 0;
+    this.recoverEnd = this.sb.highTx;
+    this.sb.markAllLost();
+  }
+
+  private onNewAck(ackNo: number, una0: number, ev: AckEvent): void {
+    const tcb = this.tcb;
+    const mss = this.mssBytes;
+    const bytesAcked = ackNo - una0;
+    let segs = Math.floor(bytesAcked / mss);
+    this.ackCarryBytes += bytesAcked % mss;
+    if (this.ackCarryBytes >= mss) {
+      segs++;
+      this.ackCarryBytes -= mss;
+    }
+    const oldDup = this.dupAcks;
+    this.dupAcks = 0;
+    const sample = this.sample;
+    sample.bytesAcked = bytesAcked;
+    sample.duplicate = false;
+    const state = tcb.caState;
+
+    if (state === 'recovery') {
+      if (ackNo < this.recoverEnd && !this.recovery.exitsOnPartialAck) {
+        sample.segmentsAcked = 1; // ns-3 PktsAcked(1) on a partial ACK
+        this.callOnAck();
+        this.recovery.onAck(this, ev);
+        return;
       }
-      // Silly-window avoidance and Nagle (RFC 896), as ns-3 SendPendingData.
-      if (avail < mss && dataLeft > avail) return;
-      if (dataLeft < mss && this.highTx > this.sndUna) return;
-      const len = Math.min(mss, dataLeft, avail);
-      this.transmit(this.sndNxt, len);
-      this.sndNxt += len;
-      if (this.sndNxt > this.highTx) this.highTx = this.sndNxt;
+      segs = Math.floor(bytesAcked / mss);
+      sample.segmentsAcked = segs;
+      this.callOnAck();
+      this.recovery.exit(this);
+      this.setState('open');
+    } else if (state === 'loss') {
+      if (ackNo < this.recoverEnd) {
+        // Still repairing after a timeout (or Tahoe's fast retransmit): slow start continues.
+        sample.segmentsAcked = segs;
+        this.callOnAck();
+        this.cc.increaseWindow(tcb, sample);
+        this.restartRtoTimer();
+        return;
+      }
+      segs = Math.max(0, Math.floor((ackNo - this.recoverEnd) / mss));
+      sample.segmentsAcked = segs;
+      this.callOnAck();
+      this.setState('open');
+    } else if (state === 'disorder') {
+      sample.segmentsAcked = Math.max(0, segs - oldDup);
+      this.callOnAck();
+      this.setState('open');
+    } else {
+      sample.segmentsAcked = segs;
+      this.callOnAck();
+    }
+    sample.segmentsAcked = segs;
+    this.cc.increaseWindow(tcb, sample);
+    this.restartRtoTimer();
+    // With SACK, an ACK that moves SND.UNA can still leave the new head lost (Linux tcp_time_to_recover).
+    if (this.recovery.usesSack && this.sb.una < this.sb.highTx && this.lossDetected()) {
+      this.setState('disorder');
+      this.startRecovery(ev);
     }
   }
 
-  /** Retransmits the segment at SND.UNA without moving SND.NXT (fast retransmit, partial ACK). */
-  retransmitHead(): void {
-    this.headLost = false;
-    const len = Math.min(this.mss, this.highTx - this.sndUna);
-    if (len > 0) this.transmit(this.sndUna, len);
+  private callOnAck(): void {
+    this.tcb.bytesInFlight = this.sb.pipeBytes;
+    this.cc.onAck?.(this.tcb, this.sample);
   }
 
-  transmit(seq: number, len: number): void {
-    const isRetx = seq < this.highTx;
+  /**
+   * The window to fill: cwnd; in recovery what the strategy says (RFC 5681 inflation); in disorder
+   * without SACK one more segment for each of the first two duplicate ACKs (RFC 3042 limited
+   * transmit; with SACK, pipe already leaves out what they SACKed).
+   */
+  private sendWindowBytes(): number {
+    const state = this.tcb.caState;
+    if (state === 'recovery') return this.recovery.sendWindowBytes(this);
+    if (state === 'disorder' && !this.config.sack) return this.tcb.cwndBytes + Math.min(this.dupAcks, 2) * this.mssBytes;
+    return this.tcb.cwndBytes;
+  }
+
+  /** RFC 6675 NextSeg and RFC 5681: sends as much as cwnd, the peer's window and the data allow. */
+  sendPending(): void {
+    const sb = this.sb;
+    const mss = this.mssBytes;
+    const inSackRecovery = this.recovery.usesSack && this.tcb.caState === 'recovery';
+    for (;;) {
+      const room = this.sendWindowBytes() - sb.pipeBytes;
+      if (room <= 0) return;
+      // Rule 1 (and the timeout's retransmission queue): a lost segment not yet resent.
+      const lost = sb.nextLost();
+      if (lost >= 0) {
+        const len = sb.segmentLength(lost);
+        if (room < len) return;
+        this.retransmit(lost, len);
+        continue;
+      }
+      // Rule 2: new data.
+      const limit = Math.min(this.appEnd, sb.una + this.config.sndBufBytes, sb.una + this.rwndBytes);
+      const dataLeft = limit - sb.highTx;
+      if (dataLeft > 0) {
+        // Silly-window avoidance and Nagle (RFC 896), as ns-3 SendPendingData.
+        if (room < mss && dataLeft > room) return;
+        if (dataLeft < mss && sb.highTx > sb.una) return;
+        const len = Math.min(mss, dataLeft, room);
+        const seq = sb.highTx;
+        sb.sentNew(seq, len);
+        this.transmit(seq, len, false);
+        continue;
+      }
+      if (!inSackRecovery) return;
+      // Rule 3: an unSACKed segment below the highest SACK, not yet resent.
+      const next = sb.nextUnsackedBelowHighestSack();
+      if (next >= 0) {
+        const len = sb.segmentLength(next);
+        if (room < len) return;
+        this.retransmit(next, len);
+        continue;
+      }
+      // Rule 4: one rescue retransmission per recovery, of the highest unSACKed segment.
+      if (sb.rescueRxt < 0 || sb.una > sb.rescueRxt) {
+        const top = sb.highestUnsacked();
+        if (top < 0) return;
+        const len = sb.segmentLength(top);
+        if (room < len) return;
+        sb.rescueRxt = this.recoverEnd;
+        this.transmit(top, len, true);
+        continue;
+      }
+      return;
+    }
+  }
+
+  /** RecoveryContext: RFC 6675 (4.3) / RFC 5681 fast retransmit, sent whatever cwnd says. */
+  retransmitFirstLost(): void {
+    const seq = this.sb.nextLost();
+    if (seq >= 0) this.retransmit(seq, this.sb.segmentLength(seq));
+  }
+
+  private retransmit(seq: number, len: number): void {
+    this.sb.retransmitted(seq);
+    this.transmit(seq, len, true);
+  }
+
+  private transmit(seq: number, len: number, isRetx: boolean): void {
     if (isRetx) {
+      this.audit?.retransmits(this, seq, len);
       this.retransmits++;
       this.rtt.markRetransmitted(seq, len);
     }
+    if (this.tcb.caState === 'recovery') this.recovery.onTransmit(len);
     this.bytesSent += len;
     this.segmentsSent++;
     this.port.sendData(this.flow, seq, len, isRetx);
     // RFC 6298 (5.1): start the timer if it is not running.
-    if (this.rtoDeadlineNs < 0) this.armRto();
+    if (!this.rtoTimer.running) this.armRto();
   }
 
   /** Changes the congestion state and tells the algorithm (ns-3 CongestionStateSet). */
@@ -188,71 +405,47 @@ export class TcpSender {
     this.cc.onStateChange?.(this.tcb, state, this.nowS);
   }
 
-  /** (Re)starts the retransmission timer at now + RTO (RFC 6298 5.3). */
-  armRto(): void {
-    const deadline = this.sim.nowNs + Math.round(this.rto.rtoS * 1e9);
-    this.rtoDeadlineNs = deadline;
-    // Timers move mostly later; keep the pending event and re-check when it fires (lazy restart).
-    if (this.rtoEventId >= 0 && this.rtoEventAtNs <= deadline) return;
-    if (this.rtoEventId >= 0) this.sim.cancel(this.rtoEventId);
-    this.rtoEventId = this.sim.scheduleAt(deadline, this.config.rtoKind, this.flow);
-    this.rtoEventAtNs = deadline;
+  private armRto(): void {
+    this.rtoTimer.armAt(this.clock.nowNs + Math.round(this.rto.rtoS * 1e9));
   }
 
-  /** RFC 6298 (5.2): all outstanding data acknowledged, stop the timer. */
-  stopRto(): void {
-    this.rtoDeadlineNs = -1;
+  /** RecoveryContext: new data acknowledged, RTO from the estimator (back-off dropped, as ns-3 NewAck), timer restarted; stopped when nothing is outstanding (RFC 6298 5.2, 5.3). */
+  restartRtoTimer(): void {
+    this.rto.restart();
+    if (this.sb.una >= this.sb.highTx) this.rtoTimer.stop();
+    else this.armRto();
   }
 
   get rtoRunning(): boolean {
-    return this.rtoDeadlineNs >= 0;
+    return this.rtoTimer.running;
   }
 
-  /** The timer event fired (possibly stale after lazy restarts). */
+  /** The timer's event fired (possibly stale after lazy restarts). */
   onRtoEvent(): void {
-    this.rtoEventId = -1;
-    this.rtoEventAtNs = Infinity;
-    if (this.rtoDeadlineNs < 0) return;
-    if (this.sim.nowNs < this.rtoDeadlineNs) {
-      this.rtoEventId = this.sim.scheduleAt(this.rtoDeadlineNs, this.config.rtoKind, this.flow);
-      this.rtoEventAtNs = this.rtoDeadlineNs;
-      return;
-    }
-    this.rtoDeadlineNs = -1;
+    if (!this.rtoTimer.fire()) return;
     this.onTimeout();
     this.notify();
   }
 
-  /** Retransmission timeout (ns-3 TcpSocketBase::ReTxTimeout). */
+  /** Retransmission timeout (RFC 6298 5.4-5.6, RFC 5681 eq. (4), RFC 6675 5.1). */
   private onTimeout(): void {
-    if (this.sndUna >= this.highTx) return;
+    const sb = this.sb;
+    if (sb.una >= sb.highTx) return;
     this.timeouts++;
     const tcb = this.tcb;
-    tcb.bytesInFlight = this.pipeBytes();
-    this.dupAcks = 0;
-    this.sackedSegs = 0;
-    this.headLost = false;
-    this.headLostMark = false;
-    this.recover = this.highTx;
-    this.recoverActive = true;
+    tcb.bytesInFlight = sb.pipeBytes;
     this.rto.backoff();
-    this.rtt.onTimeout(this.highTx);
-    // RFC 5681 (4): cut ssthresh only if the head has not been resent by the timer yet. ns-3 states
-    // the same rule, but clears its retransmitted flags first (SetSentListLost), so it cuts on every
-    // timeout; on the lossy preset that changes medians by less than 3%.
-    if (tcb.caState !== 'loss' || !this.rtt.isRetransmitted(this.sndUna)) {
+    this.rtt.onTimeout(sb.highTx);
+    // RFC 5681 (4): ssthresh is held if the head has already been resent by the timer.
+    if (tcb.caState !== 'loss' || !this.rtt.isRetransmitted(sb.una)) {
       tcb.ssthreshBytes = this.cc.ssthresh(tcb, 'timeout', this.nowS);
     }
-    this.setState('loss');
-    tcb.cwndBytes = this.mss;
-    this.cwndInflBytes = this.mss;
-    // Go-back-N: everything outstanding is presumed lost (ns-3 SetSentListLost).
-    this.sndNxt = this.sndUna;
+    this.enterLoss();
     this.sendPending();
   }
 
   private notify(): void {
-    this.tcb.bytesInFlight = this.pipeBytes();
+    this.tcb.bytesInFlight = this.sb.pipeBytes;
     if (this.observer !== null) this.observer.onSenderUpdate(this);
   }
 }

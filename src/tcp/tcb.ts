@@ -15,10 +15,10 @@ export class Tcb implements TcpState {
 
   constructor(
     readonly mssBytes: number,
-    initialCwndSegments: number,
+    initialCwndBytes: number,
     initialSsthreshBytes: number | null,
   ) {
-    this.cwndBytes = initialCwndSegments * mssBytes;
+    this.cwndBytes = initialCwndBytes;
     this.ssthreshBytes = initialSsthreshBytes ?? Infinity;
   }
 }

@@ -1,0 +1,328 @@
+import { RangeSet } from './ranges.js';
+
+const SACKED = 1;
+const LOST = 2;
+const RETRANS = 4;
+
+/**
+ * The sender's view of its sequence space (RFC 6675 "scoreboard"): SND.UNA, SND.MAX, which segments
+ * the receiver has SACKed, which are presumed lost, and which were retransmitted. With SACK off it
+ * holds no SACK marks, and the same bookkeeping gives RFC 5681's FlightSize.
+ *
+ * Representation: the SACKed bytes as sorted intervals (RangeSet, binary-searched), plus one flag
+ * byte per outstanding segment in a growable ring for the lost and retransmitted marks. Segments
+ * are the sender's own: segment i covers [i MSS, min((i+1) MSS, SND.MAX)), because the sender only
+ * cuts full segments except for the last byte of a finite transfer. Three byte counters keep
+ *   pipe = outstanding - SACKed - lost + retransmitted
+ * (RFC 6675 SetPipe: each unSACKed octet counts once if not lost and once more if retransmitted;
+ * Linux's tcp_packets_in_flight is the same sum), so every query is O(1) and an ACK costs O(log n)
+ * plus the segments whose state it changes, whatever the window.
+ *
+ * Lost marks follow RFC 6675 IsLost: a segment is lost when DupThresh SACKed segments lie above it.
+ * That boundary only moves up while SACK information grows, so everything unSACKed below it is
+ * marked once, incrementally (`lostBelow`).
+ */
+export class Scoreboard {
+  /** SND.UNA: the first byte not cumulatively acknowledged (RFC 6675 HighACK + 1). */
+  una = 0;
+  /** SND.MAX: one past the highest byte ever sent (RFC 6675 HighData + 1). */
+  highTx = 0;
+  readonly sacked = new RangeSet();
+  /** Bytes marked lost and not SACKed. */
+  lostBytes = 0;
+  /** Bytes retransmitted since they were last marked lost, not SACKed. */
+  retransBytes = 0;
+  /** Every unSACKed byte below this is marked lost. */
+  lostBelow = 0;
+  /** RFC 6675 HighRxt + 1: retransmission rules 1 and 3 look at and above it. */
+  highRxt = 0;
+  /** RFC 6675 RescueRxt + 1, or -1 while undefined. */
+  rescueRxt = -1;
+
+  private flags = new Uint8Array(1024);
+  private mask = 1023;
+
+  constructor(readonly mssBytes: number) {}
+
+  get sackedBytes(): number {
+    return this.sacked.bytes;
+  }
+
+  get outstandingBytes(): number {
+    return this.highTx - this.una;
+  }
+
+  /** RFC 6675 pipe, in bytes. */
+  get pipeBytes(): number {
+    return this.highTx - this.una - this.sacked.bytes - this.lostBytes + this.retransBytes;
+  }
+
+  /** Highest SACKed byte + 1 (una when nothing is SACKed). */
+  get highestSacked(): number {
+    return this.sacked.count > 0 ? this.sacked.lastEnd : this.una;
+  }
+
+  private segEnd(seq: number): number {
+    const e = seq + this.mssBytes;
+    return e < this.highTx ? e : this.highTx;
+  }
+
+  private flagIndex(seq: number): number {
+    return Math.floor(seq / this.mssBytes) & this.mask;
+  }
+
+  isSacked(seq: number): boolean {
+    return (this.flags[this.flagIndex(seq)]! & SACKED) !== 0 && seq >= this.una && seq < this.highTx;
+  }
+
+  isRetransmitted(seq: number): boolean {
+    return seq >= this.una && seq < this.highTx && (this.flags[this.flagIndex(seq)]! & RETRANS) !== 0;
+  }
+
+  /** RFC 6675 IsLost(seq) as of the last {@link markLost} (or an explicit mark). */
+  isLost(seq: number): boolean {
+    return seq >= this.una && seq < this.highTx && (this.flags[this.flagIndex(seq)]! & LOST) !== 0;
+  }
+
+  /** New data [seq, seq + len) went out for the first time. */
+  sentNew(seq: number, len: number): void {
+    const end = seq + len;
+    if (end <= this.highTx) return;
+    const segs = Math.ceil(end / this.mssBytes) - Math.floor(this.una / this.mssBytes);
+    if (segs > this.flags.length) this.grow(segs);
+    this.highTx = end;
+  }
+
+  private grow(segs: number): void {
+    let cap = this.flags.length;
+    while (cap < segs) cap *= 2;
+    const next = new Uint8Array(cap);
+    const mss = this.mssBytes;
+    for (let seq = Math.floor(this.una / mss) * mss; seq < this.highTx; seq += mss) {
+      next[Math.floor(seq / mss) & (cap - 1)] = this.flags[this.flagIndex(seq)]!;
+    }
+    this.flags = next;
+    this.mask = cap - 1;
+  }
+
+  /** The segment at seq was retransmitted. */
+  retransmitted(seq: number): void {
+    const i = this.flagIndex(seq);
+    const f = this.flags[i]!;
+    const end = this.segEnd(seq);
+    if ((f & RETRANS) === 0 && (f & SACKED) === 0) this.retransBytes += end - seq;
+    this.flags[i] = f | RETRANS;
+    if (end > this.highRxt) this.highRxt = end;
+  }
+
+  /**
+   * A cumulative ACK moved SND.UNA to ack: acknowledged segments leave the scoreboard.
+   * @returns the bytes that were SACKed before and are now cumulatively acknowledged.
+   */
+  ackTo(ack: number): number {
+    if (ack <= this.una) return 0;
+    const mss = this.mssBytes;
+    const flags = this.flags;
+    for (let seq = this.una; seq < ack; ) {
+      const end = this.segEnd(seq);
+      const i = Math.floor(seq / mss) & this.mask;
+      const f = flags[i]!;
+      if ((f & SACKED) === 0) {
+        if ((f & LOST) !== 0) this.lostBytes -= end - seq;
+        if ((f & RETRANS) !== 0) this.retransBytes -= end - seq;
+      }
+      flags[i] = 0;
+      seq = end;
+    }
+    const sackedBefore = this.sacked.bytes;
+    this.sacked.removeBelow(ack);
+    this.una = ack;
+    if (this.lostBelow < ack) this.lostBelow = ack;
+    if (this.highRxt < ack) this.highRxt = ack;
+    return sackedBefore - this.sacked.bytes;
+  }
+
+  /**
+   * A SACK block [start, end) arrived; the parts above SND.UNA not SACKed yet are marked.
+   * @returns bytes newly SACKed.
+   */
+  sack(start: number, end: number): number {
+    const s = start > this.una ? start : this.una;
+    const e = end < this.highTx ? end : this.highTx;
+    if (e <= s) return 0;
+    // Walk the gaps of the SACKed set inside [s, e): only those segments change state.
+    let cur = s;
+    while (cur < e) {
+      const i = this.sacked.indexOf(cur);
+      if (i >= 0) {
+        cur = this.sacked.endAt(i);
+        continue;
+      }
+      const gapEnd = Math.min(e, this.nextSackedStart(cur));
+      this.markSegmentsSacked(cur, gapEnd);
+      cur = gapEnd;
+    }
+    return this.sacked.add(s, e);
+  }
+
+  /** Start of the first SACKed range above seq (Infinity when none). */
+  private nextSackedStart(seq: number): number {
+    const sacked = this.sacked;
+    let lo = 0;
+    let hi = sacked.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sacked.startAt(mid) > seq) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo < sacked.count ? sacked.startAt(lo) : Infinity;
+  }
+
+  private markSegmentsSacked(from: number, to: number): void {
+    const mss = this.mssBytes;
+    const flags = this.flags;
+    for (let seq = from; seq < to; ) {
+      const end = this.segEnd(seq);
+      const i = Math.floor(seq / mss) & this.mask;
+      const f = flags[i]!;
+      if ((f & LOST) !== 0) this.lostBytes -= end - seq;
+      if ((f & RETRANS) !== 0) this.retransBytes -= end - seq;
+      flags[i] = SACKED;
+      seq = end;
+    }
+  }
+
+  /**
+   * RFC 6675 IsLost with DupThresh SACKed segments: marks every unSACKed segment lost that has
+   * at least dupThresh SACKed segments above it.
+   * @returns true if the mark moved.
+   */
+  markLost(dupThresh: number): boolean {
+    const boundary = this.lossBoundary(dupThresh);
+    if (boundary <= this.lostBelow) return false;
+    this.markLostRange(this.lostBelow, boundary);
+    return true;
+  }
+
+  /** Start of the dupThresh-th highest SACKed segment (SND.UNA when fewer are SACKed). */
+  private lossBoundary(dupThresh: number): number {
+    const mss = this.mssBytes;
+    const sacked = this.sacked;
+    let need = dupThresh;
+    for (let r = sacked.count - 1; r >= 0; r--) {
+      const start = sacked.startAt(r);
+      const end = sacked.endAt(r);
+      const segs = Math.ceil(end / mss) - Math.floor(start / mss);
+      if (segs >= need) return Math.floor(start / mss) * mss + (segs - need) * mss;
+      need -= segs;
+    }
+    return this.una;
+  }
+
+  private markLostRange(from: number, to: number): void {
+    const mss = this.mssBytes;
+    const flags = this.flags;
+    let cur = Math.max(from, this.una);
+    while (cur < to) {
+      const r = this.sacked.indexOf(cur);
+      if (r >= 0) {
+        cur = this.sacked.endAt(r);
+        continue;
+      }
+      const end = this.segEnd(cur);
+      const i = Math.floor(cur / mss) & this.mask;
+      const f = flags[i]!;
+      if ((f & LOST) === 0) {
+        this.lostBytes += end - cur;
+        flags[i] = f | LOST;
+      }
+      cur = end;
+    }
+    if (to > this.lostBelow) this.lostBelow = to;
+  }
+
+  /** Marks the head segment lost (fast retransmit or a partial ACK without SACK). */
+  markHeadLost(): void {
+    if (this.una >= this.highTx) return;
+    this.markLostRange(this.una, this.segEnd(this.una));
+  }
+
+  /**
+   * A retransmission timeout: every unSACKed outstanding segment is presumed lost and earlier
+   * retransmissions no longer count as in flight (Linux tcp_timeout_mark_lost). SACK marks are
+   * kept, as Linux and ns-3 keep them (RFC 2018's advice to discard them guards against reneging,
+   * which cclab's receivers never do).
+   */
+  markAllLost(): void {
+    const mss = this.mssBytes;
+    const flags = this.flags;
+    for (let seq = this.una; seq < this.highTx; ) {
+      const end = this.segEnd(seq);
+      const i = Math.floor(seq / mss) & this.mask;
+      const f = flags[i]!;
+      if ((f & SACKED) === 0) {
+        if ((f & RETRANS) !== 0) this.retransBytes -= end - seq;
+        if ((f & LOST) === 0) this.lostBytes += end - seq;
+        flags[i] = LOST;
+      }
+      seq = end;
+    }
+    this.lostBelow = this.highTx;
+    this.highRxt = this.una;
+    this.rescueRxt = -1;
+  }
+
+  /**
+   * RFC 6675 NextSeg rule 1 (and the retransmission queue after a timeout): the first segment at
+   * or above HighRxt that is lost, not SACKed and not yet retransmitted; -1 if none.
+   */
+  nextLost(): number {
+    return this.nextUnsacked(this.lostBelow);
+  }
+
+  /** RFC 6675 NextSeg rule 3: the first unSACKed segment above HighRxt below the highest SACKed byte. */
+  nextUnsackedBelowHighestSack(): number {
+    return this.nextUnsacked(this.highestSacked);
+  }
+
+  private nextUnsacked(limit: number): number {
+    let cur = this.highRxt > this.una ? this.highRxt : this.una;
+    while (cur < limit && cur < this.highTx) {
+      const r = this.sacked.indexOf(cur);
+      if (r < 0) return cur;
+      cur = this.sacked.endAt(r);
+    }
+    return -1;
+  }
+
+  /** Start of the segment holding the highest unSACKed outstanding byte (rescue retransmission), or -1. */
+  highestUnsacked(): number {
+    let top = this.highTx;
+    if (this.sacked.count > 0 && this.sacked.lastEnd >= top) top = this.sacked.startAt(this.sacked.count - 1);
+    if (top <= this.una) return -1;
+    return Math.floor((top - 1) / this.mssBytes) * this.mssBytes;
+  }
+
+  /** Length of the segment starting at seq. */
+  segmentLength(seq: number): number {
+    return this.segEnd(seq) - seq;
+  }
+
+  /** Recounts everything from the flags (tests and audits: must equal the running counters). */
+  recount(): { sackedBytes: number; lostBytes: number; retransBytes: number } {
+    let sackedBytes = 0;
+    let lostBytes = 0;
+    let retransBytes = 0;
+    for (let seq = this.una; seq < this.highTx; ) {
+      const end = this.segEnd(seq);
+      const f = this.flags[this.flagIndex(seq)]!;
+      if ((f & SACKED) !== 0) sackedBytes += end - seq;
+      else {
+        if ((f & LOST) !== 0) lostBytes += end - seq;
+        if ((f & RETRANS) !== 0) retransBytes += end - seq;
+      }
+      seq = end;
+    }
+    return { sackedBytes, lostBytes, retransBytes };
+  }
+}
