@@ -28,8 +28,9 @@
  *   fast convergence (on by default) W_max = cwnd (1 + beta) / 2 when cwnd < the previous W_max. A
  *   timeout also forgets W_max (Linux/ns-3 reset on CA_Loss), so the next epoch starts with K = 0.
  * - Slow start by acknowledged segments, capped at ssthresh (Linux tcp_slow_start). HyStart (param
- *   `hystart`, off by default here; ns-3 turns it on by default) is Linux's classic HyStart, see
- *   hystart.ts.
+ *   `hystart`, on by default as in Linux and ns-3; 0 for RFC 9438's plain slow start) is Linux's
+ *   classic HyStart, see hystart.ts. Before the first loss (W_max = 0) growth is at least
+ *   1/cntClamp of cwnd per RTT (Linux's and ns-3's cnt clamp of 20; `cntClamp` = 0 drops it).
  * - Recovery: 'newreno' (ns-3's TcpClassicRecovery, as for the other ns-3 variants).
  */
 import type {
@@ -49,7 +50,8 @@ const PARAMS: readonly ParamSpec[] = [
   { name: 'beta', doc: 'Multiplicative decrease factor beta_cubic (RFC 9438 4.6)', unit: 'ratio', default: 0.7, min: 0.1, max: 0.95 },
   { name: 'fastConvergence', doc: 'Fast convergence (RFC 9438 4.7): 1 on, 0 off', unit: 'flag', default: 1, min: 0, max: 1 },
   { name: 'renoFriendly', doc: 'Reno-friendly region W_est (RFC 9438 4.3): 1 on, 0 off (ns-3 TcpCubic has none)', unit: 'flag', default: 1, min: 0, max: 1 },
-  { name: 'hystart', doc: 'Classic HyStart in slow start (Linux tcp_cubic.c): 1 on, 0 off', unit: 'flag', default: 0, min: 0, max: 1 },
+  { name: 'hystart', doc: 'Classic HyStart in slow start (Linux tcp_cubic.c, ns-3 TcpCubic default): 1 on, 0 off (RFC 9438 leaves slow start to RFC 5681)', unit: 'flag', default: 1, min: 0, max: 1 },
+  { name: 'cntClamp', doc: 'While no loss has been seen (W_max = 0) cwnd grows at least 1/cntClamp per RTT (Linux and ns-3: cnt <= 20, 5% per RTT); 0 = RFC 9438 curve only', unit: 'count', default: 20, min: 0, max: 1000 },
   { name: 'hystartDetect', doc: 'HyStart detectors: 1 ACK train, 2 delay increase, 3 both', unit: 'bitmask', default: HYSTART_ACK_TRAIN | HYSTART_DELAY, min: 1, max: 3 },
 ];
 
@@ -79,6 +81,7 @@ export class Cubic implements CongestionControl {
   readonly fastConvergence: boolean;
   readonly renoFriendly: boolean;
   readonly hystart: HyStart | null;
+  readonly cntClamp: number;
 
   /** W_max, segments; 0 = none (start of connection, or after a timeout). */
   wMax = 0;
@@ -100,7 +103,8 @@ export class Cubic implements CongestionControl {
     this.beta = params.beta ?? 0.7;
     this.fastConvergence = (params.fastConvergence ?? 1) === 1;
     this.renoFriendly = (params.renoFriendly ?? 1) === 1;
-    this.hystart = (params.hystart ?? 0) === 1 ? new HyStart(params.hystartDetect ?? 3) : null;
+    this.hystart = (params.hystart ?? 1) === 1 ? new HyStart(params.hystartDetect ?? 3) : null;
+    this.cntClamp = params.cntClamp ?? 20;
   }
 
   onAck(tcb: TcpState, ack: AckSample): void {
@@ -149,7 +153,9 @@ export class Cubic implements CongestionControl {
     const rtt = tcb.srttS > 0 ? tcb.srttS : Number.isFinite(tcb.minRttS) ? tcb.minRttS : 0;
     const target = Math.min(Math.max(wCubic(t + rtt, this.k, this.origin, this.c), cwnd), 1.5 * cwnd);
     // An ACK covering more than a window (the full ACK ending a long recovery) stops at the target.
-    const inc = Math.min(((target - cwnd) / cwnd) * segs, target - cwnd);
+    let inc = Math.min(((target - cwnd) / cwnd) * segs, target - cwnd);
+    // Linux bictcp_update: `if (last_max_cwnd == 0 && cnt > 20) cnt = 20`, one segment per 20 acked.
+    if (this.wMax === 0 && this.cntClamp > 0) inc = Math.max(inc, segs / this.cntClamp);
     this.addBytes(tcb, inc * mss);
   }
 

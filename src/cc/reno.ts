@@ -4,13 +4,10 @@
  * (net/ipv4/tcp_cong.c) as ported by ns-3's `TcpLinuxReno` (src/internet/model/tcp-linux-reno.cc),
  * its counterpart in the ns-3 agreement check.
  *
- * - Recovery: 'reno'. The sender inflates cwnd by 1 MSS per dupack during fast recovery and leaves
- *   recovery on the first ACK of new data (RFC 5681 3.2), deflating cwnd to ssthresh. ns-3 has no
- *   such recovery: its TcpLinuxReno runs under TcpClassicRecovery, whose partial ACKs keep the sender
- *   in recovery as NewReno's do. Param `partialAcks` = 1 selects that ('newreno' recovery) for
- *   validation; it matters where windows lose several segments: on the `lossy` preset (p = 0.1)
- *   10 seeds x 500 s gave 31.8 kbit/s with Reno recovery, 38.4 with partial ACKs (ns-3 41.4); on
- *   `lfn` 419 vs 421 kbit/s (ns-3 432), on `normal` 3.87 vs 3.85 Mbit/s (ns-3 3.91).
+ * - Recovery: with SACK (the default) RFC 6675, whatever this says. Without SACK, 'newreno' by
+ *   default: Linux's Reno and ns-3's TcpLinuxReno (under TcpClassicRecovery) both stay in recovery on
+ *   partial ACKs. Param `partialAcks` = 0 selects RFC 5681 Reno recovery ('reno': the first ACK of
+ *   new data ends recovery, a second hole needs new duplicate ACKs or the timer).
  * - ssthresh is cut from CWND: max(cwnd / 2, 2 MSS) (Linux `tcp_reno_ssthresh`: snd_cwnd >> 1).
  * - Counting choice: per acknowledged SEGMENT. Congestion avoidance adds 1 MSS once cwnd-in-segments
  *   segments have been acknowledged (Linux `tcp_cong_avoid_ai` with the `snd_cwnd_cnt` credit), so a
@@ -39,9 +36,9 @@ export function linuxRenoIncrease(tcb: TcpState, credit: AiCredit, ack: AckSampl
 const PARAMS: readonly ParamSpec[] = [
   {
     name: 'partialAcks',
-    doc: 'Loss recovery: 0 = Reno (leave fast recovery on the first new ACK), 1 = stay in recovery on partial ACKs (RFC 6582), as ns-3 runs TcpLinuxReno under TcpClassicRecovery',
+    doc: 'Loss recovery without SACK: 1 = stay in recovery on partial ACKs (RFC 6582), as Linux and ns-3 run Reno; 0 = RFC 5681 Reno (leave fast recovery on the first new ACK)',
     unit: 'flag',
-    default: 0,
+    default: 1,
     min: 0,
     max: 1,
   },
@@ -53,7 +50,7 @@ class Reno implements CongestionControl {
   private readonly credit: AiCredit = { cnt: 0 };
 
   constructor(params: Readonly<Record<string, number>>) {
-    this.recovery = (params.partialAcks ?? 0) === 1 ? 'newreno' : 'reno';
+    this.recovery = (params.partialAcks ?? 1) === 1 ? 'newreno' : 'reno';
   }
 
   ssthresh(tcb: TcpState, _kind: LossKind, _nowS: number): number {
