@@ -12,7 +12,7 @@ export function register(program: Command): void {
     .description('solve the fluid (delay-differential) model of one scenario and variant, with closed-form predictions');
   addSingleRunOptions(addScenarioOptions(cmd))
     .action(async (opts: PredictFlags) => {
-      const scenario = scenarioFromOptions(opts, parseVariant(opts.variant));
+      const scenario = scenarioFromOptions(opts, opts.variant === undefined ? undefined : parseVariant(opts.variant));
       const [{ runFluid }, { closedForms }] = await Promise.all([import('../fluid/run.js'), import('../theory/closedForms.js')]);
       const result = runFluid(scenario);
       const closedForm = closedForms(scenario).filter((c) => c.appliesTo.includes(scenario.variant));

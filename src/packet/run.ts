@@ -4,6 +4,7 @@ import { Simulator, secondsToNs } from '../engine/simulator.js';
 import { TraceRecorder } from '../engine/trace.js';
 import { Dumbbell, EV_APP_START, EV_APP_STOP, EV_ARRIVE, EV_DELACK, EV_MEASURE, EV_RTO } from '../net/dumbbell.js';
 import type { RunResult } from '../result/types.js';
+import { flowCc } from '../scenario/flowCc.js';
 import type { Scenario } from '../scenario/types.js';
 import { TcpReceiver } from '../tcp/receiver.js';
 import { TcpSender } from '../tcp/sender.js';
@@ -30,6 +31,12 @@ export interface RunOptions {
    * scenario's `tcp.ns3HeadSackArtefact`.
    */
   ns3HeadSackArtefact?: boolean;
+}
+
+/** Flow i's own algorithm: its variant and knobs (src/scenario/flowCc.ts resolves the defaults). */
+function flowCongestionControl(scenario: Scenario, i: number): CongestionControl {
+  const { variant, ccParams } = flowCc(scenario, i);
+  return createCongestionControl(variant, ccParams);
 }
 
 /** Everything a run builds, exposed for white-box tests (conservation, RTT samples). */
@@ -64,7 +71,7 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
       new TcpSender(
         i,
         sim,
-        options.makeCc ? options.makeCc(i) : createCongestionControl(scenario.variant, scenario.ccParams),
+        options.makeCc ? options.makeCc(i) : flowCongestionControl(scenario, i),
         net,
         {
           mssBytes: scenario.mssBytes,
