@@ -17,6 +17,8 @@ export function register(program: Command): void {
       const result = runFluid(scenario);
       const closedForm = closedForms(scenario).filter((c) => c.appliesTo.includes(scenario.variant));
       if (opts.out) writeRunOutputs(opts.out, result);
+      // A failed solve prints its reason and NaN numbers: never exit 0 with them (--json too).
+      if (result.status === 'failed') process.exitCode = 1;
       if (opts.json) {
         process.stdout.write(JSON.stringify({ ...summaryJson(result), closedForm }) + '\n');
         return;
@@ -25,9 +27,9 @@ export function register(program: Command): void {
       for (const c of closedForm) {
         const value = c.cwndSegments === null || c.goodputBps === null ? 'n/a' : `${c.cwndSegments.toFixed(2)} segments, ${formatRate(c.goodputBps)}`;
         lines.push(`  ${c.title}: ${value}${c.note ? ` (${c.note})` : ''}`);
+        if (!c.validity.valid) lines.push(`    outside its validity: ${c.validity.reasons.join('; ')}`);
       }
       if (closedForm.length === 0) lines.push('  none applies to this variant');
       process.stdout.write(lines.join('\n') + '\n');
-      if (result.status === 'failed') process.exitCode = 1;
     });
 }
