@@ -9,11 +9,9 @@
  */
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { runFluid } from '../src/fluid/run.js';
-import { mapScenario } from '../src/fluid/scenarioMap.js';
-import { buildSystem } from '../src/fluid/system.js';
+import { fluidSystem, runFluid } from '../src/fluid/run.js';
 import { solve } from '../src/solver/index.js';
-import { defaultModels } from '../src/fluid/models.js';
+import { defaultModels } from '../src/fluid/modelCache.js';
 import { presetScenario, PRESET_NAMES } from '../src/scenario/presets.js';
 import type { Scenario } from '../src/scenario/types.js';
 import { VARIANTS } from '../src/variants.js';
@@ -137,9 +135,7 @@ function breakdown(): void {
   console.log('case            build ms  solve ms  run, 2-pt grid ms  run, full grid ms  rhs evals  ns/rhs (solve / evals)');
   for (const [preset, v] of [['lfn', 'reno'], ['lfn', 'cubic'], ['lossy', 'tahoe'], ['lossy', 'westwood'], ['lossy', 'cubic']] as const) {
     const s = presetScenario(preset, v, { durationS: 100 });
-    const compiled = defaultModels().system(v);
-    const { link, flows } = mapScenario(s);
-    const build = () => buildSystem(compiled, link, flows, s.durationS, s.ccParams, {}, { process: 'periodic', seed: s.seed });
+    const build = () => fluidSystem(s);
     let evals = 0;
     const tb = time(build);
     const ts = time(() => (evals = solve(build().problem, { rtol: 1e-5, atol: 1e-7 }).stats.rhsEvaluations));

@@ -17,10 +17,14 @@ export { InputError, EXIT_BAD_INPUT } from './errors.js';
 
 // Scenarios.
 export { PRESET_NAMES, PRESET_LINES, presetScenario, isPresetName, defaultTcp, ns3QueuePackets, type PresetName, type PresetOptions } from './scenario/presets.js';
-export { dumbbellScenario, DUMBBELL_DEFAULTS, baseRttS, bdpPackets } from './scenario/defaults.js';
+export { dumbbellScenario, DUMBBELL_DEFAULTS } from './scenario/defaults.js';
+export {
+  flowPath, pathLinks, propagationRttS, baseRttS, bdpPackets, fairSharesBps, fairSharePayloadBps, pathPayloadCapacityBps, sharedQueue, packetBits, payloadFraction,
+  type FlowPath, type PathLink, type LinkRole,
+} from './scenario/path.js';
 export { loadScenarioFile, parseScenarioText } from './scenario/load.js';
 export { validateScenario } from './scenario/validate.js';
-export { parseRateBps, parseDurationS, formatRate } from './units.js';
+export { parseRateBps, parseDurationS, formatRate, secondsToNs, nsToSeconds } from './units.js';
 
 // The packet engine and its congestion-control plug-ins.
 export { runPacket, type RunOptions } from './packet/run.js';

@@ -59,3 +59,18 @@ export function formatRate(bps: number): string {
   if (abs >= 1e3) return `${(bps / 1e3).toPrecision(4)} kbit/s`;
   return `${bps.toPrecision(4)} bit/s`;
 }
+
+/** Seconds to integer nanoseconds (the packet engine's clock), rounded to the nearest nanosecond. */
+export function secondsToNs(s: number): number {
+  return Math.round(s * 1e9);
+}
+
+/** Integer nanoseconds to seconds. */
+export function nsToSeconds(ns: number): number {
+  return ns / 1e9;
+}
+
+/** Packets per second a link of `bandwidthBps` serves when every packet is `packetBits` long. */
+export function packetsPerSecond(bandwidthBps: number, packetBits: number): number {
+  return bandwidthBps / packetBits;
+}

@@ -5,6 +5,9 @@
 export const VARIANTS = ['tahoe', 'reno', 'newreno', 'westwood', 'cubic'] as const;
 export type Variant = (typeof VARIANTS)[number];
 
+/** What a scenario runs when neither a flag nor a file names a variant. */
+export const DEFAULT_VARIANT: Variant = 'reno';
+
 export function isVariant(x: unknown): x is Variant {
   return typeof x === 'string' && (VARIANTS as readonly string[]).includes(x);
 }

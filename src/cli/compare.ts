@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { formatBps, formatNumber, formatPct } from '../compare/format.js';
 import type { Comparison } from '../compare/types.js';
 import { primaryClosed } from '../report/tables.js';
+import { DEFAULT_VARIANT, VARIANTS } from '../variants.js';
 import { addScenarioOptions, parseVariantList, scenarioFromOptions, type ScenarioFlags } from './scenarioOptions.js';
 
 function pad(cells: string[][]): string {
@@ -48,7 +49,7 @@ export function formatComparisonTable(comparisons: readonly Comparison[]): strin
 }
 
 interface CompareFlags extends ScenarioFlags {
-  variants: string;
+  variants?: string;
   json?: boolean;
 }
 
@@ -56,12 +57,12 @@ interface CompareFlags extends ScenarioFlags {
 export function register(program: Command): void {
   const cmd = program.command('compare').description('run the packet simulator and the fluid model on one scenario for several variants and compare them');
   addScenarioOptions(cmd)
-    .option('--variants <list>', 'comma-separated variants: tahoe, reno, newreno, westwood, cubic', 'reno')
+    .option('--variants <list>', `comma-separated variants: ${VARIANTS.join(', ')} (default: the scenario file's variant, else ${DEFAULT_VARIANT})`)
     .option('--json', 'print the comparisons as JSON (one array)')
     .action(async (opts: CompareFlags) => {
-      const variants = parseVariantList(String(opts.variants));
       // Build every scenario before running anything: a bad flag fails fast.
-      const scenarios = variants.map((v) => scenarioFromOptions(opts, v));
+      const scenarios = opts.variants === undefined ? [scenarioFromOptions(opts)] : parseVariantList(opts.variants).map((v) => scenarioFromOptions(opts, v));
+      const variants = scenarios.map((s) => s.variant);
       const { runComparison } = await import('../compare/run.js');
       const comparisons: Comparison[] = [];
       for (let i = 0; i < variants.length; i++) {

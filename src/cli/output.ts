@@ -6,6 +6,7 @@ import { summaryJson } from '../result/summaryJson.js';
 import { tracesCsv } from '../result/traceCsv.js';
 import type { RunResult } from '../result/types.js';
 import { formatRate } from '../units.js';
+import { DEFAULT_VARIANT, VARIANTS } from '../variants.js';
 
 /** Human-readable summary of one run, for the terminal. */
 export function formatRunTable(r: RunResult): string {
@@ -40,7 +41,7 @@ export function writeRunOutputs(dir: string, r: RunResult): void {
 
 /** Flags of the one-run commands (`simulate`, `predict`). */
 export interface SingleRunFlags extends ScenarioFlags {
-  variant: string;
+  variant?: string;
   json?: boolean;
   out?: string;
 }
@@ -48,7 +49,7 @@ export interface SingleRunFlags extends ScenarioFlags {
 /** Adds the flags every one-run command shares: the variant and where the result goes. */
 export function addSingleRunOptions(cmd: Command): Command {
   return cmd
-    .option('--variant <id>', 'congestion control: tahoe, reno, newreno, westwood, cubic', 'reno')
+    .option('--variant <id>', `congestion control: ${VARIANTS.join(', ')} (default: the scenario file's variant, else ${DEFAULT_VARIANT})`)
     .option('--json', 'print one JSON object instead of a table')
     .option('--out <dir>', 'write result.json, summary.json, scenario.json and traces.csv to DIR');
 }

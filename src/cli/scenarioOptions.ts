@@ -5,7 +5,7 @@ import { isPresetName, PRESET_NAMES, presetScenario } from '../scenario/presets.
 import type { Scenario } from '../scenario/types.js';
 import { validateScenario } from '../scenario/validate.js';
 import { parseDurationS, parseInteger, parseNumber, parseRateBps } from '../units.js';
-import { isVariant, VARIANTS, type Variant } from '../variants.js';
+import { DEFAULT_VARIANT, isVariant, VARIANTS, type Variant } from '../variants.js';
 
 /**
  * The scenario flags shared by `simulate`, `predict`, `compare` and `sweep` (one parser, so the
@@ -29,6 +29,8 @@ export interface ScenarioFlags {
   ccParam?: string[];
   sack?: string;
   recovery?: string;
+  flowVariants?: string;
+  startStagger?: string;
 }
 
 export function addScenarioOptions(cmd: Command): Command {
@@ -39,6 +41,8 @@ export function addScenarioOptions(cmd: Command): Command {
     .option('--loss <p>', 'random loss probability on the bottleneck, in [0, 1)')
     .addOption(new Option('--loss-direction <dir>', 'which packets random loss hits').choices(['data', 'both']))
     .option('--flows <n>', 'number of flows (copies of the first flow, staggered by 0.1 s on presets)')
+    .option('--flow-variants <list>', `one congestion control per flow, comma-separated (${VARIANTS.join(', ')}); as many as --flows`)
+    .option('--start-stagger <time>', 'gap between consecutive flows\' starts, e.g. 1ms (presets: 0.1s)')
     .option('--duration <time>', 'simulated time, e.g. 100s')
     .option('--mss <bytes>', 'TCP maximum segment size in bytes')
     .option('--queue <packets>', 'queue limit in packets of every queue on the path (bottleneck and access links)')
@@ -72,6 +76,8 @@ function parseFlags(o: ScenarioFlags) {
   if (delayS !== undefined && delayS < 0) throw new InputError('--delay', `must be >= 0, got ${o.delay}`);
   const accessDelayS = o.accessDelay === undefined ? undefined : parseDurationS(o.accessDelay, '--access-delay');
   if (accessDelayS !== undefined && accessDelayS < 0) throw new InputError('--access-delay', `must be >= 0, got ${o.accessDelay}`);
+  const startStaggerS = o.startStagger === undefined ? undefined : parseDurationS(o.startStagger, '--start-stagger');
+  if (startStaggerS !== undefined && !(startStaggerS >= 0)) throw new InputError('--start-stagger', `must be a time >= 0, got ${o.startStagger}`);
   return {
     bandwidthBps: o.bandwidth === undefined ? undefined : positive(parseRateBps(o.bandwidth, '--bandwidth'), '--bandwidth', 'a rate'),
     delayS,
@@ -86,6 +92,8 @@ function parseFlags(o: ScenarioFlags) {
     delAck: o.delack === undefined ? undefined : atLeast(parseInteger(o.delack, '--delack'), 1, '--delack'),
     minRtoS: o.minRto === undefined ? undefined : positive(parseDurationS(o.minRto, '--min-rto'), '--min-rto', 'a time'),
     ccParams: parseCcParams(o.ccParam ?? []),
+    flowVariants: o.flowVariants === undefined ? undefined : parseVariantList(o.flowVariants, '--flow-variants'),
+    startStaggerS,
   };
 }
 
@@ -110,14 +118,18 @@ export function parseVariantList(text: string, flag = '--variants'): Variant[] {
   return list.map((v) => parseVariant(v, flag));
 }
 
-/** Builds the Scenario a command line describes: a preset or file, then the overriding flags. */
-export function scenarioFromOptions(opts: ScenarioFlags, variant: Variant): Scenario {
+/**
+ * Builds the Scenario a command line describes: a preset or file, then the overriding flags.
+ * `variant` is the `--variant` flag when given: it replaces a file's top-level variant; without it
+ * a file keeps its own, and a preset runs the default variant.
+ */
+export function scenarioFromOptions(opts: ScenarioFlags, variant?: Variant): Scenario {
   const f = parseFlags(opts);
   const name = opts.scenario ?? 'normal';
   let s: Scenario;
   if (isPresetName(name)) {
     // Presets recompute their queue limits from the overridden line (ns-3's BDP rule).
-    s = presetScenario(name, variant, {
+    s = presetScenario(name, variant ?? DEFAULT_VARIANT, {
       durationS: f.durationS,
       seed: f.seed,
       flows: f.flows,
@@ -126,7 +138,9 @@ export function scenarioFromOptions(opts: ScenarioFlags, variant: Variant): Scen
       bottleneckBps: f.bandwidthBps,
       bottleneckDelayS: f.delayS,
       lossRate: f.loss,
+      startStaggerS: f.startStaggerS,
     });
+    if (f.flows !== undefined && f.startStaggerS === undefined) checkPresetStarts(s, '--flows');
   } else if (/\.(json|ya?ml)$/i.test(name)) {
     s = loadScenarioFile(name, variant);
     applyFileOverrides(s, f);
@@ -147,7 +161,22 @@ export function scenarioFromOptions(opts: ScenarioFlags, variant: Variant): Scen
   if (opts.sack !== undefined) s.tcp.sack = opts.sack === 'on';
   if (opts.recovery !== undefined) s.tcp.recovery = opts.recovery as 'classic' | 'prr';
   s.ccParams = { ...s.ccParams, ...f.ccParams };
+  if (f.flowVariants !== undefined) {
+    if (f.flowVariants.length !== s.flows.length) {
+      const flows = opts.flows === undefined ? `the scenario has ${s.flows.length}` : `--flows is ${s.flows.length}`;
+      throw new InputError('--flow-variants', `must name one variant per flow: got ${f.flowVariants.length}, ${flows}`);
+    }
+    f.flowVariants.forEach((v, i) => (s.flows[i]!.variant = v));
+  }
   return validateScenario(s, 'command line');
+}
+
+/** Many flows at ns-3's 0.1 s spacing start after the run ends: say which flag fixes it. */
+function checkPresetStarts(s: Scenario, flag: string): void {
+  const last = s.flows[s.flows.length - 1]!.startS;
+  if (last >= s.durationS) {
+    throw new InputError(flag, `puts ${s.flows.length} flows 0.1 s apart, the last starting at ${last.toFixed(1)} s, not before the end (${s.durationS} s): give --start-stagger (e.g. 1ms) or a longer --duration`);
+  }
 }
 
 function applyFileOverrides(s: Scenario, f: ReturnType<typeof parseFlags>): void {
@@ -165,5 +194,9 @@ function applyFileOverrides(s: Scenario, f: ReturnType<typeof parseFlags>): void
   if (f.flows !== undefined) {
     const template = s.flows[0]!;
     s.flows = Array.from({ length: f.flows }, (_, i) => structuredClone(s.flows[i] ?? template));
+  }
+  if (f.startStaggerS !== undefined) {
+    const firstS = s.flows[0]!.startS;
+    s.flows.forEach((flow, i) => (flow.startS = firstS + i * f.startStaggerS!));
   }
 }

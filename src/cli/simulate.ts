@@ -14,7 +14,7 @@ export function register(program: Command): void {
   addSingleRunOptions(addScenarioOptions(cmd))
     .option('--print-scenario', 'print the resolved scenario as JSON and exit without running')
     .action(async (opts: SimulateFlags) => {
-      const scenario = scenarioFromOptions(opts, parseVariant(opts.variant));
+      const scenario = scenarioFromOptions(opts, opts.variant === undefined ? undefined : parseVariant(opts.variant));
       if (opts.printScenario) {
         process.stdout.write(JSON.stringify(scenario, null, 2) + '\n');
         return;

@@ -2,7 +2,7 @@ import { mean, rootMeanSquare, sampleCorrelation } from 'simple-statistics';
 import type { RunResult } from '../result/types.js';
 import { type Interpolation, resample, uniformGrid } from './resample.js';
 import { slowStartEnd, TRANSIENT_METHOD } from './transient.js';
-import type { ClosedFormComparison, ClosedFormLike, Comparison, EngineFigures, TraceFit, TransientInfo } from './types.js';
+import type { ClosedFormComparison, ClosedFormPrediction, Comparison, EngineFigures, TraceFit, TransientInfo } from './types.js';
 import { validityFlags } from './validity.js';
 
 /** Points of the common grid the cwnd traces are resampled on (engines record at most a few thousand). */
@@ -85,7 +85,7 @@ function runSlowStartEnd(r: RunResult): number | null {
  * Closed forms that apply to the variant, each with its error against the packet run. A closed form
  * predicts one flow: it is compared with the packet run's goodput per flow (total / flows).
  */
-function closedBeside(packet: RunResult, closed: readonly ClosedFormLike[]): ClosedFormComparison[] {
+function closedBeside(packet: RunResult, closed: readonly ClosedFormPrediction[]): ClosedFormComparison[] {
   const n = Math.max(1, packet.spec.flows.length);
   return closed
     .filter((c) => c.appliesTo.includes(packet.variant))
@@ -106,7 +106,7 @@ function closedBeside(packet: RunResult, closed: readonly ClosedFormLike[]): Clo
  * - The steady-state figures repeat this after the first slow start (see TRANSIENT_METHOD).
  * - Validity flags say where a model is outside its assumptions; `fluidTrusted` is false if one is invalid.
  */
-export function compareRuns(packet: RunResult, fluid: RunResult, closed: readonly ClosedFormLike[] = []): Comparison {
+export function compareRuns(packet: RunResult, fluid: RunResult, closed: readonly ClosedFormPrediction[] = []): Comparison {
   if (packet.scenario !== fluid.scenario || packet.variant !== fluid.variant) {
     throw new Error(`compareRuns: runs differ (${packet.scenario}/${packet.variant} vs ${fluid.scenario}/${fluid.variant})`);
   }

@@ -1,12 +1,12 @@
 import type { RunResult } from '../result/types.js';
 import type { Scenario } from '../scenario/types.js';
-import type { ClosedFormLike } from './types.js';
+import type { ClosedFormPrediction } from './types.js';
 
 /** The engines a comparison needs. Injected so that tests (and the sweep) can substitute their own. */
 export interface EngineSet {
   runPacket(s: Scenario): RunResult | Promise<RunResult>;
   runFluid(s: Scenario): RunResult | Promise<RunResult>;
-  closedForms(s: Scenario): readonly ClosedFormLike[];
+  closedForms(s: Scenario): readonly ClosedFormPrediction[];
 }
 
 /** The real engines, loaded on first use (keeps `cclab --help` fast: mathjs and the models load here). */

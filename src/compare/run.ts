@@ -3,7 +3,7 @@ import type { Scenario } from '../scenario/types.js';
 import type { Variant } from '../variants.js';
 import { compareRuns } from './compare.js';
 import { loadEngines, type EngineSet } from './engines.js';
-import type { ClosedFormLike, Comparison } from './types.js';
+import type { ClosedFormPrediction, Comparison } from './types.js';
 
 /** Progress: `done` of `total` steps finished, `label` names the step that just finished (`starting` at 0). */
 export type ProgressFn = (done: number, total: number, label: string) => void;
@@ -13,7 +13,7 @@ export interface ComparisonCase {
   scenario: Scenario;
   packet: RunResult;
   fluid: RunResult;
-  closed: ClosedFormLike[];
+  closed: ClosedFormPrediction[];
   comparison: Comparison;
 }
 
@@ -74,7 +74,7 @@ export async function runComparison(
       opts.onProgress?.(++done, total, `${label} packet`);
       const fluid = await guarded('fluid', scenario, engines.runFluid);
       opts.onProgress?.(++done, total, `${label} fluid`);
-      let closed: ClosedFormLike[] = [];
+      let closed: ClosedFormPrediction[] = [];
       try {
         closed = [...engines.closedForms(scenario)];
       } catch {

@@ -1,20 +1,8 @@
+import type { ClosedFormPrediction } from '../theory/closedForms.js';
 import type { Variant } from '../variants.js';
 
-/**
- * A closed-form prediction (Mathis, Padhye, CUBIC's response function...). Structurally the same as
- * `ClosedFormPrediction` of `src/theory/closedForms.ts`; declared here so that comparisons depend only
- * on the shape, not on the theory module's load order.
- */
-export interface ClosedFormLike {
-  /** Short id, e.g. `mathis`. */
-  formula: string;
-  title: string;
-  appliesTo: readonly Variant[];
-  /** Predicted mean window in segments (null when the formula predicts only a rate). */
-  cwndSegments: number | null;
-  goodputBps: number | null;
-  note?: string;
-}
+/** A closed-form prediction: src/theory's type (a type-only import, so loading order does not matter). */
+export type { ClosedFormPrediction } from '../theory/closedForms.js';
 
 /** How far a model may be trusted in a comparison, and why not. */
 export type FlagSeverity = 'info' | 'warn' | 'invalid';
@@ -78,7 +66,7 @@ export interface TransientInfo {
   steadyFromS: number | null;
 }
 
-export interface ClosedFormComparison extends ClosedFormLike {
+export interface ClosedFormComparison extends ClosedFormPrediction {
   /** The prediction for all flows of the scenario (closed forms predict one flow; identical flows assumed). */
   goodputBpsAllFlows: number | null;
   /** (prediction - packet) / packet per flow; null when undefined. */

@@ -1,6 +1,6 @@
 import type { RunResult } from '../result/types.js';
-import type { Scenario } from '../scenario/types.js';
-import type { ClosedFormLike, ValidityFlag } from './types.js';
+import { pathPayloadCapacityBps } from '../scenario/path.js';
+import type { ClosedFormPrediction, ValidityFlag } from './types.js';
 
 /**
  * Thresholds of the validity checks. Fluid and closed-form models of TCP assume many packets per
@@ -28,16 +28,6 @@ export const VALIDITY = {
   minLossEvents: 5,
 } as const;
 
-/** Payload rate the path can carry in total: the narrowest of bottleneck and the flows' own links, less headers. */
-export function pathCapacityGoodputBps(spec: Scenario): number {
-  let access = 0;
-  for (const f of spec.flows) {
-    access += Math.min(f.access.bandwidthBps, f.receiverAccess?.bandwidthBps ?? Infinity);
-  }
-  const wire = Math.min(spec.bottleneck.bandwidthBps, access > 0 ? access : Infinity);
-  return (wire * spec.mssBytes) / (spec.mssBytes + spec.headerBytes);
-}
-
 /** Share of the recorded samples (time-weighted) where cwnd is at least `level` bytes. */
 function timeShareAtLeast(run: RunResult, levelBytes: number): number {
   let at = 0;
@@ -56,7 +46,7 @@ function timeShareAtLeast(run: RunResult, levelBytes: number): number {
 const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
 
 /** Flags for one packet/fluid pair. The packet run is the witness of what the network did. */
-export function validityFlags(packet: RunResult, fluid: RunResult, closed: readonly ClosedFormLike[]): ValidityFlag[] {
+export function validityFlags(packet: RunResult, fluid: RunResult, closed: readonly ClosedFormPrediction[]): ValidityFlag[] {
   const flags: ValidityFlag[] = [];
   for (const r of [packet, fluid]) {
     if (r.status === 'failed') {
@@ -105,7 +95,7 @@ export function validityFlags(packet: RunResult, fluid: RunResult, closed: reado
       threshold: VALIDITY.minPacketsPerRtt,
     });
   }
-  const capacity = pathCapacityGoodputBps(spec);
+  const capacity = pathPayloadCapacityBps(spec);
   const share = s.goodputBps / capacity;
   const congestionDrops = s.drops.queue > Math.max(0, s.drops.random);
   if (share >= VALIDITY.bandwidthShare || congestionDrops) {
@@ -137,20 +127,11 @@ export function validityFlags(packet: RunResult, fluid: RunResult, closed: reado
       threshold: VALIDITY.rwndTimeShare,
     });
   }
+  // The theory module states each closed form's own validity (regime, packets per RTT, timeouts).
   for (const c of closed) {
-    if (c.cwndSegments !== null && c.cwndSegments * spec.mssBytes > rwnd) {
-      flags.push({
-        code: 'receiver-window-limited',
-        severity: 'invalid',
-        subject: 'closed-form',
-        message: `${c.title} predicts ${c.cwndSegments.toFixed(0)} segments, above the receive window of ${Math.floor(rwnd / spec.mssBytes)}`,
-      });
-    }
-  }
-  for (const c of closed) {
-    // The theory module says so itself when a formula was capped at the link rate or has no answer.
-    if (c.goodputBps === null || /capped|does not apply/.test(c.note ?? '')) {
-      flags.push({ code: 'closed-form-not-applicable', severity: 'invalid', subject: 'closed-form', message: `${c.title}: ${c.note || 'no prediction for this scenario'}` });
+    for (const reason of c.validity.reasons) {
+      const code = /receive-window/.test(reason) ? 'receiver-window-limited' : 'closed-form-not-applicable';
+      flags.push({ code, severity: 'invalid', subject: 'closed-form', message: `${c.title}: ${reason}` });
     }
   }
   if (lossEvents < VALIDITY.minLossEvents) {

@@ -16,10 +16,7 @@ import { EventHeap } from './heap.js';
  */
 export type Dispatch = (kind: number, arg: number) => void;
 
-/** Seconds to integer nanoseconds (rounded to the nearest nanosecond). */
-export function secondsToNs(s: number): number {
-  return Math.round(s * 1e9);
-}
+export { secondsToNs } from '../units.js';
 
 export class Simulator {
   private readonly heap = new EventHeap(1024);

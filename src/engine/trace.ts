@@ -1,4 +1,5 @@
 import type { Series } from '../result/types.js';
+import { nsToSeconds } from '../units.js';
 
 /**
  * A bounded time-series recorder for record-on-change traces. The run's time span is cut into
@@ -65,7 +66,7 @@ export class TraceRecorder {
     const t: number[] = [];
     const v: number[] = [];
     if (!Number.isNaN(this.firstT)) {
-      t.push(this.firstT / 1e9);
+      t.push(nsToSeconds(this.firstT));
       v.push(this.firstV);
     }
     for (let b = 0; b < this.buckets; b++) {
@@ -75,10 +76,10 @@ export class TraceRecorder {
       const v1 = a === 0 ? this.minV[b]! : this.maxV[b]!;
       const t2 = a === 0 ? this.maxT[b]! : this.minT[b]!;
       const v2 = a === 0 ? this.maxV[b]! : this.minV[b]!;
-      t.push(t1 / 1e9);
+      t.push(nsToSeconds(t1));
       v.push(v1);
       if (t2 !== t1 || v2 !== v1) {
-        t.push(t2 / 1e9);
+        t.push(nsToSeconds(t2));
         v.push(v2);
       }
     }

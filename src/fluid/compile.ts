@@ -4,15 +4,15 @@ import type { ModelFile, Located } from './modelFile.js';
 import { compileExpr, emit, parseExpr } from './expr.js';
 import type { MathNode } from 'mathjs';
 import type { Resolver, SymbolRef, Compiled } from './expr.js';
+import { Z_A, Z_BN } from './layout.js';
 
 /**
  * Compile a bottleneck model and a flow model into plain JavaScript functions (via `new Function` on
  * code generated from the checked mathjs trees, see ./expr.ts).
  *
- * Memory layout shared by every generated function (documented in models/README.md):
- * - Y, the system state: [bottleneck states | flow 0 states | flow 1 states | ...]; flow i starts at `off`.
- * - Z, the snapshot of derived values at one time: [delay, A, bottleneck outputs | per flow: R, flow outputs];
- *   flow i's block starts at `zo`. A = sum over flows of `rate`; R = Tp + delay.
+ * Memory layout shared by every generated function (the offsets are
+ * owned by StateLayout, layout.ts): Y, the system state, with the flow's block at `off`; Z, the snapshot
+ * of derived values at one time, with the flow's block (R, then its outputs) at `zo`.
  * - FP, BP: the flow's and the bottleneck's parameter values, in declaration order.
  * - past(s) returns { Y, Z } at an earlier time s (dense output, or the history before t = 0).
  */
@@ -85,8 +85,8 @@ function resolver(bn: ModelFile, fl: ModelFile | undefined, s: Scope): { resolve
   };
   bn.params.forEach((p, i) => add(p.name, ref(() => `BP[${i}]`, false), s.bnParams, 'is not visible here'));
   bn.states.forEach((st, i) => add(st.name, ref((Y) => `${Y}[${i}]`, true), s.bnStates, 'is not visible here'));
-  bn.outputs.forEach((o, i) => add(o.name, ref((_Y, Z) => `${Z}[${2 + i}]`, true), i < s.bnOutputs, 'is computed later (outputs see only earlier outputs; flow outputs cannot use bottleneck outputs)'));
-  add('A', ref((_Y, Z) => `${Z}[1]`, true), s.A, 'is the aggregate arrival rate, not available here');
+  bn.outputs.forEach((o, i) => add(o.name, ref((_Y, Z) => `${Z}[${Z_BN + i}]`, true), i < s.bnOutputs, 'is computed later (outputs see only earlier outputs; flow outputs cannot use bottleneck outputs)'));
+  add('A', ref((_Y, Z) => `${Z}[${Z_A}]`, true), s.A, 'is the aggregate arrival rate, not available here');
   if (fl) {
     add('R', ref((_Y, Z) => `${Z}[zo]`, true), s.R, 'is not available here');
     fl.params.forEach((p, i) => add(p.name, ref(() => `FP[${i}]`, false), s.flowParams, 'is not visible here'));
@@ -141,7 +141,7 @@ export function compileSystem(bn: ModelFile, fl: ModelFile): CompiledSystem {
   const flowOutputs = build('flowOutputs', fo.map((c, i) => `Z[zo + ${1 + i}] = ${c.js};`).join('\n') + '\nreturn 0;', source);
 
   const bo = bn.outputs.map((o, i) => one(o, bf, `output '${o.name}'`, { ...none, bnStates: true, bnParams: true, bnOutputs: i, A: true }, false, null));
-  const bnOutputs = build('bnOutputs', bo.map((c, i) => `Z[${2 + i}] = ${c.js};`).join('\n') + '\nreturn 0;', source);
+  const bnOutputs = build('bnOutputs', bo.map((c, i) => `Z[${Z_BN + i}] = ${c.js};`).join('\n') + '\nreturn 0;', source);
 
   const rhsBody = (m: ModelFile, file: string, base: string, scope: Scope, withFlow: boolean): string => {
     const delays = new Map<string, number>();

@@ -1,14 +1,16 @@
 import type { Scenario } from '../scenario/types.js';
 import type { DropCounters, FlowSummary, FlowTrace, RunResult, Series } from '../result/types.js';
 import { solve } from '../solver/index.js';
-import type { SolveOptions } from '../solver/index.js';
-import { defaultModels, loadModelsCached } from './models.js';
-import type { ModelSet } from './models.js';
+import type { Solution, SolveOptions } from '../solver/index.js';
+import { defaultModels, loadModelsCached } from './modelCache.js';
+import type { ModelSet } from './modelSet.js';
 import { mapScenario } from './scenarioMap.js';
 import { buildSystem } from './system.js';
-import type { FluidSystem } from './system.js';
-import type { Solution } from '../solver/index.js';
-import type { LossProcess } from './system.js';
+import type { FluidSystem, LossProcess } from './system.js';
+import { groupFlows } from './groups.js';
+import type { FluidFlow } from './groups.js';
+import { bindFlow, checkRunParams } from './params.js';
+import { flowCcParams, flowVariant } from './perFlow.js';
 
 export interface RunFluidOptions {
   /** Directory of model files (default: the repository's models/). */
@@ -31,14 +33,20 @@ export interface RunFluidOptions {
   lossProcess?: LossProcess;
   /** Points of the output time grid (default min(scenario.trace.maxPoints, 2000)). */
   gridPoints?: number;
+  /**
+   * Integrate identical flows (same model, parameters, RTT, start and stop) once, with a multiplicity
+   * (default true): exact for deterministic models, and 1000 such flows cost what one does. Flows of
+   * a model with random loss thresholds (Poisson mode) are never merged.
+   */
+  aggregate?: boolean;
 }
 
 const GL_X = [-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526];
 const GL_W = [0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478548451374538];
 
 /**
- * Solve the fluid model of `scenario.variant` on the Scenario and return a RunResult shaped like the
- * packet engine's (engine 'fluid'). Windows are reported in bytes (segments x MSS); srtt is
+ * Solve the fluid models of the Scenario's flows (see {@link fluidSystem}) and return a RunResult
+ * shaped like the packet engine's (engine 'fluid'). Windows are reported in bytes (segments x MSS); srtt is
  * R(t) = Tp + q/C; goodput is the delivered rate rate x (1 - p) x MSS. Time averages are exact
  * integrals of the dense solution (Gauss-Legendre per step). A model that blows up (NaN, step-size
  * collapse) gives status 'failed' with the reason and NaN summary numbers, never numbers that look valid.
@@ -47,41 +55,41 @@ const GL_W = [0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478
  */
 export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunResult {
   const wall0 = performance.now();
-  const models = opts.models ?? (opts.modelsDir ? loadModelsCached(opts.modelsDir) : defaultModels());
-  const compiled = models.system(scenario.variant);
-  const { link, flows } = mapScenario(scenario);
-  const sys = buildSystem(compiled, link, flows, scenario.durationS, scenario.ccParams, opts.params, { process: opts.lossProcess ?? 'periodic', seed: scenario.seed });
-  const hybrid = compiled.flow.form === 'hybrid';
+  const sys = fluidSystem(scenario, opts);
+  const { groups } = sys;
+  const flows = scenario.flows;
   const sol = solve(sys.problem, { rtol: 1e-5, atol: 1e-7, ...opts.solver });
+  const modelNames = [...new Set(groups.map((g) => g.model))].join(', ');
 
   const mss = scenario.mssBytes;
   const tEnd = sol.tEnd;
   const gridN = Math.max(2, opts.gridPoints ?? Math.min(scenario.trace.maxPoints, 2000));
   const grid = new Array<number>(gridN);
   for (let k = 0; k < gridN; k++) grid[k] = (tEnd * k) / (gridN - 1);
-  const idx = flows.map((_, i) => ({
-    cwnd: sys.zFlow(i, 'cwnd'),
-    ssthresh: sys.zFlow(i, 'ssthresh'),
-    inflight: sys.zFlow(i, 'inflight') >= 0 ? sys.zFlow(i, 'inflight') : sys.zFlow(i, 'cwnd'),
-    rate: sys.zFlow(i, 'rate'),
-    R: sys.zFlow(i, 'R'),
+  const { layout } = sys;
+  const idx = groups.map((_, g) => ({
+    cwnd: layout.zFlow(g, 'cwnd'),
+    ssthresh: layout.zFlow(g, 'ssthresh'),
+    inflight: layout.zFlow(g, 'inflight') >= 0 ? layout.zFlow(g, 'inflight') : layout.zFlow(g, 'cwnd'),
+    rate: layout.zFlow(g, 'rate'),
+    R: layout.zFlow(g, 'R'),
   }));
-  const zp = sys.zBottleneck('p');
-  const zpq = sys.zBottleneck('pq');
-  const qIdx = sys.yIndex(-1, 'q');
+  const zp = layout.zBottleneck('p');
+  const zpq = layout.zBottleneck('pq');
+  const qIdx = layout.yBottleneck('q');
 
   // Sample the grid: one step search per time (the grid is increasing, so usually O(1)) and one
-  // snapshot; the series are filled in place (each keeps its own copy of the time axis).
+  // snapshot; the series are filled in place. One set of series per group: identical flows share it.
   const { cw, ssth, rtt, infl, qv, bad } = sampleGrid(sol, sys, grid, idx, qIdx, mss);
-  const traces: FlowTrace[] = flows.map((_, i) => ({
-    cwndBytes: { t: grid.slice(), v: cw[i]! },
-    ssthreshBytes: { t: grid.slice(), v: ssth[i]! },
-    srttS: { t: grid.slice(), v: rtt[i]! },
-    inflightBytes: { t: grid.slice(), v: infl[i]! },
+  const groupTraces: FlowTrace[] = groups.map((_, g) => ({
+    cwndBytes: { t: grid.slice(), v: cw[g]! },
+    ssthreshBytes: { t: grid.slice(), v: ssth[g]! },
+    srttS: { t: grid.slice(), v: rtt[g]! },
+    inflightBytes: { t: grid.slice(), v: infl[g]! },
   }));
   const queue: Series = { t: grid, v: qv };
 
-  // Time integrals over the measurement interval, per flow: cwnd, sent rate, delivered rate, lost rate.
+  // Time integrals over the measurement interval, per group: cwnd, sent rate, delivered rate, lost rate.
   const from = Math.min(scenario.measureFromS, tEnd);
   const span = scenario.durationS - scenario.measureFromS;
   const { acc, queueDrops, randomDrops } = integrate(
@@ -95,21 +103,20 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
     tEnd,
   );
   const failed = sol.status === 'failed' || bad !== '';
-  const failure = sol.status === 'failed' ? `fluid model '${scenario.variant}' failed: ${sol.message}` : bad ? `fluid model '${scenario.variant}' failed: ${bad}` : undefined;
+  const failure = sol.status === 'failed' ? `fluid model '${modelNames}' failed: ${sol.message}` : bad ? `fluid model '${modelNames}' failed: ${bad}` : undefined;
   const nan = (v: number): number => (failed ? NaN : v);
-  // Window reductions: hybrid models count their reduction events; mean-field models have none but
-  // the expected number of loss indications, the integral of rate x p.
-  const reductions = new Set(compiled.events.filter((e) => e.reduction).map((e) => e.name));
-  const hybridCounts = hybrid;
-  const lossEvents = (i: number): number =>
-    sol.events.filter((e) => {
-      const name = flows.length > 1 ? (e.name.startsWith(`flow ${i}: `) ? e.name.slice(`flow ${i}: `.length) : '') : e.name;
-      return reductions.has(name);
-    }).length;
-  const flowSummaries: FlowSummary[] = acc.map((a, i) => {
+  // Window reductions: hybrid models count their reduction events (one per flow of the group that
+  // fired it); mean-field models have none but the expected number of loss indications, rate x p.
+  const reductionsOf = new Float64Array(groups.length);
+  for (const e of sol.events) {
+    const g = sys.reductionGroup.get(e.name);
+    if (g !== undefined) reductionsOf[g]++;
+  }
+  const groupSummaries: FlowSummary[] = acc.map((a, g) => {
     const meanCwndSeg = a.cwnd / span;
+    const hybrid = groups[g]!.system.flow.form === 'hybrid';
     return {
-      flowId: i,
+      flowId: groups[g]!.members[0]!,
       goodputBps: nan((a.delivered * mss * 8) / span),
       throughputBps: nan((a.sent * mss * 8) / span),
       meanCwndBytes: nan(meanCwndSeg * mss),
@@ -120,10 +127,13 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
       // are the expected number of window reductions; hybrid models count their loss events.
       retransmits: nan(Math.round(a.lost)),
       timeouts: nan(0),
-      fastRecoveries: nan(hybridCounts ? lossEvents(i) : Math.round(a.lost)),
+      fastRecoveries: nan(hybrid ? reductionsOf[g]! : Math.round(a.lost)),
       lossRate: nan(a.sent > 0 ? a.lost / a.sent : 0),
     };
   });
+  const groupOf = new Int32Array(flows.length);
+  groups.forEach((grp, g) => grp.members.forEach((i) => (groupOf[i] = g)));
+  const flowSummaries: FlowSummary[] = flows.map((_, i) => ({ ...groupSummaries[groupOf[i]!]!, flowId: i }));
   const sum = (f: (s: FlowSummary) => number): number => flowSummaries.reduce((x, s) => x + f(s), 0);
   const drops: DropCounters = { queue: nan(Math.round(queueDrops)), random: nan(Math.round(randomDrops)), ackRandom: 0, ackQueue: 0 };
   const sent = sum((s) => s.bytesSent);
@@ -147,7 +157,8 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
       drops,
       lossRate: sent > 0 ? sum((s) => s.lossRate * s.bytesSent) / sent : nan(0),
     },
-    flows: flowSummaries.map((summary, i) => ({ summary, trace: traces[i]! })),
+    // Flows of one group share its trace series (they are the same numbers).
+    flows: flowSummaries.map((summary, i) => ({ summary, trace: groupTraces[groupOf[i]!]! })),
     queue: { packets: queue },
     stats: {
       wallS: (performance.now() - wall0) / 1000,
@@ -157,8 +168,31 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
 }
 
 /**
- * Time integrals over [from, tEnd] per flow (cwnd, sent, delivered and lost rate) and the expected
- * queue and random drops: 4-point Gauss-Legendre on each step of the mesh, on the snapshot (outputs)
+ * The DdeProblem of a Scenario: each flow's own model (`flows[i].variant`, default the Scenario's
+ * variant) with its parameters bound, identical flows merged into one block (unless
+ * `opts.aggregate` is false), all coupled through the shared bottleneck.
+ */
+export function fluidSystem(scenario: Scenario, opts: RunFluidOptions = {}): FluidSystem {
+  const models = opts.models ?? (opts.modelsDir ? loadModelsCached(opts.modelsDir) : defaultModels());
+  const { link, flows } = mapScenario(scenario);
+  const lossProcess = opts.lossProcess ?? 'periodic';
+  const runParams = opts.params ?? {};
+  const variants = flows.map((_, i) => flowVariant(scenario, i));
+  const systems = variants.map((v) => models.system(v));
+  checkRunParams([...new Set(systems)].map((c) => c.flow), runParams);
+  const fluidFlows: FluidFlow[] = flows.map((f, i) => ({
+    model: variants[i]!,
+    system: systems[i]!,
+    flow: f,
+    params: bindFlow(systems[i]!.flow, f, flowCcParams(scenario, i), runParams),
+    random: lossProcess === 'poisson' && Object.values(systems[i]!.source).some((code) => code.includes('past.draw()')),
+  }));
+  return buildSystem(link, groupFlows(fluidFlows, opts.aggregate ?? true), scenario.durationS, { process: lossProcess, seed: scenario.seed });
+}
+
+/**
+ * Time integrals over [from, tEnd] per group (one flow's cwnd, sent, delivered and lost rate) and the
+ * expected queue and random drops of all flows: 4-point Gauss-Legendre on each step of the mesh, on the snapshot (outputs)
  * of the dense solution. A function of its own, so it is optimised as a tight loop.
  */
 function integrate(
@@ -178,8 +212,9 @@ function integrate(
   const lost = new Float64Array(N);
   let queueDrops = 0;
   let randomDrops = 0;
-  const Z = new Float64Array(sys.zSize);
-  const y = new Float64Array(sys.n);
+  const Z = new Float64Array(sys.layout.zSize);
+  const y = new Float64Array(sys.layout.n);
+  const mult = Float64Array.from(sys.groups, (g) => g.members.length);
   const mesh = sol.mesh();
   for (let k = 0; k + 1 < mesh.length; k++) {
     const lo = Math.max(from, mesh[k]!);
@@ -200,8 +235,9 @@ function integrate(
         sent[i] += w * rate;
         delivered[i] += w * rate * (1 - p);
         lost[i] += w * rate * p;
-        queueDrops += w * rate * pq;
-        randomDrops += w * rate * (1 - pq) * (p > pq ? (p - pq) / Math.max(1 - pq, 1e-12) : 0);
+        const m = mult[i]!;
+        queueDrops += m * (w * rate * pq);
+        randomDrops += m * (w * rate * (1 - pq) * (p > pq ? (p - pq) / Math.max(1 - pq, 1e-12) : 0));
       }
     }
   }
@@ -225,8 +261,8 @@ function sampleGrid(
   const rtt = idx.map(() => new Array<number>(gridN).fill(0));
   const infl = idx.map(() => new Array<number>(gridN).fill(0));
   const qv = new Array<number>(gridN).fill(0);
-  const Z = new Float64Array(sys.zSize);
-  const y = new Float64Array(sys.n);
+  const Z = new Float64Array(sys.layout.zSize);
+  const y = new Float64Array(sys.layout.n);
   let bad = '';
   for (let g = 0; g < gridN; g++) {
     const t = grid[g]!;

@@ -1,65 +1,29 @@
 import { InputError } from '../errors.js';
 import type { Bound, DdeProblem, PastFn, StateEvent, TimedEvent } from '../solver/index.js';
-import type { CompiledSystem, PastSnapshot } from './compile.js';
-import type { FluidFlowParams, FluidLink } from './scenarioMap.js';
-import type { ModelFile } from './modelFile.js';
+import type { CompiledSystem, GenFn, PastSnapshot } from './compile.js';
+import type { FluidLink } from './scenarioMap.js';
+import type { FlowGroup } from './groups.js';
+import { StateLayout, Z_A, Z_DELAY } from './layout.js';
+import { bindBottleneck } from './params.js';
 import { basename } from 'node:path';
 import seedrandom from 'seedrandom';
 
 /**
- * Assemble the compiled bottleneck + N copies of one flow model into a DdeProblem, binding parameters.
- * Flows are frozen (dy = 0, rate 0) before their start and after their stop time: both are timed
- * events, so the solver steps exactly onto them.
+ * The shared bottleneck plus one state block per flow group (groups.ts), each block from its own flow
+ * model, assembled into a DdeProblem. The blocks are coupled only through the queue: the bottleneck
+ * sees the aggregate arrival rate A = sum of multiplicity x rate, every flow sees the queue's delay
+ * and loss. Flows are frozen (dy = 0, rate 0) before their start and after their stop time: both are
+ * timed events, so the solver steps exactly onto them.
  */
 export interface FluidSystem {
   problem: DdeProblem;
-  n: number;
-  N: number;
-  /** Snapshot layout (see compile.ts): Z at (t, y). */
+  layout: StateLayout;
+  groups: readonly FlowGroup[];
+  /** Snapshot (see layout.ts): Z at (t, y). */
   snapshot(t: number, y: ArrayLike<number>, Z: Float64Array): Float64Array;
-  zSize: number;
-  /** Index in Z of flow i's output `name` (R for 'R'). */
-  zFlow(i: number, name: string): number;
-  /** Index in Z of a bottleneck output (`A` and `delay` too). */
-  zBottleneck(name: string): number;
-  /** Index in y of a state of flow i, or of the bottleneck (i = -1). */
-  yIndex(i: number, name: string): number;
-  flowParams: Float64Array[];
+  /** The group of each reduction (loss) event, by the event's name in the solution's record. */
+  reductionGroup: ReadonlyMap<string, number>;
   bnParams: Float64Array;
-}
-
-const BN_SCENARIO = ['C', 'B', 'pr', 'red', 'minTh', 'maxTh', 'maxP', 'wq', 'gentle'] as const;
-const FLOW_SCENARIO = ['Tp', 'b', 'W0', 'Wmax', 'S0', 'D'] as const;
-
-/** Where a scenario-bound value comes from, for error messages. */
-const SCENARIO_FIELD: Record<string, string> = {
-  C: 'bandwidthBps', B: 'queue limitPackets', pr: 'bottleneck.loss.rate', red: 'bottleneck.queue.kind', minTh: 'bottleneck.queue.minThPackets',
-  maxTh: 'bottleneck.queue.maxThPackets', maxP: 'bottleneck.queue.maxP', wq: 'bottleneck.queue.weight', gentle: 'bottleneck.queue.gentle',
-  Tp: 'link delays', b: 'tcp.delAckCount', D: 'tcp.dupAckThreshold', W0: 'tcp.initialCwndSegments', Wmax: 'tcp.rcvBufBytes', S0: 'tcp.initialSsthreshBytes',
-};
-
-function bind(m: ModelFile, scenarioValues: Record<string, number>, overrides: Record<string, number>, strictOverrides: Record<string, number>): Float64Array {
-  const file = basename(m.path);
-  const known = new Set(m.params.map((p) => p.name));
-  for (const k of Object.keys(strictOverrides)) {
-    if (!known.has(k)) throw new InputError(`params.${k}`, `is not a parameter of ${file} (have: ${m.params.filter((p) => !p.scenario).map((p) => p.name).join(', ') || 'none'})`);
-  }
-  return Float64Array.from(
-    m.params.map((p) => {
-      let v: number | undefined;
-      let field: string;
-      if (p.scenario) {
-        v = scenarioValues[p.name];
-        field = SCENARIO_FIELD[p.name] ?? p.name;
-        if (v === undefined) throw new InputError(`params.${p.name}`, `is marked scenario: true, but the engine supplies only ${[...BN_SCENARIO, ...FLOW_SCENARIO].join(', ')}`, `${file}:${p.line}`);
-      } else {
-        v = strictOverrides[p.name] ?? overrides[p.name] ?? p.default!;
-        field = p.name in strictOverrides ? `params.${p.name}` : p.name in overrides ? `ccParams.${p.name}` : `${file} params.${p.name}`;
-      }
-      if (!Number.isFinite(v) || v < p.min || v > p.max) throw new InputError(field, `must be in [${p.min}, ${p.max}] (${p.name} of ${file}), got ${v}`);
-      return v;
-    }),
-  );
 }
 
 /**
@@ -70,44 +34,62 @@ function bind(m: ModelFile, scenarioValues: Record<string, number>, overrides: R
  */
 export type LossProcess = 'periodic' | 'poisson';
 
+/** What names a group in event names: nothing for a single flow, else its flows. */
+function groupLabel(g: FlowGroup, flowCount: number): string {
+  if (flowCount === 1) return '';
+  const m = g.members;
+  if (m.length === 1) return `flow ${m[0]}`;
+  return `flows ${m.length === m[m.length - 1]! - m[0]! + 1 ? `${m[0]}-${m[m.length - 1]}` : m.join(',')}`;
+}
+
 export function buildSystem(
-  sys: CompiledSystem,
   link: FluidLink,
-  flows: FluidFlowParams[],
+  groups: readonly FlowGroup[],
   tEnd: number,
-  ccParams: Record<string, number>,
-  params: Record<string, number> = {},
   loss: { process: LossProcess; seed: number } = { process: 'periodic', seed: 1 },
 ): FluidSystem {
+  if (groups.length === 0) throw new RangeError('a fluid system needs at least one flow');
   const rng = seedrandom.alea(`cclab-fluid:${loss.seed}`);
   const draw = loss.process === 'poisson' ? () => -Math.log(1 - rng()) : () => 1;
-  const { nb, nf, nbo, nfo } = sys;
-  const N = flows.length;
-  const n = nb + N * nf;
-  const zSize = 2 + nbo + N * (1 + nfo);
-  const off = (i: number): number => nb + i * nf;
-  const zo = (i: number): number => 2 + nbo + i * (1 + nfo);
-  const bnParams = bind(sys.bottleneck, { C: link.C, B: link.B, pr: link.pr, red: link.red.on, minTh: link.red.minTh, maxTh: link.red.maxTh, maxP: link.red.maxP, wq: link.red.wq, gentle: link.red.gentle }, {}, {});
-  const flowParams = flows.map((f) => bind(sys.flow, { Tp: f.Tp, b: f.b, W0: f.W0, Wmax: f.Wmax, S0: f.S0, D: f.D }, ccParams, params));
-  const rateK = sys.flow.outputs.findIndex((o) => o.name === 'rate');
-  const active = (i: number, t: number): boolean => t >= flows[i]!.startS && t < flows[i]!.stopS;
+  // The bottleneck's functions are the same in every group's compiled system (one bottleneck file).
+  const bn = groups[0]!.system;
+  const layout = new StateLayout(
+    { states: bn.bottleneck.states.map((s) => s.name), outputs: bn.bottleneck.outputs.map((o) => o.name) },
+    groups.map((g) => ({ states: g.system.flow.states.map((s) => s.name), outputs: g.system.flow.outputs.map((o) => o.name) })),
+  );
+  const { n, zSize, nb } = layout;
+  const G = groups.length;
+  const flowCount = groups.reduce((a, g) => a + g.members.length, 0);
+  const bnParams = bindBottleneck(bn.bottleneck, link);
+  // Per group, in arrays the hot loops index directly.
+  const off = Int32Array.from(groups, (_, g) => layout.off(g));
+  const zo = Int32Array.from(groups, (_, g) => layout.zo(g));
+  const nf = Int32Array.from(groups, (g) => g.system.nf);
+  const mult = Float64Array.from(groups, (g) => g.members.length);
+  const Tp = Float64Array.from(groups, (g) => g.flow.Tp);
+  const startS = Float64Array.from(groups, (g) => g.flow.startS);
+  const stopS = Float64Array.from(groups, (g) => g.flow.stopS);
+  const FP = groups.map((g) => g.params);
+  const flowOutputs: GenFn[] = groups.map((g) => g.system.flowOutputs);
+  const flowRhs: GenFn[] = groups.map((g) => g.system.flowRhs);
+  const zRate = Int32Array.from(groups, (g, k) => layout.zFlow(k, 'rate'));
+  const active = (g: number, t: number): boolean => t >= startS[g]! && t < stopS[g]!;
 
   const snapshot = (t: number, y: ArrayLike<number>, Z: Float64Array): Float64Array => {
-    Z[0] = sys.delay(t, y, Z, 0, 0, flowParams[0]!, bnParams, noDy, noPast);
+    Z[Z_DELAY] = bn.delay(t, y, Z, 0, 0, FP[0]!, bnParams, noDy, noPast);
     let A = 0;
-    for (let i = 0; i < N; i++) {
-      const o = zo(i);
-      Z[o] = flows[i]!.Tp + Z[0];
-      sys.flowOutputs(t, y, Z, off(i), o, flowParams[i]!, bnParams, noDy, noPast);
-      if (!active(i, t)) Z[o + 1 + rateK] = 0;
-      A += Z[o + 1 + rateK]!;
+    for (let g = 0; g < G; g++) {
+      Z[zo[g]!] = Tp[g]! + Z[Z_DELAY];
+      flowOutputs[g]!(t, y, Z, off[g]!, zo[g]!, FP[g]!, bnParams, noDy, noPast);
+      if (!active(g, t)) Z[zRate[g]!] = 0;
+      A += mult[g]! * Z[zRate[g]!]!;
     }
-    Z[1] = A;
-    sys.bnOutputs(t, y, Z, 0, 0, flowParams[0]!, bnParams, noDy, noPast);
+    Z[Z_A] = A;
+    bn.bnOutputs(t, y, Z, 0, 0, FP[0]!, bnParams, noDy, noPast);
     return Z;
   };
 
-  // Delayed snapshots: a few cached time points (each rhs call asks for t - R_i once per flow).
+  // Delayed snapshots: a few cached time points (each rhs call asks for t - R once per group).
   const CACHE = 4;
   const cacheS = new Float64Array(CACHE).fill(NaN);
   const cacheY = Array.from({ length: CACHE }, () => new Float64Array(n));
@@ -119,7 +101,7 @@ export function buildSystem(
   const scratch = { Y: new Float64Array(n), Z: new Float64Array(zSize) };
   // The state components a delayed snapshot can read (the snapshot's own inputs and the delayed state
   // references); the others are never evaluated at delayed times (CUBIC: 8 of 14).
-  const need = delayedStateIndices(sys, N, off);
+  const need = delayedStateIndices(layout, groups.map((g) => g.system));
   const pastSnap: PastSnapshot = Object.assign((s: number) => {
     if (s > solverPast.settledUntil) {
       // Inside the step in progress: its values change between iterations, so never cache them.
@@ -138,21 +120,24 @@ export function buildSystem(
     cacheS[k] = s;
     return cacheObj[k]!;
   }, { draw });
-  const Zcur = new Float64Array(zSize);
-
-  const rhs: DdeProblem['rhs'] = (t, y, dy, past) => {
+  const usePast = (past: PastFn): void => {
     if (solverPast !== past) {
       solverPast = past;
       cacheS.fill(NaN);
     }
+  };
+  const Zcur = new Float64Array(zSize);
+
+  const rhs: DdeProblem['rhs'] = (t, y, dy, past) => {
+    usePast(past);
     // The dense output of the step in progress changes between stages: never reuse a look-up past
     // the last accepted step. Look-ups are at s <= t - Tp, which the solver keeps inside accepted steps.
     snapshot(t, y, Zcur);
-    sys.bnRhs(t, y, Zcur, 0, 0, flowParams[0]!, bnParams, dy, pastSnap);
-    for (let i = 0; i < N; i++) {
-      const o = off(i);
-      if (active(i, t)) sys.flowRhs(t, y, Zcur, o, zo(i), flowParams[i]!, bnParams, dy, pastSnap);
-      else for (let k = 0; k < nf; k++) dy[o + k] = 0;
+    bn.bnRhs(t, y, Zcur, 0, 0, FP[0]!, bnParams, dy, pastSnap);
+    for (let g = 0; g < G; g++) {
+      const o = off[g]!;
+      if (active(g, t)) flowRhs[g]!(t, y, Zcur, o, zo[g]!, FP[g]!, bnParams, dy, pastSnap);
+      else for (let k = 0; k < nf[g]!; k++) dy[o + k] = 0;
     }
   };
 
@@ -164,33 +149,31 @@ export function buildSystem(
       rhs(t, y, dyB, past);
       return dyB[i]!;
     }
-    if (solverPast !== past) {
-      solverPast = past;
-      cacheS.fill(NaN);
-    }
+    usePast(past);
     snapshot(t, y, Zcur);
-    sys.bnRhs(t, y, Zcur, 0, 0, flowParams[0]!, bnParams, dyB, pastSnap);
+    bn.bnRhs(t, y, Zcur, 0, 0, FP[0]!, bnParams, dyB, pastSnap);
     return dyB[i]!;
   };
 
   const y0: number[] = [];
   const bounds: Bound[] = [];
-  sys.bottleneck.states.forEach((_, k) => {
-    y0.push(sys.bnConst('initial', k, bnParams)!);
-    const lo = sys.bnConst('min', k, bnParams);
-    const hi = sys.bnConst('max', k, bnParams);
+  bn.bottleneck.states.forEach((_, k) => {
+    y0.push(bn.bnConst('initial', k, bnParams)!);
+    const lo = bn.bnConst('min', k, bnParams);
+    const hi = bn.bnConst('max', k, bnParams);
     if (lo !== undefined || hi !== undefined) bounds.push({ index: k, lo, hi });
   });
-  for (let i = 0; i < N; i++) {
+  groups.forEach((grp, g) => {
+    const sys = grp.system;
     sys.flow.states.forEach((st, k) => {
-      const v = sys.flowConst('initial', k, flowParams[i]!, bnParams)!;
+      const v = sys.flowConst('initial', k, FP[g]!, bnParams)!;
       if (!Number.isFinite(v)) throw new InputError(`states.${st.name}.initial`, `evaluates to ${v}`, basename(sys.flow.path));
       y0.push(v);
-      const lo = sys.flowConst('min', k, flowParams[i]!, bnParams);
-      const hi = sys.flowConst('max', k, flowParams[i]!, bnParams);
-      if (lo !== undefined || hi !== undefined) bounds.push({ index: off(i) + k, lo, hi });
+      const lo = sys.flowConst('min', k, FP[g]!, bnParams);
+      const hi = sys.flowConst('max', k, FP[g]!, bnParams);
+      if (lo !== undefined || hi !== undefined) bounds.push({ index: off[g]! + k, lo, hi });
     });
-  }
+  });
 
   const Zev = new Float64Array(zSize);
   // Every event is checked at the same (t, y) in turn: compute that snapshot once.
@@ -208,97 +191,92 @@ export function buildSystem(
   };
   const tmp: number[] = new Array(16).fill(0);
   const events: StateEvent[] = [];
-  for (let i = 0; i < N; i++) {
-    for (const ev of sys.events) {
+  const reductionGroup = new Map<string, number>();
+  groups.forEach((grp, g) => {
+    const label = groupLabel(grp, flowCount);
+    const o = off[g]!;
+    const z = zo[g]!;
+    const fp = FP[g]!;
+    for (const ev of grp.system.events) {
+      const name = label ? `${label}: ${ev.name}` : ev.name;
+      if (ev.reduction) reductionGroup.set(name, g);
       events.push({
-        name: N > 1 ? `flow ${i}: ${ev.name}` : ev.name,
+        name,
         direction: ev.direction,
         // Kink locators (no assignment) switch no state the delayed terms read.
         propagates: ev.targets.length > 0,
         g: (t, y, past) => {
-          if (!active(i, t)) return NaN;
-          if (solverPast !== past) {
-            solverPast = past;
-            cacheS.fill(NaN);
-          }
+          if (!active(g, t)) return NaN;
+          usePast(past);
           // A guard on the discrete modes alone (the usual case) is checked before any snapshot.
-          if (!ev.guardReadsZ && ev.guard(t, y, Zev, off(i), zo(i), flowParams[i]!, bnParams, noDy, pastSnap) !== 1) return NaN;
+          if (!ev.guardReadsZ && ev.guard(t, y, Zev, o, z, fp, bnParams, noDy, pastSnap) !== 1) return NaN;
           if (ev.guardReadsZ || ev.gReadsZ) evSnapshot(t, y);
-          if (ev.guardReadsZ && ev.guard(t, y, Zev, off(i), zo(i), flowParams[i]!, bnParams, noDy, pastSnap) !== 1) return NaN;
-          return ev.g(t, y, Zev, off(i), zo(i), flowParams[i]!, bnParams, noDy, pastSnap);
+          if (ev.guardReadsZ && ev.guard(t, y, Zev, o, z, fp, bnParams, noDy, pastSnap) !== 1) return NaN;
+          return ev.g(t, y, Zev, o, z, fp, bnParams, noDy, pastSnap);
         },
         action: (t, y) => {
           evT = NaN;
           snapshot(t, y, Zev);
-          ev.set(t, y, Zev, off(i), zo(i), flowParams[i]!, bnParams, tmp, pastSnap);
+          ev.set(t, y, Zev, o, z, fp, bnParams, tmp, pastSnap);
           ev.targets.forEach((k, j) => {
-            y[off(i) + k] = tmp[j]!;
+            y[o + k] = tmp[j]!;
           });
         },
       });
     }
-  }
-  const timedEvents: TimedEvent[] = [];
-  flows.forEach((f, i) => {
-    if (f.startS > 0) timedEvents.push({ name: `flow ${i} starts`, atS: f.startS, action: () => {} });
-    if (f.stopS < tEnd) timedEvents.push({ name: `flow ${i} stops`, atS: f.stopS, action: () => {} });
   });
-  const minTp = Math.min(...flows.map((f) => f.Tp));
-  const lagBuf = new Float64Array(N);
+  const timedEvents: TimedEvent[] = [];
+  groups.forEach((grp, g) => {
+    const who = groupLabel(grp, 2);
+    const verb = grp.members.length > 1 ? ['start', 'stop'] : ['starts', 'stops'];
+    if (startS[g]! > 0) timedEvents.push({ name: `${who} ${verb[0]}`, atS: startS[g]!, action: () => {} });
+    if (stopS[g]! < tEnd) timedEvents.push({ name: `${who} ${verb[1]}`, atS: stopS[g]!, action: () => {} });
+  });
+  const minTp = Math.min(...Tp);
+  const lagBuf = new Float64Array(G);
   const lags = (t: number, y: ArrayLike<number>): Float64Array => {
-    const d = sys.delay(t, y, Zev, 0, 0, flowParams[0]!, bnParams, noDy, noPast);
-    for (let i = 0; i < N; i++) lagBuf[i] = flows[i]!.Tp + d;
+    const d = bn.delay(t, y, Zev, 0, 0, FP[0]!, bnParams, noDy, noPast);
+    for (let g = 0; g < G; g++) lagBuf[g] = Tp[g]! + d;
     return lagBuf;
   };
   return {
     problem: { n, rhs, rhsComponent, y0, tspan: [0, tEnd], minLagS: minTp, lags, bounds, events, timedEvents },
-    n,
-    N,
+    layout,
+    groups,
     snapshot,
-    zSize,
-    zFlow: (i, name) => {
-      if (name === 'R') return zo(i);
-      const k = sys.flow.outputs.findIndex((o) => o.name === name);
-      return k < 0 ? -1 : zo(i) + 1 + k;
-    },
-    zBottleneck: (name) => (name === 'delay' ? 0 : name === 'A' ? 1 : (() => {
-      const k = sys.bottleneck.outputs.findIndex((o) => o.name === name);
-      return k < 0 ? -1 : 2 + k;
-    })()),
-    yIndex: (i, name) => {
-      if (i < 0) return sys.bottleneck.states.findIndex((s) => s.name === name);
-      const k = sys.flow.states.findIndex((s) => s.name === name);
-      return k < 0 ? -1 : off(i) + k;
-    },
-    flowParams,
+    reductionGroup,
     bnParams,
   };
 }
 
 /**
  * Indices in Y of the state components a delayed snapshot reads: those the snapshot functions (delay,
- * outputs) read, plus delayed state references (`_Y0[...]`) anywhere, for the bottleneck and each flow.
- * Read from the generated code; any state index it cannot parse as a literal means all components.
+ * outputs) read, plus delayed state references (`_Y0[...]`) anywhere, for the bottleneck and each
+ * block (`systems[g]` is block g's compiled model). Read from the generated code; any state index it
+ * cannot parse as a literal means all components.
  */
-export function delayedStateIndices(sys: CompiledSystem, N: number, off: (i: number) => number): Int32Array {
-  const n = sys.nb + N * sys.nf;
-  const all = Int32Array.from({ length: n }, (_, i) => i);
+export function delayedStateIndices(layout: StateLayout, systems: readonly CompiledSystem[]): Int32Array {
+  const all = Int32Array.from({ length: layout.n }, (_, i) => i);
   const bn = new Set<number>();
-  const fl = new Set<number>();
-  const scan = (code: string, names: RegExp): boolean => {
-    for (const m of code.matchAll(/(?<![\w$])(_Y\d+|Y)\[([^\]]*)\]/g)) {
-      if (!names.test(m[1]!)) continue;
-      const lit = /^(off \+ )?(\d+)$/.exec(m[2]!);
-      if (!lit) return false;
-      (lit[1] ? fl : bn).add(Number(lit[2]));
-    }
-    return true;
-  };
-  const src = sys.source;
-  for (const name of ['delay', 'flowOutputs', 'bnOutputs']) if (src[name] === undefined || !scan(src[name]!, /^Y$/)) return all;
-  for (const code of Object.values(src)) if (!scan(code, /^_Y\d+$/)) return all;
-  const out: number[] = [...bn].filter((k) => k < sys.nb);
-  for (let i = 0; i < N; i++) for (const k of fl) if (k < sys.nf) out.push(off(i) + k);
+  const out: number[] = [];
+  for (let g = 0; g < systems.length; g++) {
+    const sys = systems[g]!;
+    const fl = new Set<number>();
+    const scan = (code: string, names: RegExp): boolean => {
+      for (const m of code.matchAll(/(?<![\w$])(_Y\d+|Y)\[([^\]]*)\]/g)) {
+        if (!names.test(m[1]!)) continue;
+        const lit = /^(off \+ )?(\d+)$/.exec(m[2]!);
+        if (!lit) return false;
+        (lit[1] ? fl : bn).add(Number(lit[2]));
+      }
+      return true;
+    };
+    const src = sys.source;
+    for (const name of ['delay', 'flowOutputs', 'bnOutputs']) if (src[name] === undefined || !scan(src[name]!, /^Y$/)) return all;
+    for (const code of Object.values(src)) if (!scan(code, /^_Y\d+$/)) return all;
+    for (const k of fl) if (k < sys.nf) out.push(layout.off(g) + k);
+  }
+  out.push(...[...bn].filter((k) => k < layout.nb));
   return Int32Array.from(out.sort((a, b) => a - b));
 }
 

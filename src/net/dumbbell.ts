@@ -1,6 +1,8 @@
 import type { Simulator } from '../engine/simulator.js';
 import { rngStream, type Uniform } from '../engine/rng.js';
+import { flowPath } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
+import { secondsToNs } from '../units.js';
 import { Link } from './link.js';
 import { EV_ARRIVE } from '../packet/events.js';
 import { sackOptionBytes } from '../tcp/sack-blocks.js';
@@ -69,7 +71,7 @@ export class Dumbbell {
     this.headerBytes = scenario.headerBytes;
     const full = scenario.mssBytes + scenario.headerBytes;
     const b = scenario.bottleneck;
-    const ns = (s: number): number => Math.round(s * 1e9);
+    const ns = secondsToNs;
     const redRng = rngStream(scenario.seed, 'red');
     const q = b.queue;
     const red = q.kind === 'red' ? q : null;
@@ -93,9 +95,8 @@ export class Dumbbell {
       this.paths[2 * i] = Int32Array.from(fwd);
       this.paths[2 * i + 1] = Int32Array.from(rev);
     });
-    let traced = this.bottleneckForward;
-    for (const id of this.paths[0]!) if (this.links[id]!.bandwidthBps < this.links[traced]!.bandwidthBps) traced = id;
-    this.tracedQueueLink = traced;
+    // Flow 0's forward path lists its links in the order of src/scenario/path.ts.
+    this.tracedQueueLink = this.paths[0]![flowPath(scenario, 0).tightestIndex]!;
   }
 
   /** Name of the traced link (`bottleneck`, `access0`, ...). */

@@ -5,6 +5,7 @@ import { LazyTimer } from '../engine/timer.js';
 import { TraceRecorder } from '../engine/trace.js';
 import { Dumbbell } from '../net/dumbbell.js';
 import type { RunResult } from '../result/types.js';
+import { flowCc } from '../scenario/flowCc.js';
 import type { Scenario } from '../scenario/types.js';
 import { TcpReceiver } from '../tcp/receiver.js';
 import { initialWindowBytes, TcpSender } from '../tcp/sender.js';
@@ -18,6 +19,12 @@ import { buildResult, type FlowSnapshot } from './result.js';
 export interface RunOptions {
   /** Overrides the registry's algorithm (per flow), e.g. a test double. */
   makeCc?: (flow: number) => CongestionControl;
+}
+
+/** Flow i's own algorithm: its variant and knobs (src/scenario/flowCc.ts resolves the defaults). */
+function flowCongestionControl(scenario: Scenario, i: number): CongestionControl {
+  const { variant, ccParams } = flowCc(scenario, i);
+  return createCongestionControl(variant, ccParams);
 }
 
 /** Everything a run builds, exposed for white-box tests (conservation, RTT samples). */
@@ -54,7 +61,7 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
       new TcpSender(
         i,
         sim,
-        options.makeCc ? options.makeCc(i) : createCongestionControl(scenario.variant, scenario.ccParams),
+        options.makeCc ? options.makeCc(i) : flowCongestionControl(scenario, i),
         net,
         {
           mssBytes: scenario.mssBytes,

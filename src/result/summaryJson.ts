@@ -1,10 +1,14 @@
-import type { RunResult } from './types.js';
+import { flowCc } from '../scenario/flowCc.js';
+import type { Variant } from '../variants.js';
+import { jainIndex } from './fairness.js';
+import type { FlowSummary, RunResult } from './types.js';
 
 /** The flat summary the CLI prints with `--json` (one object; keys stable, documented in the README). */
 export interface SummaryJson {
   engine: RunResult['engine'];
   status: RunResult['status'];
   failure?: string;
+  /** The scenario's top-level variant; `perFlow[i].variant` is what flow i ran. */
   variant: RunResult['variant'];
   scenario: string;
   seed: number;
@@ -19,10 +23,12 @@ export interface SummaryJson {
   timeouts: number;
   fastRecoveries: number;
   lossRate: number;
+  /** Jain's fairness index of the flows' goodputs (1 = equal shares); null if nothing was delivered. */
+  jainIndex: number | null;
   drops: RunResult['summary']['drops'];
   events: number | null;
   wallS: number;
-  perFlow: RunResult['flows'][number]['summary'][];
+  perFlow: (FlowSummary & { variant: Variant })[];
 }
 
 export function summaryJson(r: RunResult): SummaryJson {
@@ -44,9 +50,10 @@ export function summaryJson(r: RunResult): SummaryJson {
     timeouts: r.summary.timeouts,
     fastRecoveries: r.summary.fastRecoveries,
     lossRate: r.summary.lossRate,
+    jainIndex: jainIndex(r.flows.map((f) => f.summary.goodputBps)),
     drops: r.summary.drops,
     events: r.stats.events ?? null,
     wallS: r.stats.wallS,
-    perFlow: r.flows.map((f) => f.summary),
+    perFlow: r.flows.map((f, i) => ({ ...f.summary, variant: flowCc(r.spec, i).variant })),
   };
 }

@@ -1,4 +1,5 @@
 import type { Variant } from '../variants.js';
+import { bdpPackets } from './path.js';
 import { defaultTcp } from './presets.js';
 import type { FlowSpec, LinkSpec, Scenario } from './types.js';
 
@@ -17,22 +18,10 @@ export const DUMBBELL_DEFAULTS = {
   durationS: 100,
 } as const;
 
-/** Base round-trip propagation delay of flow 0's path (no queueing, no serialisation). */
-export function baseRttS(s: Pick<Scenario, 'bottleneck' | 'flows'>, flow = 0): number {
-  const f = s.flows[flow]!;
-  return 2 * (f.access.delayS + s.bottleneck.delayS + (f.receiverAccess?.delayS ?? 0));
-}
-
-/** One bandwidth-delay product of the bottleneck, in full-size packets (at least 1). */
-export function bdpPackets(bandwidthBps: number, rttS: number, packetBytes: number): number {
-  return Math.max(1, Math.ceil((bandwidthBps * rttS) / 8 / packetBytes));
-}
-
 export function dumbbellScenario(variant: Variant, flowCount = 1): Scenario {
   const d = DUMBBELL_DEFAULTS;
-  const rttS = 2 * (2 * d.accessDelayS + d.bottleneckDelayS);
-  const queuePackets = bdpPackets(d.bottleneckBps, rttS, d.mssBytes + d.headerBytes);
-  const access: LinkSpec = { bandwidthBps: d.accessBps, delayS: d.accessDelayS, queuePackets };
+  // Queues are sized below, once the path exists: one BDP (at least one packet).
+  const access: LinkSpec = { bandwidthBps: d.accessBps, delayS: d.accessDelayS, queuePackets: 1 };
   const flows: FlowSpec[] = Array.from({ length: flowCount }, () => ({
     access: { ...access },
     receiverAccess: { ...access },
@@ -40,7 +29,7 @@ export function dumbbellScenario(variant: Variant, flowCount = 1): Scenario {
     stopS: null,
     bytes: null,
   }));
-  return {
+  const s: Scenario = {
     name: 'dumbbell',
     variant,
     durationS: d.durationS,
@@ -51,7 +40,7 @@ export function dumbbellScenario(variant: Variant, flowCount = 1): Scenario {
     bottleneck: {
       bandwidthBps: d.bottleneckBps,
       delayS: d.bottleneckDelayS,
-      queue: { kind: 'droptail', limitPackets: queuePackets },
+      queue: { kind: 'droptail', limitPackets: 1 },
       loss: { rate: 0, direction: 'data' },
     },
     flows,
@@ -59,4 +48,11 @@ export function dumbbellScenario(variant: Variant, flowCount = 1): Scenario {
     ccParams: {},
     trace: { maxPoints: 4000 },
   };
+  const queuePackets = Math.max(1, Math.ceil(bdpPackets(s)));
+  s.bottleneck.queue.limitPackets = queuePackets;
+  for (const f of flows) {
+    f.access.queuePackets = queuePackets;
+    f.receiverAccess!.queuePackets = queuePackets;
+  }
+  return s;
 }

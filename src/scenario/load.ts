@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { InputError } from '../errors.js';
-import { isVariant, VARIANTS, type Variant } from '../variants.js';
+import { DEFAULT_VARIANT, isVariant, VARIANTS, type Variant } from '../variants.js';
 import { dumbbellScenario } from './defaults.js';
 import { isPresetName, PRESET_NAMES, presetScenario } from './presets.js';
 import type { FlowSpec, Scenario } from './types.js';
@@ -36,8 +36,11 @@ export function parseScenarioText(text: string, source: string, variantOverride?
     throw new InputError('(root)', 'must be a mapping of scenario fields', source);
   }
   const { base, ...fields } = raw as Record<string, unknown>;
-  const variantField = variantOverride ?? fields.variant ?? 'reno';
-  if (!isVariant(variantField)) throw new InputError('variant', `must be one of ${VARIANTS.join(', ')}, got '${String(variantField)}'`, source);
+  // The file's own variant is checked even when a flag overrides it: a typo in a file is an error.
+  if (fields.variant !== undefined && !isVariant(fields.variant)) {
+    throw new InputError('variant', `must be one of ${VARIANTS.join(', ')}, got '${String(fields.variant)}'`, source);
+  }
+  const variantField = variantOverride ?? (fields.variant as Variant | undefined) ?? DEFAULT_VARIANT;
   let start: Scenario;
   if (base === undefined || base === 'dumbbell') start = dumbbellScenario(variantField);
   else if (isPresetName(base)) start = presetScenario(base, variantField);

@@ -71,9 +71,15 @@ export interface PresetOptions {
   bottleneckBps?: number;
   bottleneckDelayS?: number;
   lossRate?: number;
+  /** Gap between consecutive flows' starts (default 0.1 s, as ns-3's example). */
+  startStaggerS?: number;
 }
 
-/** A preset as a full Scenario. Flow i (0-based) starts at 0.1 (i + 1) s, as in ns-3's example. */
+/** ns-3's example starts its first application at 0.1 s and the next ones 0.1 s apart. */
+export const PRESET_FIRST_START_S = 0.1;
+export const PRESET_START_STAGGER_S = 0.1;
+
+/** A preset as a full Scenario. Flow i (0-based) starts at 0.1 + i x stagger s (ns-3's example: 0.1 (i + 1) s). */
 export function presetScenario(name: PresetName, variant: Variant, opts: PresetOptions = {}): Scenario {
   const line = {
     ...PRESET_LINES[name],
@@ -88,11 +94,13 @@ export function presetScenario(name: PresetName, variant: Variant, opts: PresetO
   const flowCount = opts.flows ?? 1;
   const flows: FlowSpec[] = [];
   for (let i = 0; i < flowCount; i++) {
+    // The default keeps ns-3's exact starts (0.1 (i + 1), not 0.1 + 0.1 i, which rounds differently).
+    const startS = opts.startStaggerS === undefined ? PRESET_START_STAGGER_S * (i + 1) : PRESET_FIRST_START_S + i * opts.startStaggerS;
     flows.push({
       access: { bandwidthBps: accessBps, delayS: accessDelayS, queuePackets },
       receiverAccess: null,
-      startS: 0.1 * (i + 1),
-      stopS: Math.max(0.1 * (i + 1), durationS - 2.9),
+      startS,
+      stopS: Math.max(startS, durationS - 2.9),
       bytes: null,
     });
   }

@@ -65,7 +65,10 @@ export const SCENARIO_SCHEMA: Schema = {
           startS: num(0, 1e6),
           stopS: num(0, 1e6, { nullable: true }),
           bytes: int(1, Number.MAX_SAFE_INTEGER, { nullable: true }),
+          variant: { kind: 'enum', values: VARIANTS },
+          ccParams: { kind: 'record', value: num(-1e12, 1e12) },
         },
+        optional: ['variant', 'ccParams'],
       },
     },
     tcp: {

@@ -11,7 +11,7 @@ export type Schema =
   | { kind: 'string'; nullable?: boolean }
   | { kind: 'boolean' }
   | { kind: 'enum'; values: readonly string[] }
-  | { kind: 'object'; fields: Record<string, Schema>; nullable?: boolean }
+  | { kind: 'object'; fields: Record<string, Schema>; nullable?: boolean; optional?: readonly string[] }
   | { kind: 'record'; value: Schema }
   | { kind: 'array'; items: Schema; minItems: number; maxItems: number }
   | { kind: 'union'; tag: string; variants: Record<string, Schema & { kind: 'object' }> };
@@ -69,7 +69,10 @@ export function check(value: unknown, schema: Schema, path: string, source?: str
         }
       }
       for (const [key, sub] of Object.entries(schema.fields)) {
-        if (!(key in obj)) throw new InputError(join(path, key), 'is missing', source);
+        if (!(key in obj)) {
+          if (schema.optional?.includes(key)) continue;
+          throw new InputError(join(path, key), 'is missing', source);
+        }
         check(obj[key], sub, join(path, key), source);
       }
       return;

@@ -8,6 +8,7 @@ import type { Variant } from '../variants.js';
 export interface Scenario {
   /** Human name (preset id or file stem); carried into results and reports. */
   name: string;
+  /** Congestion control of every flow that names none (`flows[i].variant`). */
   variant: Variant;
   /** Simulated time. Goodput is measured over [measureFromS, durationS]. */
   durationS: number;
@@ -23,7 +24,10 @@ export interface Scenario {
   /** One entry per sender/receiver pair. Flow i's path: access -> bottleneck -> receiverAccess. */
   flows: FlowSpec[];
   tcp: TcpSpec;
-  /** Variant-specific knobs (e.g. cubic: { hystart: 0 | 1, beta: 0.7, c: 0.4 }). Checked per variant. */
+  /**
+   * Knobs of the top-level `variant` (e.g. cubic: { hystart: 0 | 1, beta: 0.7, c: 0.4 }), checked
+   * against its registry entry. They apply to every flow whose variant is the top-level one.
+   */
   ccParams: Record<string, number>;
   trace: TraceSpec;
 }
@@ -75,6 +79,10 @@ export interface FlowSpec {
   stopS: number | null;
   /** Bytes the application sends; null = unlimited bulk transfer. */
   bytes: number | null;
+  /** This flow's congestion control; absent = the scenario's `variant`. Resolve with `flowCc`. */
+  variant?: Variant;
+  /** This flow's knobs, laid over the top-level `ccParams` when the variants match. */
+  ccParams?: Record<string, number>;
 }
 
 export interface TcpSpec {

@@ -1,4 +1,6 @@
+import { validateCcParams } from '../cc/registry.js';
 import { InputError } from '../errors.js';
+import { flowCc } from './flowCc.js';
 import { SCENARIO_SCHEMA } from './scenarioSchema.js';
 import { check } from './schema.js';
 import type { Scenario } from './types.js';
@@ -25,5 +27,29 @@ export function validateScenario(value: unknown, source?: string): Scenario {
     if (f.startS >= s.durationS) fail(`flows[${i}].startS`, `must be below durationS (${s.durationS}), got ${f.startS}`);
     if (f.stopS !== null && f.stopS < f.startS) fail(`flows[${i}].stopS`, `must not be before startS (${f.startS}), got ${f.stopS}`);
   });
+  checkCcParams(s, source);
   return s;
+}
+
+/**
+ * Every flow's knobs against its variant's registry entry, so that a scenario one engine accepts the
+ * other accepts too. The top-level ccParams are checked against the top-level variant even when every
+ * flow names its own, and reported under their own name; a flow's under `flows[i].ccParams`.
+ */
+function checkCcParams(s: Scenario, source?: string): void {
+  const checkOne = (variant: Scenario['variant'], params: Record<string, number>, field: string): void => {
+    try {
+      validateCcParams(variant, params, field);
+    } catch (e) {
+      // Re-thrown with the file or flag it came from; the registry does not know the source.
+      if (e instanceof InputError) throw new InputError(e.field, e.problem, source);
+      throw e;
+    }
+  };
+  checkOne(s.variant, s.ccParams, 'ccParams');
+  s.flows.forEach((f, i) => {
+    if (f.variant === undefined && f.ccParams === undefined) return;
+    const cc = flowCc(s, i);
+    checkOne(cc.variant, cc.ccParams, `flows[${i}].ccParams`);
+  });
 }

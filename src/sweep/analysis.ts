@@ -4,7 +4,12 @@ import { scenarioAt, type AxisValue } from './axes.js';
 import type { SweepPlan } from './grid.js';
 import type { PointStats } from './points.js';
 import { elasticity } from './stats.js';
-import { fairShareBps, THEORY_ELASTICITY, type ClosedFormsFn } from './theory.js';
+import { fairSharePayloadBps } from '../scenario/path.js';
+import type { ClosedFormPrediction } from '../theory/closedForms.js';
+import { THEORY_ELASTICITY } from '../theory/elasticity.js';
+
+/** Closed-form predictions for a scenario (src/theory's closedForms, or a test's stand-in). */
+export type ClosedFormsFn = (s: Scenario) => readonly ClosedFormPrediction[];
 
 /**
  * The tidy tables behind the sweep report: one row per point/variant/engine with its loss, RTT and
@@ -37,10 +42,10 @@ export interface TheoryRow {
   variant: Variant;
   formula: string;
   title: string;
-  /** The formula's goodput, capped at the capacity (fair share of the slowest link). */
+  /** The formula's goodput, capped by src/theory at the flow's fair share and the receive window. */
   goodputBps: number;
-  /** The formula's own value, uncapped. */
-  rawGoodputBps: number;
+  /** What sets the rate there (only 'loss-limited' is the formula's own regime). */
+  regime: string;
   note: string;
 }
 
@@ -65,7 +70,7 @@ export function reportRows(plan: SweepPlan, points: readonly PointStats[]): Repo
   return points.map((p) => {
     let cap = capacity.get(p.pointId);
     if (cap === undefined) {
-      cap = fairShareBps(scenarioAt(plan.base, plan.axes, p.point));
+      cap = fairSharePayloadBps(scenarioAt(plan.base, plan.axes, p.point));
       capacity.set(p.pointId, cap);
     }
     return {
@@ -96,14 +101,13 @@ export function theoryRows(plan: SweepPlan, pointsOf: readonly { pointId: string
     if (seen.has(pointId)) continue;
     seen.add(pointId);
     const at = scenarioAt(plan.base, plan.axes, point);
-    const cap = fairShareBps(at);
     for (const variant of plan.variants) {
       const s: Scenario = { ...at, variant };
       for (const f of forms(s)) {
         if (!f.appliesTo.includes(variant) || f.goodputBps === null || !(f.goodputBps > 0)) continue;
         out.push({
           slice: sliceOf(plan, point), loss: li >= 0 ? (point[li] as number) : null, rttS: ri >= 0 ? (point[ri] as number) : null,
-          variant, formula: f.formula, title: f.title, goodputBps: Math.min(f.goodputBps, cap), rawGoodputBps: f.goodputBps, note: f.note ?? '',
+          variant, formula: f.formula, title: f.title, goodputBps: f.goodputBps, regime: f.validity.regime, note: f.note,
         });
       }
     }

@@ -97,14 +97,16 @@ export function expandPlan(plan: SweepPlan): RunSpec[] {
     // Check each point before any run starts: a bad combination (say, flows that start after the
     // end) is a usage error to report now, not hundreds of failed runs later.
     const label = Object.entries(rec).map(([k, v]) => `${k}=${String(v)}`).join(', ');
-    validateScenario(atPoint, `sweep point ${label || '(base)'}`);
     for (const variant of plan.variants) {
       const drop = foreignCcParams(plan.axes, variant);
+      // Checked per variant, after dropping the knobs it does not have (validateScenario checks ccParams).
+      const forVariant: Scenario = { ...structuredClone(atPoint), variant };
+      for (const k of drop) delete forVariant.ccParams[k];
+      validateScenario(forVariant, `sweep point ${label || '(base)'}`);
       for (const engine of plan.engines) {
         for (let rep = 0; rep < repsFor(engine, plan.reps); rep++) {
           const seed = deriveSeed(plan.seed, rec, rep);
-          const scenario: Scenario = { ...structuredClone(atPoint), variant, seed };
-          for (const k of drop) delete scenario.ccParams[k];
+          const scenario: Scenario = { ...structuredClone(forVariant), seed };
           runs.push({ index: runs.length, runId: `${pointId}-${variant}-${engine}-r${rep}`, pointId, point, variant, engine, rep, seed, scenario });
         }
       }

@@ -1,7 +1,7 @@
 /** Public API of the sweep module (re-exports only). */
 export { parseRange, linGrid, logGrid, acceptedForms, type UnitKind } from './range.js';
 export { HEADLINE_AXES, headlineAxis, setAxis, applyAxis, scenarioAt, checkAxes, type Axis, type AxisSpec, type AxisValue, type HeadlineAxis } from './axes.js';
-export { applyRtt, applyFlows, applyBufferBdp, applyBufferPackets, baseRttS, bdpPackets } from './scenarioAxes.js';
+export { applyRtt, applyFlows, applyBufferBdp, applyBufferPackets } from './scenarioAxes.js';
 export { getPath, setPath } from './fieldPath.js';
 export { expandPlan, gridPoints, planHash, pointIdOf, repsFor, DETERMINISTIC_ENGINES, type SweepPlan, type RunSpec } from './grid.js';
 export { deriveSeed } from './seed.js';
@@ -19,6 +19,5 @@ export { runsCsv, pointsCsv } from './csv.js';
 export { writeSweepOutputs, readSweepOutput, SWEEP_FORMAT, type SweepManifest, type ReportPage, type ReportWriter } from './output.js';
 export { mergeSweeps, type MergeSummary } from './merge.js';
 export { sweepReport, sweepReportHtml } from './report.js';
-export { elasticities, winners, reportRows, theoryRows } from './analysis.js';
-export { builtinClosedForms, THEORY_ELASTICITY } from './theory.js';
+export { elasticities, winners, reportRows, theoryRows, type ClosedFormsFn } from './analysis.js';
 export { progressReporter } from './progress.js';

@@ -2,30 +2,27 @@ import { buildChart, chartId, type BuiltChart } from '../report/chartkit.js';
 import { chartFigure, escapeHtml, renderPage, type PageChart, type Section } from '../report/html.js';
 import { cclabVersion } from '../report/assets.js';
 import type { Variant } from '../variants.js';
-import { elasticities, reportRows, theoryRows, winners, type ReportRow, type TheoryRow } from './analysis.js';
+import { elasticities, reportRows, theoryRows, winners, type ClosedFormsFn, type ReportRow, type TheoryRow } from './analysis.js';
 import type { RunRecord } from './execute.js';
 import type { SweepPlan } from './grid.js';
 import type { ReportPage } from './output.js';
 import { aggregatePoints } from './points.js';
 import { heatmapChart, responseChart, winnerChart, type HeatmapCell } from './reportCharts.js';
 import { elasticityTable, failuresHtml, methodHtml, setupHtml } from './reportText.js';
-import { builtinClosedForms, loadClosedForms, type ClosedFormsFn } from './theory.js';
+import { closedForms } from '../theory/closedForms.js';
 
 /** Slices (combinations of axes other than loss and RTT) drawn in full; the rest are in the CSVs. */
 export const MAX_SLICES = 4;
 /** Panels of a goodput-vs-loss (or RTT) chart; more grid lines are spread evenly over this many. */
 export const MAX_PANELS = 6;
 
-/**
- * The closed form a heatmap uses as "predicted" when the sweep has no fluid runs, in order of
- * preference (ids of src/theory, then of the built-in fallback).
- */
+/** The closed form a heatmap uses as "predicted" when the sweep has no fluid runs, in order of preference. */
 const PRIMARY_FORMULA: Record<Variant, string[]> = {
-  tahoe: ['tahoe', 'pftk-full', 'pftk', 'mathis'],
-  reno: ['pftk-full', 'pftk', 'mathis'],
-  newreno: ['pftk-full', 'pftk', 'mathis'],
-  westwood: ['westwood', 'pftk-full', 'pftk', 'mathis'],
-  cubic: ['cubic', 'cubic-response'],
+  tahoe: ['tahoe'],
+  reno: ['pftk-full', 'mathis'],
+  newreno: ['pftk-full', 'mathis'],
+  westwood: ['westwood'],
+  cubic: ['cubic'],
 };
 
 function predictedCells(rows: readonly ReportRow[], theory: readonly TheoryRow[], hasFluid: boolean): HeatmapCell[] {
@@ -51,7 +48,7 @@ function predictedCells(rows: readonly ReportRow[], theory: readonly TheoryRow[]
  * same page as an unsharded sweep.
  */
 export async function sweepReport(plan: SweepPlan, records: readonly RunRecord[], forms?: ClosedFormsFn): Promise<ReportPage> {
-  const closed = forms ?? (await loadClosedForms()) ?? builtinClosedForms;
+  const closed = forms ?? closedForms;
   const points = aggregatePoints(records);
   const rows = reportRows(plan, points);
   const theory = theoryRows(plan, points, closed);

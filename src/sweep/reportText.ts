@@ -4,7 +4,7 @@ import type { ElasticitySummary } from './analysis.js';
 import { LOSS_LIMITED_FRACTION } from './analysis.js';
 import type { RunRecord } from './execute.js';
 import { repsFor, type SweepPlan } from './grid.js';
-import { baseRttS } from './scenarioAxes.js';
+import { propagationRttS } from '../scenario/path.js';
 
 /** HTML text blocks of the sweep report (tables and explanations). */
 
@@ -27,7 +27,7 @@ export function setupHtml(plan: SweepPlan, records: readonly RunRecord[]): strin
 <dt>variants</dt><dd>${escapeHtml(plan.variants.join(', '))}</dd>
 <dt>engines</dt><dd>${escapeHtml(plan.engines.join(', '))}</dd>
 <dt>replications</dt><dd>${escapeHtml(reps)} (seeds derived from sweep seed ${plan.seed})</dd>
-<dt>base scenario</dt><dd>${escapeHtml(b.name)}: bottleneck ${escapeHtml(formatRate(b.bottleneck.bandwidthBps))}, base RTT ${fmt(baseRttS(b) * 1000, 1)} ms, loss ${b.bottleneck.loss.rate}, queue ${b.bottleneck.queue.limitPackets} packets, ${b.flows.length} flow(s), ${b.durationS} s simulated, MSS ${b.mssBytes} B</dd>
+<dt>base scenario</dt><dd>${escapeHtml(b.name)}: bottleneck ${escapeHtml(formatRate(b.bottleneck.bandwidthBps))}, base RTT ${fmt(propagationRttS(b) * 1000, 1)} ms, loss ${b.bottleneck.loss.rate}, queue ${b.bottleneck.queue.limitPackets} packets, ${b.flows.length} flow(s), ${b.durationS} s simulated, MSS ${b.mssBytes} B</dd>
 <dt>runs</dt><dd>${records.length}${failed ? `, <strong>${failed} failed</strong> (see below; excluded from statistics)` : ''}</dd>
 </dl>`;
 }

@@ -1,12 +1,10 @@
 import { InputError } from '../errors.js';
-import { baseRttS } from '../scenario/defaults.js';
+import { bdpPackets, propagationRttS } from '../scenario/path.js';
 import type { FlowSpec, Scenario } from '../scenario/types.js';
 
 /**
  * Scenario edits behind the headline sweep flags. Each takes and mutates a cloned scenario.
  */
-
-export { baseRttS };
 
 /**
  * Sets flow 0's base RTT to `rttS` by scaling every link's one-way delay by the same factor:
@@ -18,7 +16,7 @@ export { baseRttS };
  */
 export function applyRtt(s: Scenario, rttS: number): void {
   if (!(rttS > 0) || !Number.isFinite(rttS)) throw new InputError('--rtt', `must be > 0, got ${rttS} s`);
-  const base = baseRttS(s);
+  const base = propagationRttS(s);
   if (base === 0) {
     for (const f of s.flows) f.access.delayS = rttS / 4;
     s.bottleneck.delayS = rttS / 4;
@@ -51,21 +49,6 @@ export function applyFlows(s: Scenario, n: number): void {
   }
 }
 
-/** Bits on the wire per full segment. */
-export function packetBits(s: Scenario): number {
-  return 8 * (s.mssBytes + s.headerBytes);
-}
-
-/**
- * Bandwidth-delay product of flow 0's path in full packets: the slowest of its links' rates times
- * its base RTT (the same definition as the presets' ns-3 queue sizing).
- */
-export function bdpPackets(s: Scenario): number {
-  const f = s.flows[0]!;
-  const rate = Math.min(f.access.bandwidthBps, s.bottleneck.bandwidthBps, f.receiverAccess?.bandwidthBps ?? Infinity);
-  return (rate * baseRttS(s)) / packetBits(s);
-}
-
 /** Sets the bottleneck queue limit (packets, at least 1). */
 export function applyBufferPackets(s: Scenario, packets: number, flag = '--buffer'): void {
   if (!Number.isFinite(packets) || packets <= 0) throw new InputError(flag, `must be > 0, got ${packets}`);
@@ -80,7 +63,7 @@ export function applyBufferPackets(s: Scenario, packets: number, flag = '--buffe
   q.limitPackets = p;
 }
 
-/** Sets the bottleneck queue to `multiple` x the BDP (see {@link bdpPackets}); applied after rate and RTT. */
+/** Sets the bottleneck queue to `multiple` x flow 0's BDP (src/scenario/path.ts); applied after rate and RTT. */
 export function applyBufferBdp(s: Scenario, multiple: number): void {
   if (!(multiple > 0)) throw new InputError('--buffer-bdp', `must be > 0, got ${multiple}`);
   applyBufferPackets(s, multiple * bdpPackets(s), '--buffer-bdp');

@@ -1,23 +1,67 @@
+import { flowPath, packetBits, payloadFraction, sharedQueue } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Variant } from '../variants.js';
-import { mapScenario } from '../fluid/scenarioMap.js';
-import { cubicAvgWindow, cubicResponseWindow, mathisWindow, pftkApprox, pftkFull, tahoeWindow, westwoodEquilibrium } from './formulas.js';
+import {
+  cubicAvgWindow,
+  cubicResponseWindow,
+  mathisWindow,
+  pftkApprox,
+  pftkFull,
+  pftkTimeoutProbability,
+  pftkTimeoutTimeShare,
+  tahoeWindow,
+  westwoodEquilibrium,
+} from './formulas.js';
 
 export * from './formulas.js';
 
 export type ClosedFormId = 'mathis' | 'pftk-full' | 'pftk-approx' | 'cubic' | 'westwood' | 'tahoe';
 
-/** One closed-form prediction for a Scenario (same shape as src/compare's ClosedFormLike). */
+/** What sets a closed form's rate in a scenario. Only 'loss-limited' is the formulas' own regime. */
+export type ClosedFormRegime = 'loss-limited' | 'link-limited' | 'rwnd-limited' | 'no-loss';
+
+/**
+ * Where a closed form may be trusted, with the reasons when not (as the fluid models' flags): the
+ * formulas assume a loss-limited bulk flow with many packets per RTT whose losses are repaired by
+ * fast recovery (except PFTK, which models timeouts and the receive window).
+ */
+export interface ClosedFormValidity {
+  regime: ClosedFormRegime;
+  valid: boolean;
+  /** One sentence per failed assumption, with the value and the threshold. */
+  reasons: string[];
+  /** The formula's mean window before any cap (segments; null without loss). */
+  rawCwndSegments: number | null;
+  /** Packets per RTT of the (capped) prediction. */
+  packetsPerRtt: number | null;
+  /** PFTK's probability that a loss indication is a timeout, at the predicted window. */
+  timeoutProbability: number | null;
+  /** Share of time in timeouts by PFTK's full model, at the predicted window. */
+  timeoutTimeShare: number | null;
+}
+
+/** One closed-form prediction for a Scenario. */
 export interface ClosedFormPrediction {
   formula: ClosedFormId;
   title: string;
-  appliesTo: Variant[];
-  /** Predicted mean window, segments (null when the formula has no answer here, e.g. p = 0). */
+  appliesTo: readonly Variant[];
+  /** Predicted mean window, segments, capped by the receive window and by what the path holds (null without an answer). */
   cwndSegments: number | null;
-  /** Predicted goodput, bit/s of payload: rate x (1 - p) x MSS x 8, capped at the flow's share of the link. */
+  /** Predicted goodput, bit/s of payload: rate x (1 - p) x MSS x 8, the rate capped at the flow's fair share of the tightest link. */
   goodputBps: number | null;
   note: string;
+  validity: ClosedFormValidity;
 }
+
+/** Thresholds of the closed forms' validity (as src/compare/validity.ts's for the fluid models). */
+export const CLOSED_FORM_VALIDITY = {
+  /** Below this mean window, three duplicate ACKs rarely arrive and a window is not a fluid. */
+  minPacketsPerRtt: 4,
+  /** Formulas without a timeout term over-predict once timeouts take more than this share of the time. */
+  maxTimeoutTimeShare: 0.1,
+  /** A rate within this factor of the cap counts as capped (numerical slack). */
+  capSlack: 1e-9,
+} as const;
 
 /**
  * Segments per ACK that slow the additive increase of `variant` as the packet engine implements it:
@@ -32,55 +76,128 @@ export function effectiveB(s: Scenario): number {
 }
 
 /**
- * Every closed form that applies to the scenario's variant, evaluated on flow 0's path with the
- * random loss rate p of the bottleneck and the propagation RTT (queue assumed empty: loss-limited
- * regime). T0 = the minimum RTO (RFC 6298: RTO >= minRto, and RTT + 4 RTTVAR is below it on these
- * paths), Wmax = receiver buffer / MSS. With p = 0 the formulas have no answer (loss comes from the
- * queue alone): values are null with a note.
+ * The retransmission timeout a loss-free path settles to (RFC 6298 (2.3)-(2.4)): SRTT + max(G, 4 RTTVAR)
+ * with RTTVAR near 0 on a steady path, at least minRto. PFTK's T0.
+ */
+export function steadyRtoS(s: Scenario, rttS: number): number {
+  return Math.min(s.tcp.maxRtoS, Math.max(s.tcp.minRtoS, rttS + s.tcp.clockGranularityS));
+}
+
+interface FormulaOutcome {
+  /** Mean window, segments (null: no answer). */
+  windowSeg: number | null;
+  /** RTT the window is sent over (base RTT unless the formula has its own queueing delay). */
+  rttS: number;
+  note: string;
+  /** True when the formula itself models timeouts and the receive window (PFTK). */
+  modelsTimeouts: boolean;
+  /** True when the formula itself includes the link (Westwood+'s equilibrium fills it with a standing queue). */
+  modelsLink?: boolean;
+}
+
+/**
+ * Every closed form that applies to the scenario's variant, for flow 0's path: base RTT R (propagation
+ * plus serialisation, queue empty: the loss-limited regime), random loss rate p of the bottleneck,
+ * T0 = {@link steadyRtoS}, Wmax = receive buffer / MSS. Each prediction is then capped twice: the
+ * window by the receive window and by what the path holds at once (BDP + buffer, the flow's share),
+ * the rate by the flow's max-min fair share of the tightest link. A capped prediction is marked as
+ * link- or rwnd-limited and not valid for the formula (the cap, not the formula, predicts there).
+ * With p = 0 the formulas have no answer (loss comes from the queue alone): values are null.
  */
 export function closedForms(s: Scenario): ClosedFormPrediction[] {
-  const { link, flows } = mapScenario(s);
+  const path = flowPath(s, 0);
   const p = s.bottleneck.loss.rate;
-  const R = flows[0]!.Tp;
+  const R = path.baseRttS;
   const b = effectiveB(s);
-  const T0 = s.tcp.minRtoS;
+  const T0 = steadyRtoS(s, R);
   const wmax = s.tcp.rcvBufBytes / s.mssBytes;
-  const share = link.C / s.flows.length;
-  const bits = s.mssBytes * 8;
+  const n = s.flows.length;
+  const shareRate = path.fairShareBps / packetBits(s);
+  // What the path holds in flight for this flow: its share of the link over the base RTT and of the tightest queue.
+  const q = sharedQueue(s);
+  const holdSeg = (shareRate * R + q.queuePackets / n) * (1 + CLOSED_FORM_VALIDITY.capSlack);
+  const common = `p = ${p}, RTT = ${R.toFixed(4)} s, b = ${b}`;
   const out: ClosedFormPrediction[] = [];
-  const add = (formula: ClosedFormId, title: string, appliesTo: Variant[], windowSeg: number | null, note: string, rtt = R): void => {
-    if (windowSeg === null || !(p > 0)) {
-      out.push({ formula, title, appliesTo, cwndSegments: null, goodputBps: null, note: 'no random loss (p = 0): the formula needs a loss rate' });
+
+  const add = (formula: ClosedFormId, title: string, appliesTo: readonly Variant[], f: FormulaOutcome): void => {
+    if (f.windowSeg === null || !(p > 0)) {
+      out.push({
+        formula, title, appliesTo, cwndSegments: null, goodputBps: null, note: 'no random loss (p = 0): the formula needs a loss rate',
+        validity: { regime: 'no-loss', valid: false, reasons: ['no random loss (p = 0): the formula needs a loss rate'], rawCwndSegments: null, packetsPerRtt: null, timeoutProbability: null, timeoutTimeShare: null },
+      });
       return;
     }
-    let w = Math.min(windowSeg, wmax);
-    let rate = w / rtt;
-    let capped = '';
-    if (rate > share * (1 + 1e-9)) {
-      rate = share;
-      w = share * rtt;
-      capped = '; capped at the link share (capacity-limited, the formula does not apply)';
+    const reasons: string[] = [];
+    let regime: ClosedFormRegime = 'loss-limited';
+    let w = f.windowSeg;
+    if (w > wmax) {
+      w = wmax;
+      regime = 'rwnd-limited';
+      if (!f.modelsTimeouts) reasons.push(`receive-window limited: the formula's ${f.windowSeg.toFixed(0)} segments exceed the receive window of ${Math.floor(wmax)}`);
     }
-    out.push({ formula, title, appliesTo, cwndSegments: w, goodputBps: rate * (1 - p) * bits, note: `${note}${windowSeg > wmax ? '; receiver-window limited' : ''}${capped}` });
+    if (w > holdSeg) {
+      w = holdSeg;
+      regime = 'link-limited';
+    }
+    let rate = w / f.rttS;
+    if (rate > shareRate * (1 + CLOSED_FORM_VALIDITY.capSlack)) {
+      rate = shareRate;
+      regime = 'link-limited';
+    }
+    if (regime === 'link-limited' && !f.modelsLink) {
+      reasons.push(`link-limited: the formula's ${(f.windowSeg / f.rttS).toFixed(0)} packets/s exceed the flow's share of the tightest link (${shareRate.toFixed(0)} packets/s), so the link, not loss, sets the rate`);
+    }
+    const timeoutProbability = pftkTimeoutProbability(p, w);
+    const timeoutTimeShare = pftkTimeoutTimeShare(p, R, b, T0, w);
+    if (!f.modelsTimeouts) {
+      if (w < CLOSED_FORM_VALIDITY.minPacketsPerRtt) {
+        reasons.push(`only ${w.toFixed(1)} packets per RTT (< ${CLOSED_FORM_VALIDITY.minPacketsPerRtt}): too few for three duplicate ACKs`);
+      }
+      if (timeoutTimeShare > CLOSED_FORM_VALIDITY.maxTimeoutTimeShare) {
+        reasons.push(`timeouts take ${(100 * timeoutTimeShare).toFixed(0)}% of the time by PFTK (> ${100 * CLOSED_FORM_VALIDITY.maxTimeoutTimeShare}%), which the formula leaves out`);
+      }
+    }
+    const capped = regime === 'loss-limited' ? '' : `; ${regime}`;
+    out.push({
+      formula, title, appliesTo,
+      cwndSegments: w,
+      goodputBps: rate * (1 - p) * packetBits(s) * payloadFraction(s),
+      note: `${f.note}${capped}`,
+      validity: { regime, valid: reasons.length === 0, reasons, rawCwndSegments: f.windowSeg, packetsPerRtt: w, timeoutProbability, timeoutTimeShare },
+    });
   };
-  const common = `p = ${p}, RTT = ${R.toFixed(4)} s, b = ${b}`;
+
   const v = s.variant;
+  const has = p > 0;
   if (v === 'reno' || v === 'newreno') {
-    add('mathis', 'Mathis et al. 1997, sqrt(3/(2bp))', ['reno', 'newreno'], mathisWindow(p, b), `${common}; periodic loss, no timeouts`);
-    add('pftk-full', 'Padhye et al. 2000, full model', ['reno', 'newreno'], p > 0 ? pftkFull(p, R, b, T0, wmax) * R : null, `${common}, T0 = ${T0} s, Wmax = ${Math.round(wmax)}; Reno with timeouts`);
-    add('pftk-approx', 'Padhye et al. 1998, approximation', ['reno', 'newreno'], p > 0 ? pftkApprox(p, R, b, T0, wmax) * R : null, `${common}, T0 = ${T0} s`);
+    const family: Variant[] = ['reno', 'newreno'];
+    add('mathis', 'Mathis et al. 1997, sqrt(3/(2bp))', family, { windowSeg: has ? mathisWindow(p, b) : null, rttS: R, note: `${common}; periodic loss, no timeouts`, modelsTimeouts: false });
+    add('pftk-full', 'Padhye et al. 2000, full model', family, {
+      windowSeg: has ? pftkFull(p, R, b, T0, wmax) * R : null, rttS: R, note: `${common}, T0 = ${T0.toFixed(3)} s, Wmax = ${Math.round(wmax)}; Reno with timeouts`, modelsTimeouts: true,
+    });
+    add('pftk-approx', 'Padhye et al. 1998, approximation', family, {
+      windowSeg: has ? pftkApprox(p, R, b, T0, wmax) * R : null, rttS: R, note: `${common}, T0 = ${T0.toFixed(3)} s`, modelsTimeouts: true,
+    });
   }
-  if (v === 'tahoe') add('tahoe', 'Tahoe sawtooth (periodic loss, slow start to W/2)', ['tahoe'], tahoeWindow(p, b), `${common}; derived like Mathis et al.`);
+  if (v === 'tahoe') {
+    add('tahoe', 'Tahoe sawtooth (periodic loss, slow start to W/2)', ['tahoe'], { windowSeg: has ? tahoeWindow(p, b) : null, rttS: R, note: `${common}; derived like Mathis et al.`, modelsTimeouts: false });
+  }
   if (v === 'cubic') {
     const c = s.ccParams.c ?? 0.4;
     const beta = s.ccParams.beta ?? 0.7;
-    const cub = p > 0 ? cubicAvgWindow(p, R, c, beta) : 0;
-    const resp = p > 0 ? cubicResponseWindow(p, R, c, beta) : null;
-    add('cubic', 'CUBIC response function, RFC 9438 §5', ['cubic'], resp, `${common}, C = ${c}, beta = ${beta}; ${resp !== null && cub < resp ? 'Reno-friendly region' : 'cubic region'}`);
+    const resp = has ? cubicResponseWindow(p, R, c, beta) : null;
+    const region = has && cubicAvgWindow(p, R, c, beta) < resp! ? 'Reno-friendly region' : 'cubic region';
+    add('cubic', 'CUBIC response function, RFC 9438 §5', ['cubic'], { windowSeg: resp, rttS: R, note: `${common}, C = ${c}, beta = ${beta}; ${region}`, modelsTimeouts: false });
   }
-  if (v === 'westwood' && p > 0) {
-    const eq = westwoodEquilibrium(p, R, share, link.B / link.C);
-    add('westwood', 'Westwood+ fluid equilibrium', ['westwood'], eq.window, `${common}; standing queue Tq* = ${eq.tqS.toFixed(4)} s fills the link (filter lag not modelled)`, R + eq.tqS);
-  } else if (v === 'westwood') add('westwood', 'Westwood+ fluid equilibrium', ['westwood'], null, '');
+  if (v === 'westwood') {
+    const eq = has ? westwoodEquilibrium(p, R, shareRate, q.queuePackets / n / shareRate) : null;
+    add('westwood', 'Westwood+ fluid equilibrium', ['westwood'], {
+      windowSeg: eq ? eq.window : null,
+      rttS: eq ? R + eq.tqS : R,
+      note: eq ? `${common}; standing queue Tq* = ${eq.tqS.toFixed(4)} s fills the link (filter lag not modelled)` : '',
+      modelsTimeouts: false,
+      modelsLink: true,
+    });
+  }
   return out;
 }

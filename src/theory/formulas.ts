@@ -32,8 +32,8 @@ export function pftkFull(p: number, rttS: number, b: number, t0S: number, wmax =
   const q = 1 - p;
   const e = (2 + b) / (3 * b);
   const ew = e + Math.sqrt((8 * q) / (3 * b * p) + e * e);
-  const qhat = (w: number): number => Math.min(1, ((1 - q ** 3) * (1 + q ** 3 * (1 - q ** (w - 3)))) / (1 - q ** w));
-  const f = 1 + p + 2 * p ** 2 + 4 * p ** 3 + 8 * p ** 4 + 16 * p ** 5 + 32 * p ** 6;
+  const qhat = (w: number): number => pftkTimeoutProbability(p, w);
+  const f = pftkBackoff(p);
   if (ew < wmax) {
     const qh = qhat(ew);
     return (q / p + ew + qh / q) / (rttS * ((b / 2) * ew + 1) + (qh * t0S * f) / q);
@@ -64,9 +64,40 @@ export function aimdWindow(p: number, alpha: number, beta: number): number {
   return Math.sqrt((alpha * (1 + beta)) / (2 * (1 - beta) * p));
 }
 
-/** CUBIC's response function: max(Reno-friendly AIMD window, cubic average), as RFC 9438 §5 tabulates. */
+/**
+ * CUBIC's response function as RFC 9438 §5.1 tabulates it (Tables 1-2): max(Reno, cubic average),
+ * with Reno's average window written 1.2 / sqrt(p) as in the RFC's tables (and RFC 3649). The
+ * Reno-friendly region's AIMD(alpha_cubic, beta) average is Mathis' sqrt(3 / (2p)) = 1.2247 / sqrt(p)
+ * for any beta (alpha_cubic = 3 (1 - beta) / (1 + beta) is chosen to match Reno; {@link aimdWindow}),
+ * 2% above the RFC's rounded constant; the tables, and so this function, use 1.2.
+ */
 export function cubicResponseWindow(p: number, rttS: number, c = 0.4, beta = 0.7): number {
-  return Math.max(aimdWindow(p, (3 * (1 - beta)) / (1 + beta), beta), cubicAvgWindow(p, rttS, c, beta));
+  return Math.max(renoRfcWindow(p), cubicAvgWindow(p, rttS, c, beta));
+}
+
+/**
+ * PFTK's Q-hat(w) (ToN 2000 eq. 24 as approximated in eq. 25): the probability that a loss indication
+ * in a window of w segments is a timeout rather than a triple duplicate ACK. About 3 / w for small p.
+ */
+export function pftkTimeoutProbability(p: number, w: number): number {
+  const q = 1 - p;
+  if (w <= 3) return 1;
+  return Math.min(1, ((1 - q ** 3) * (1 + q ** 3 * (1 - q ** (w - 3)))) / (1 - q ** w));
+}
+
+/** PFTK's f(p) = 1 + p + 2p^2 + ... + 32p^6: the mean length of a timeout sequence in T0 under exponential back-off (eq. 28). */
+export function pftkBackoff(p: number): number {
+  return 1 + p + 2 * p ** 2 + 4 * p ** 3 + 8 * p ** 4 + 16 * p ** 5 + 32 * p ** 6;
+}
+
+/**
+ * Share of time a Reno flow spends in retransmission timeouts by PFTK's full model (the timeout term
+ * of eq. 31's denominator over the whole denominator), for a mean window w segments.
+ */
+export function pftkTimeoutTimeShare(p: number, rttS: number, b: number, t0S: number, w: number): number {
+  const q = 1 - p;
+  const to = (pftkTimeoutProbability(p, w) * t0S * pftkBackoff(p)) / q;
+  return to / (rttS * ((b / 2) * w + 1) + to);
 }
 
 /**

@@ -4,7 +4,7 @@ import { compareRuns } from '../../src/compare/compare.js';
 import { register as registerCompare, formatComparisonTable } from '../../src/cli/compare.js';
 import { register as registerReport } from '../../src/cli/report.js';
 import { InputError } from '../../src/errors.js';
-import { sampled, sawtooth, syntheticRun } from './fixtures.js';
+import { closedForm, sampled, sawtooth, syntheticRun } from './fixtures.js';
 
 function program(): Command {
   const p = new Command('cclab').exitOverride();
@@ -47,7 +47,7 @@ describe('the compare table', () => {
     const tr = sampled(10, 100, sawtooth(20, 2, 0.1));
     const packet = syntheticRun({ engine: 'packet', cwndSegments: tr, goodputBps: 100_000, meanCwndSegments: 3, timeouts: 9, fastRecoveries: 1 });
     const fluid = syntheticRun({ engine: 'fluid', cwndSegments: tr, goodputBps: 150_000, meanCwndSegments: 4.5 });
-    const text = formatComparisonTable([compareRuns(packet, fluid, [{ formula: 'mathis', title: 'Mathis', appliesTo: ['reno'], cwndSegments: 4, goodputBps: 120_000 }])]);
+    const text = formatComparisonTable([compareRuns(packet, fluid, [closedForm({ formula: 'mathis', title: 'Mathis', appliesTo: ['reno'], cwndSegments: 4, goodputBps: 120_000 })])]);
     const [head, row] = text.split('\n');
     expect(head).toMatch(/^scenario\s+variant\s+packet\s+fluid\s+error\s+closed form/);
     expect(row).toContain('100 kbit/s');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compareRuns, relativeError, resample, slowStartEnd, timeAverage, uniformGrid, pathCapacityGoodputBps, type ClosedFormLike } from '../../src/compare/index.js';
+import { compareRuns, relativeError, resample, slowStartEnd, timeAverage, uniformGrid, type ClosedFormPrediction } from '../../src/compare/index.js';
+import { pathPayloadCapacityBps } from '../../src/scenario/path.js';
 import { presetScenario } from '../../src/scenario/presets.js';
-import { sampled, sawtooth, steps, syntheticRun } from './fixtures.js';
+import { closedForm, sampled, sawtooth, steps, syntheticRun } from './fixtures.js';
 
 describe('resampling', () => {
   it('should read a step series as held and a linear one as interpolated', () => {
@@ -77,9 +78,9 @@ describe('compareRuns', () => {
     const tr = sampled(10, 100, sawtooth(20, 2, 0.1));
     const packet = syntheticRun({ engine: 'packet', cwndSegments: tr, goodputBps: 200_000, meanCwndSegments: 16 });
     const fluid = syntheticRun({ engine: 'fluid', cwndSegments: tr, goodputBps: 200_000, meanCwndSegments: 16 });
-    const closed: ClosedFormLike[] = [
-      { formula: 'mathis', title: 'Mathis', appliesTo: ['reno', 'newreno'], cwndSegments: 20, goodputBps: 150_000 },
-      { formula: 'cubic', title: 'CUBIC', appliesTo: ['cubic'], cwndSegments: 30, goodputBps: 300_000 },
+    const closed: ClosedFormPrediction[] = [
+      closedForm({ formula: 'mathis', title: 'Mathis', appliesTo: ['reno', 'newreno'], cwndSegments: 20, goodputBps: 150_000 }),
+      closedForm({ formula: 'cubic', title: 'CUBIC', appliesTo: ['cubic'], cwndSegments: 30, goodputBps: 300_000 }),
     ];
     const c = compareRuns(packet, fluid, closed);
     expect(c.closedForms.map((x) => x.formula)).toEqual(['mathis']);
@@ -92,7 +93,7 @@ describe('compareRuns', () => {
     const tr = sampled(10, 100, sawtooth(20, 2, 0.1));
     const packet = syntheticRun({ engine: 'packet', scenario: spec, cwndSegments: tr, goodputBps: 200_000, meanCwndSegments: 16 });
     const fluid = syntheticRun({ engine: 'fluid', scenario: spec, cwndSegments: tr, goodputBps: 200_000, meanCwndSegments: 16 });
-    const c = compareRuns(packet, fluid, [{ formula: 'mathis', title: 'Mathis', appliesTo: ['reno'], cwndSegments: 16, goodputBps: 110_000 }]);
+    const c = compareRuns(packet, fluid, [closedForm({ formula: 'mathis', title: 'Mathis', appliesTo: ['reno'], cwndSegments: 16, goodputBps: 110_000 })]);
     expect(c.flows).toBe(2);
     expect(c.closedForms[0]!.goodputBpsAllFlows).toBe(220_000);
     expect(c.closedForms[0]!.goodputRelErr).toBeCloseTo(0.1, 12); // 110k vs 100k per flow
@@ -102,11 +103,11 @@ describe('compareRuns', () => {
   it('should flag timeouts, tiny windows and bandwidth limits instead of trusting the error', () => {
     const tr = sampled(10, 100, () => 2);
     const spec = presetScenario('lossy', 'reno', { durationS: 10 });
-    const cap = pathCapacityGoodputBps(spec);
+    const cap = pathPayloadCapacityBps(spec);
     expect(cap).toBeCloseTo((1e6 * 340) / 394, 6);
     const packet = syntheticRun({ engine: 'packet', cwndSegments: tr, meanCwndSegments: 2, timeouts: 12, fastRecoveries: 3, goodputBps: 0.9 * cap });
     const fluid = syntheticRun({ engine: 'fluid', cwndSegments: tr, meanCwndSegments: 6, goodputBps: 0.5 * cap });
-    const c = compareRuns(packet, fluid, [{ formula: 'mathis', title: 'Mathis', appliesTo: ['reno'], cwndSegments: 3, goodputBps: 1e5 }]);
+    const c = compareRuns(packet, fluid, [closedForm({ formula: 'mathis', title: 'Mathis', appliesTo: ['reno'], cwndSegments: 3, goodputBps: 1e5 })]);
     const codes = c.flags.map((f) => `${f.code}/${f.subject}`);
     expect(codes).toContain('timeouts-dominate/fluid');
     expect(codes).toContain('few-packets-per-rtt/fluid');
@@ -130,18 +131,20 @@ describe('compareRuns', () => {
     expect(compareRuns(fewer, fluid, []).flags.map((f) => f.code)).not.toContain('timeouts-dominate');
   });
 
-  it('should flag a receiver-window-limited flow, and a closed form whose window exceeds the receive buffer', () => {
+  it('should flag a receiver-window-limited flow, and a closed form its theory module marks receive-window limited', () => {
     const spec = presetScenario('lossy', 'reno', { durationS: 10 });
     spec.tcp.rcvBufBytes = 10 * spec.mssBytes; // 10 segments
     // cwnd at 10 segments (the receive window) from t = 2 s of 10 s: 80% of the time
     const tr = steps([0, 2], [5, 10], 10);
     const packet = syntheticRun({ engine: 'packet', scenario: spec, cwndSegments: tr, meanCwndSegments: 9 });
     const fluid = syntheticRun({ engine: 'fluid', scenario: spec, cwndSegments: tr, meanCwndSegments: 9 });
-    const c = compareRuns(packet, fluid, [{ formula: 'mathis', title: 'Mathis', appliesTo: ['reno'], cwndSegments: 12, goodputBps: 5e4 }]);
+    const why = 'receive-window limited: the formula\'s 12 segments exceed the receive window of 10';
+    const c = compareRuns(packet, fluid, [closedForm({ formula: 'mathis', title: 'Mathis', appliesTo: ['reno'], cwndSegments: 10, goodputBps: 5e4, reasons: [why], regime: 'rwnd-limited' })]);
     const rw = c.flags.filter((f) => f.code === 'receiver-window-limited');
     expect(rw.map((f) => f.subject)).toEqual(['fluid', 'closed-form']);
     expect(rw[0]!.value).toBeCloseTo(0.8, 9);
-    expect(rw[1]!.message).toBe('Mathis predicts 12 segments, above the receive window of 10');
+    expect(rw[1]!.message).toBe(`Mathis: ${why}`);
+    expect(rw[1]!.severity).toBe('invalid');
   });
 
   it('should flag a failed fluid run and report no errors for it', () => {

@@ -1,3 +1,4 @@
+import type { ClosedFormPrediction } from '../../src/theory/closedForms.js';
 import type { RunResult, Series } from '../../src/result/types.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import type { Scenario } from '../../src/scenario/types.js';
@@ -96,5 +97,19 @@ export function syntheticRun(o: SyntheticRun): RunResult {
     ],
     queue: { packets: queue },
     stats: { wallS: 0.01 },
+  };
+}
+
+/** A closed-form prediction inside its validity unless `reasons` say otherwise (src/theory's shape). */
+export function closedForm(
+  o: Pick<ClosedFormPrediction, 'formula' | 'title' | 'appliesTo' | 'cwndSegments' | 'goodputBps'> & { reasons?: string[]; regime?: ClosedFormPrediction['validity']['regime'] },
+): ClosedFormPrediction {
+  const reasons = o.reasons ?? [];
+  return {
+    formula: o.formula, title: o.title, appliesTo: o.appliesTo, cwndSegments: o.cwndSegments, goodputBps: o.goodputBps, note: '',
+    validity: {
+      regime: o.regime ?? 'loss-limited', valid: reasons.length === 0, reasons, rawCwndSegments: o.cwndSegments,
+      packetsPerRtt: o.cwndSegments, timeoutProbability: null, timeoutTimeShare: null,
+    },
   };
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { compileExpr } from '../../src/fluid/expr.js';
 import { DEFAULT_MODELS_DIR, defaultModels, loadModelsCached } from '../../src/fluid/models.js';
 import { delayedStateIndices } from '../../src/fluid/system.js';
+import { StateLayout } from '../../src/fluid/layout.js';
 import { runFluid } from '../../src/fluid/run.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import { VARIANTS } from '../../src/variants.js';
@@ -32,7 +33,9 @@ describe('fluid engine performance measures keep the answers', () => {
   it('delayed snapshots evaluate only the state components they read (CUBIC: not L, West, tl, hold...)', () => {
     const c = defaultModels().system('cubic');
     const names = c.flow.states.map((st) => st.name);
-    const idx = Array.from(delayedStateIndices(c, 2, (i) => c.nb + i * c.nf));
+    const block = { states: c.flow.states.map((st) => st.name), outputs: c.flow.outputs.map((o) => o.name) };
+    const layout = new StateLayout({ states: c.bottleneck.states.map((st) => st.name), outputs: c.bottleneck.outputs.map((o) => o.name) }, [block, block]);
+    const idx = Array.from(delayedStateIndices(layout, [c, c]));
     const flow0 = idx.filter((k) => k >= c.nb && k < c.nb + c.nf).map((k) => names[k - c.nb]);
     // The outputs read W (rate, cwnd), ss and Wp (ssthresh), s, K and Wm (W_cubic); the queue's q and v.
     expect(flow0.sort()).toEqual(['K', 'W', 'Wm', 'Wp', 's', 'ss']);

@@ -1,8 +1,8 @@
 import type { EngineSet } from '../../src/compare/engines.js';
-import type { ClosedFormLike } from '../../src/compare/types.js';
+import type { ClosedFormPrediction } from '../../src/compare/types.js';
 import type { RunResult, Series } from '../../src/result/types.js';
 import type { Scenario } from '../../src/scenario/types.js';
-import { syntheticRun } from '../compare/fixtures.js';
+import { closedForm, syntheticRun } from '../compare/fixtures.js';
 
 /**
  * Deterministic stand-in engines: a Reno-like sawtooth whose peak follows sqrt(2/p)-ish scaling for
@@ -30,12 +30,12 @@ function sawtoothTrace(s: Scenario, points: number): Series {
   return { t, v };
 }
 
-function mathis(s: Scenario): ClosedFormLike[] {
+function mathis(s: Scenario): ClosedFormPrediction[] {
   const p = s.bottleneck.loss.rate;
   if (!(p > 0)) return [];
   const w = Math.sqrt(3 / (2 * p));
   const rtt = 2 * (s.bottleneck.delayS + (s.flows[0]?.access.delayS ?? 0));
-  return [{ formula: 'mathis', title: 'Mathis et al. 1997: sqrt(3/2p) segments per RTT', appliesTo: ['reno', 'newreno', 'tahoe'], cwndSegments: w, goodputBps: (w * s.mssBytes * 8) / rtt, note: '' }];
+  return [closedForm({ formula: 'mathis', title: 'Mathis et al. 1997: sqrt(3/2p) segments per RTT', appliesTo: ['reno', 'newreno', 'tahoe'], cwndSegments: w, goodputBps: (w * s.mssBytes * 8) / rtt })];
 }
 
 function run(engine: 'packet' | 'fluid', s: Scenario): RunResult {

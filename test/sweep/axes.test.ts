@@ -4,7 +4,8 @@ import { presetScenario } from '../../src/scenario/presets.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { headlineAxis, scenarioAt, setAxis } from '../../src/sweep/axes.js';
 import { getPath, setPath } from '../../src/sweep/fieldPath.js';
-import { applyRtt, baseRttS, bdpPackets } from '../../src/sweep/scenarioAxes.js';
+import { applyRtt } from '../../src/sweep/scenarioAxes.js';
+import { bdpPackets, propagationRttS } from '../../src/scenario/path.js';
 
 const oneWaySum = (s: Scenario, i = 0) => s.flows[i]!.access.delayS + s.bottleneck.delayS + (s.flows[i]!.receiverAccess?.delayS ?? 0);
 
@@ -13,7 +14,7 @@ describe('applyRtt', () => {
     const s = presetScenario('normal', 'reno');
     applyRtt(s, rtt);
     expect(2 * oneWaySum(s)).toBeCloseTo(rtt, 15);
-    expect(baseRttS(s)).toBeCloseTo(rtt, 15);
+    expect(propagationRttS(s)).toBeCloseTo(rtt, 15);
   });
   it('keeps each link’s share of the path delay (access 45/46 on the normal preset)', () => {
     const s = presetScenario('normal', 'reno');

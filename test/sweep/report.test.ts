@@ -1,12 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { elasticities, reportRows, winners } from '../../src/sweep/analysis.js';
+import { elasticities, reportRows, theoryRows, winners } from '../../src/sweep/analysis.js';
 import { headlineAxis } from '../../src/sweep/axes.js';
 import { aggregatePoints } from '../../src/sweep/points.js';
 import { sweepReport } from '../../src/sweep/report.js';
 import { runSweep } from '../../src/sweep/sweep.js';
-import { builtinClosedForms } from '../../src/sweep/theory.js';
+import { closedForms } from '../../src/theory/closedForms.js';
+import { fairSharePayloadBps } from '../../src/scenario/path.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import { runEngine as fakeEngine } from './fixtures/fakeEngine.js';
 import { smallPlan, tmp } from './helpers.js';
@@ -41,23 +42,27 @@ describe('sweep analysis', () => {
       expect(x.margin!).toBeGreaterThan(0.15);
     }
   });
-  it('builtinClosedForms: Mathis W = sqrt(3/(2bp)), CUBIC response in its cubic region at large RTT/p', () => {
-    const s = presetScenario('lfn', 'reno');
-    s.bottleneck.loss.rate = 1e-2;
-    const f = builtinClosedForms(s);
-    const mathis = f.find((x) => x.formula === 'mathis')!;
-    expect(mathis.cwndSegments).toBeCloseTo(Math.sqrt(3 / (2 * 2 * 1e-2)), 12);
-    s.bottleneck.loss.rate = 1e-6;
-    const cubic = builtinClosedForms(s).find((x) => x.formula === 'cubic-response')!;
-    expect(cubic.note).toBe('cubic region');
-    expect(cubic.cwndSegments).toBeCloseTo((0.4 * 3.7 / 1.2) ** 0.25 * (0.29 / 1e-6) ** 0.75, 6);
+  it('theoryRows carry src/theory\'s predictions: capped at the fair share where the link limits (CUBIC on lfn at p = 1e-6)', () => {
+    const base = presetScenario('lfn', 'reno');
+    const p = smallPlan({ axes: [headlineAxis('loss', '1e-6,1e-2')], reps: 1 });
+    p.base = base;
+    p.variants = ['reno', 'cubic'];
+    const rows = theoryRows(p, [{ pointId: 'a', point: [1e-6] }, { pointId: 'b', point: [1e-2] }], closedForms);
+    const cubicLow = rows.find((r) => r.variant === 'cubic' && r.loss === 1e-6)!;
+    expect(cubicLow.regime).toBe('link-limited');
+    expect(cubicLow.goodputBps).toBeCloseTo(fairSharePayloadBps(base) * (1 - 1e-6), 3);
+    const mathis = rows.find((r) => r.variant === 'reno' && r.loss === 1e-2 && r.formula === 'mathis')!;
+    expect(mathis.regime).toBe('loss-limited');
+    const s = { ...base, variant: 'reno' as const };
+    s.bottleneck = { ...s.bottleneck, loss: { ...s.bottleneck.loss, rate: 1e-2 } };
+    expect(mathis.goodputBps).toBe(closedForms(s).find((c) => c.formula === 'mathis')!.goodputBps);
   });
 });
 
 describe('sweepReport', () => {
   it('writes index.html with every section and compiled charts, and their .vl.json specs', async () => {
     const outDir = tmp();
-    await runSweep(plan, { ...opts, outDir, report: (p, r) => sweepReport(p, r, builtinClosedForms) });
+    await runSweep(plan, { ...opts, outDir, report: (p, r) => sweepReport(p, r, closedForms) });
     const html = readFileSync(join(outDir, 'index.html'), 'utf8');
     for (const id of ['setup', 'maps', 'vs-loss', 'vs-rtt', 'winners', 'elasticities', 'method']) expect(html).toContain(`<section id="${id}">`);
     expect(html).not.toContain('id="failures"');
@@ -69,7 +74,7 @@ describe('sweepReport', () => {
     process.env.FAKE_ENGINE_FAIL_LOSS = '0.1';
     try {
       const { records } = await runSweep(plan, { ...opts, outDir: tmp() });
-      const page = await sweepReport(plan, records, builtinClosedForms);
+      const page = await sweepReport(plan, records, closedForms);
       expect(page.html).toContain('<section id="failures">');
       const pts = aggregatePoints(records).filter((p) => p.point[0] === 0.1);
       for (const p of pts) expect([p.failed, p.goodputBps.n]).toEqual([p.runs, 0]);
@@ -85,7 +90,7 @@ describe('elasticities in CUBIC’s cubic region', () => {
     const rows = reportRows(plan, aggregatePoints(records));
     const all = elasticities(rows).find((x) => x.variant === 'cubic' && x.engine === 'fluid' && x.wrt === 'loss')!;
     const theory = rows.filter((r) => r.variant === 'cubic' && r.loss! >= 1e-2).map((r) => ({
-      slice: r.slice, loss: r.loss, rttS: r.rttS, variant: 'cubic' as const, formula: 'cubic', title: '', goodputBps: 1, rawGoodputBps: 1, note: 'Reno-friendly region',
+      slice: r.slice, loss: r.loss, rttS: r.rttS, variant: 'cubic' as const, formula: 'cubic', title: '', goodputBps: 1, regime: 'loss-limited', note: 'Reno-friendly region',
     }));
     const cubicOnly = elasticities(rows, theory).find((x) => x.variant === 'cubic' && x.engine === 'fluid' && x.wrt === 'loss')!;
     expect(all.lines).toBe(4);
@@ -99,7 +104,7 @@ describe('sweepReport with extra axes', () => {
   it('draws one set of charts per slice of the other axes (flows=1, flows=2)', async () => {
     const p = smallPlan({ axes: [headlineAxis('loss', '1e-3..1e-1:log:3'), headlineAxis('rtt', '50ms,200ms'), headlineAxis('flows', '1,2')], reps: 2 });
     const { records } = await runSweep(p, { ...opts, outDir: tmp() });
-    const page = await sweepReport(p, records, builtinClosedForms);
+    const page = await sweepReport(p, records, closedForms);
     expect(page.html).toContain('<h4>flows=1</h4>');
     expect(page.html).toContain('<h4>flows=2</h4>');
     expect(page.files.map((f) => f.path)).toEqual(expect.arrayContaining(['charts/map-sim-0.vl.json', 'charts/map-sim-1.vl.json', 'charts/vs-rtt-1.vl.json']));
@@ -107,7 +112,7 @@ describe('sweepReport with extra axes', () => {
   it('a loss-only sweep has response charts and elasticities but no maps', async () => {
     const p = smallPlan({ axes: [headlineAxis('loss', '1e-3..1e-1:log:4')], reps: 2 });
     const { records } = await runSweep(p, { ...opts, outDir: tmp() });
-    const page = await sweepReport(p, records, builtinClosedForms);
+    const page = await sweepReport(p, records, closedForms);
     expect(page.html).toContain('<section id="vs-loss">');
     expect(page.html).not.toContain('<section id="maps">');
     expect(page.html).toContain('<section id="elasticities">');

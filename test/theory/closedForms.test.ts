@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { cubicAvgWindow, hstcpWindow, mathisWindow, pftkApprox, pftkFull, renoRfcWindow, closedForms, tahoeWindow } from '../../src/theory/closedForms.js';
+import { cubicAvgWindow, cubicResponseWindow, hstcpWindow, mathisWindow, pftkApprox, pftkFull, pftkTimeoutProbability, renoRfcWindow, closedForms, steadyRtoS, tahoeWindow } from '../../src/theory/closedForms.js';
+import { dumbbellScenario } from '../../src/scenario/defaults.js';
+import { fairSharePayloadBps, flowPath } from '../../src/scenario/path.js';
 import { presetScenario } from '../../src/scenario/presets.js';
+import type { Scenario } from '../../src/scenario/types.js';
 
 const LOSS = [1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8];
 /** RFC 9438 Table 1 (RTT = 0.1 s) and Table 2 (RTT = 0.01 s): Reno, HSTCP, CUBIC C = 0.04, 0.4, 4. */
@@ -23,9 +26,25 @@ const TABLE2 = [
   [12000, 574356, 18740, 33325, 59261],
 ];
 
+/** The production functions `predict` uses: Reno's RFC column, HSTCP, and CUBIC's response function for C = 0.04, 0.4, 4. */
 function row(p: number, rtt: number): number[] {
-  const reno = renoRfcWindow(p);
-  return [reno, hstcpWindow(p), ...[0.04, 0.4, 4].map((c) => Math.max(reno, cubicAvgWindow(p, rtt, c, 0.7)))].map(Math.round);
+  return [renoRfcWindow(p), hstcpWindow(p), ...[0.04, 0.4, 4].map((c) => cubicResponseWindow(p, rtt, c, 0.7))].map(Math.round);
+}
+
+/**
+ * A one-flow path with RTT `rttS` whose links and receive window never cap a prediction: links of
+ * 1 Pbit/s (serialisation ~1e-11 s), a receive buffer of 1 TB.
+ */
+function uncappedScenario(variant: Scenario['variant'], p: number, rttS: number, ccParams: Record<string, number> = {}): Scenario {
+  const s = dumbbellScenario(variant);
+  s.bottleneck.bandwidthBps = 1e15;
+  s.flows[0]!.access = { bandwidthBps: 1e15, delayS: 0, queuePackets: 1e6 };
+  s.flows[0]!.receiverAccess = null;
+  s.bottleneck.delayS = rttS / 2;
+  s.bottleneck.loss.rate = p;
+  s.tcp.rcvBufBytes = 1e12;
+  s.ccParams = ccParams;
+  return s;
 }
 
 describe('closed forms reproduce published tables', () => {
@@ -34,6 +53,17 @@ describe('closed forms reproduce published tables', () => {
   });
   it('RFC 9438 Table 2 (RTT = 0.01 s), every cell', () => {
     LOSS.forEach((p, i) => expect(row(p, 0.01)).toEqual(TABLE2[i]));
+  });
+  it('closedForms(scenario) predicts exactly RFC 9438 Table 1/2\'s CUBIC column on an uncapped path (what predict prints)', () => {
+    for (const [rtt, table] of [[0.1, TABLE1], [0.01, TABLE2]] as const) {
+      LOSS.forEach((p, i) => {
+        [0.04, 0.4, 4].forEach((c, k) => {
+          const cf = closedForms(uncappedScenario('cubic', p, rtt, { c }))[0]!;
+          expect(cf.validity.regime).toBe('loss-limited');
+          expect(Math.round(cf.cwndSegments!)).toBe(table[i]![2 + k]);
+        });
+      });
+    }
   });
   it('cubicAvgWindow(p, RTT) with C = 0.4, beta = 0.7 is 1.054 (RTT/p)^0.75', () => {
     expect(cubicAvgWindow(1e-4, 0.1) / Math.pow(0.1 / 1e-4, 0.75)).toBeCloseTo(1.054, 3);
@@ -95,3 +125,57 @@ describe('closedForms(scenario)', () => {
     }
   });
 });
+
+describe('closedForms(scenario): caps and validity', () => {
+  it('caps the rate at the flow\'s fair share of the tightest link and marks the point link-limited (reno, p = 1e-6 on the dumbbell)', () => {
+    const s = dumbbellScenario('reno');
+    s.bottleneck.loss.rate = 1e-6;
+    const m = closedForms(s).find((c) => c.formula === 'mathis')!;
+    expect(m.validity.rawCwndSegments).toBeCloseTo(Math.sqrt(1.5e6), 6);
+    expect(m.validity.regime).toBe('link-limited');
+    expect(m.validity.valid).toBe(false);
+    expect(m.validity.reasons[0]).toMatch(/^link-limited/);
+    // Goodput: the fair share of the 100 Mbit/s bottleneck, payload only, less the random losses.
+    expect(m.goodputBps).toBeCloseTo(fairSharePayloadBps(s) * (1 - 1e-6), 0);
+    expect(m.goodputBps).toBeCloseTo(100e6 * (1448 / 1488) * (1 - 1e-6), 0);
+    // The window is capped at what the path holds: the BDP over the base RTT plus the buffer.
+    const path = flowPath(s);
+    expect(m.cwndSegments!).toBeCloseTo(((100e6 / (8 * 1488)) * path.baseRttS + s.bottleneck.queue.limitPackets) * (1 + 1e-9), 6);
+  });
+  it('caps at the receive window: Mathis is then rwnd-limited and invalid, PFTK uses its Wmax branch and stays valid', () => {
+    const s = presetScenario('lfn', 'reno');
+    s.tcp.rcvBufBytes = 20 * s.mssBytes;
+    const [m, full] = closedForms(s);
+    expect(m!.cwndSegments).toBe(20);
+    expect(m!.validity.regime).toBe('rwnd-limited');
+    expect(m!.validity.valid).toBe(false);
+    expect(m!.validity.reasons[0]).toMatch(/receive-window limited: the formula's 39 segments exceed the receive window of 20/);
+    expect(full!.formula).toBe('pftk-full');
+    const R = flowPath(s).baseRttS;
+    expect(steadyRtoS(s, R)).toBe(1); // minRto 1 s is above R + G
+    expect(full!.cwndSegments).toBeCloseTo(pftkFull(1e-3, R, 1, 1, 20) * R, 9);
+    expect(full!.cwndSegments!).toBeLessThan(20);
+    expect(full!.validity.valid).toBe(true);
+  });
+  it('flags few packets per RTT and a timeout share the formula leaves out (lossy, p = 0.1), but not PFTK which models both', () => {
+    for (const v of ['reno', 'tahoe', 'cubic', 'westwood'] as const) {
+      const cf = closedForms(presetScenario('lossy', v));
+      const withoutTimeouts = cf.filter((c) => !c.formula.startsWith('pftk'));
+      for (const c of withoutTimeouts) {
+        expect(c.validity.valid).toBe(false);
+        expect(c.validity.reasons.join(' ')).toMatch(/timeouts take \d+% of the time by PFTK/);
+        // Never above what the 1 Mbit/s line carries (it used to predict 777 kbit/s for Westwood+ with no flag).
+        expect(c.goodputBps!).toBeLessThanOrEqual(fairSharePayloadBps(presetScenario('lossy', v)) * 0.9 * (1 + 1e-9));
+      }
+      for (const c of cf.filter((x) => x.formula.startsWith('pftk'))) expect(c.validity.valid).toBe(true);
+    }
+    const m = closedForms(presetScenario('lossy', 'reno'))[0]!;
+    expect(m.validity.reasons[0]).toMatch(/only 3.9 packets per RTT \(< 4\)/);
+    expect(m.validity.timeoutProbability).toBeCloseTo(pftkTimeoutProbability(0.1, m.cwndSegments!), 12);
+  });
+  it('pftkTimeoutProbability(p, w) is 1 for w <= 3 and about 3/w for small p', () => {
+    expect(pftkTimeoutProbability(0.01, 3)).toBe(1);
+    expect(pftkTimeoutProbability(1e-6, 30)).toBeCloseTo(0.1, 4);
+  });
+});
+

@@ -1,0 +1,60 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InputError } from '../errors.js';
+import { readModelFile } from './modelFile.js';
+import { compileSystem } from './compile.js';
+import type { CompiledSystem } from './compile.js';
+import { describe } from './modelDoc.js';
+import type { ParsedModel } from './modelDoc.js';
+
+/** The repository's `models/` directory. */
+export const DEFAULT_MODELS_DIR = fileURLToPath(new URL('../../models/', import.meta.url));
+/** The shared bottleneck's file name inside a models directory. */
+export const BOTTLENECK_FILE = 'bottleneck.model.yaml';
+
+export interface ModelSet {
+  dir: string;
+  bottleneck: ParsedModel;
+  /** Flow models keyed by id (the variant ids, plus any extra model a user added). */
+  flows: Map<string, ParsedModel>;
+  /** Compile (and cache) the system of the bottleneck and one flow model. */
+  system(id: string): CompiledSystem;
+}
+
+/**
+ * Read, check and compile every `*.model.yaml` in `dir` (default: the repository's models/).
+ * Any problem is an InputError naming the file and line. Every flow model is compiled against the
+ * bottleneck, so an undeclared symbol anywhere fails here, not mid-run.
+ */
+export function loadModels(dir: string = DEFAULT_MODELS_DIR): ModelSet {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((f) => f.endsWith('.model.yaml')).sort();
+  } catch {
+    throw new InputError('models', `directory not found: ${dir}`);
+  }
+  if (!names.includes(BOTTLENECK_FILE)) throw new InputError('models', `${BOTTLENECK_FILE} is missing`, dir);
+  const bnFile = readModelFile(join(dir, BOTTLENECK_FILE));
+  const bottleneck = describe(bnFile);
+  const flows = new Map<string, ParsedModel>();
+  const systems = new Map<string, CompiledSystem>();
+  for (const f of names) {
+    if (f === BOTTLENECK_FILE) continue;
+    const m = readModelFile(join(dir, f));
+    if (m.kind !== 'flow') throw new InputError('kind', "must be 'flow' (only bottleneck.model.yaml is the shared queue)", f);
+    if (`${m.id}.model.yaml` !== f) throw new InputError('id', `'${m.id}' must match the file name (${f})`, f);
+    systems.set(m.id, compileSystem(bnFile, m));
+    flows.set(m.id, describe(m));
+  }
+  return {
+    dir,
+    bottleneck,
+    flows,
+    system(id: string): CompiledSystem {
+      const s = systems.get(id);
+      if (!s) throw new InputError('variant', `has no fluid model '${id}' in ${dir} (have: ${[...systems.keys()].join(', ')})`);
+      return s;
+    },
+  };
+}

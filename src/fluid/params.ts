@@ -1,0 +1,67 @@
+import { basename } from 'node:path';
+import { InputError } from '../errors.js';
+import type { FluidFlowParams, FluidLink } from './scenarioMap.js';
+import type { ModelFile } from './modelFile.js';
+
+/**
+ * Binding a model's declared parameters to values: scenario-bound ones from the mapped Scenario,
+ * the others from the run's overrides, the Scenario's ccParams or the file's default, each checked
+ * against the declared range.
+ */
+
+const BN_SCENARIO = ['C', 'B', 'pr', 'red', 'minTh', 'maxTh', 'maxP', 'wq', 'gentle'] as const;
+const FLOW_SCENARIO = ['Tp', 'b', 'W0', 'Wmax', 'S0', 'D'] as const;
+
+/** Where a scenario-bound value comes from, for error messages. */
+const SCENARIO_FIELD: Record<string, string> = {
+  C: 'bandwidthBps', B: 'queue limitPackets', pr: 'bottleneck.loss.rate', red: 'bottleneck.queue.kind', minTh: 'bottleneck.queue.minThPackets',
+  maxTh: 'bottleneck.queue.maxThPackets', maxP: 'bottleneck.queue.maxP', wq: 'bottleneck.queue.weight', gentle: 'bottleneck.queue.gentle',
+  Tp: 'link delays', b: 'tcp.delAckCount', D: 'tcp.dupAckThreshold', W0: 'tcp.initialCwndSegments', Wmax: 'tcp.rcvBufBytes', S0: 'tcp.initialSsthreshBytes',
+};
+
+function bind(m: ModelFile, scenarioValues: Record<string, number>, overrides: Record<string, number>, runParams: Record<string, number>): Float64Array {
+  const file = basename(m.path);
+  return Float64Array.from(
+    m.params.map((p) => {
+      let v: number | undefined;
+      let field: string;
+      if (p.scenario) {
+        v = scenarioValues[p.name];
+        field = SCENARIO_FIELD[p.name] ?? p.name;
+        if (v === undefined) throw new InputError(`params.${p.name}`, `is marked scenario: true, but the engine supplies only ${[...BN_SCENARIO, ...FLOW_SCENARIO].join(', ')}`, `${file}:${p.line}`);
+      } else {
+        v = runParams[p.name] ?? overrides[p.name] ?? p.default!;
+        field = p.name in runParams ? `params.${p.name}` : p.name in overrides ? `ccParams.${p.name}` : `${file} params.${p.name}`;
+      }
+      if (!Number.isFinite(v) || v < p.min || v > p.max) throw new InputError(field, `must be in [${p.min}, ${p.max}] (${p.name} of ${file}), got ${v}`);
+      return v;
+    }),
+  );
+}
+
+/** The bottleneck model's parameter values for the mapped link. */
+export function bindBottleneck(m: ModelFile, link: FluidLink): Float64Array {
+  const { red } = link;
+  return bind(m, { C: link.C, B: link.B, pr: link.pr, red: red.on, minTh: red.minTh, maxTh: red.maxTh, maxP: red.maxP, wq: red.wq, gentle: red.gentle }, {}, {});
+}
+
+/**
+ * A flow model's parameter values for one flow. `runParams` are the run's overrides by name (they
+ * win over `ccParams`); names the model does not declare are left to {@link checkRunParams}.
+ */
+export function bindFlow(m: ModelFile, f: FluidFlowParams, ccParams: Record<string, number>, runParams: Record<string, number>): Float64Array {
+  return bind(m, { Tp: f.Tp, b: f.b, W0: f.W0, Wmax: f.Wmax, S0: f.S0, D: f.D }, ccParams, runParams);
+}
+
+/**
+ * The run's parameter overrides must each name a parameter of at least one flow model in the run
+ * (a typo is an InputError, not a silently ignored setting).
+ */
+export function checkRunParams(models: readonly ModelFile[], runParams: Record<string, number>): void {
+  for (const k of Object.keys(runParams)) {
+    if (models.some((m) => m.params.some((p) => p.name === k))) continue;
+    const files = [...new Set(models.map((m) => basename(m.path)))];
+    const have = [...new Set(models.flatMap((m) => m.params.filter((p) => !p.scenario).map((p) => p.name)))];
+    throw new InputError(`params.${k}`, `is not a parameter of ${files.join(' or ')} (have: ${have.join(', ') || 'none'})`);
+  }
+}

@@ -1,0 +1,25 @@
+import type { Variant } from '../variants.js';
+import type { Scenario } from './types.js';
+
+/** The congestion control one flow runs: its variant and the knobs given for it (defaults not filled in). */
+export interface FlowCc {
+  variant: Variant;
+  ccParams: Record<string, number>;
+}
+
+/**
+ * Resolves flow i's congestion control: its own `variant`, else the scenario's. The top-level
+ * `ccParams` belong to the top-level variant, so they reach a flow only when it runs that variant
+ * (a Reno flow beside CUBIC ones must not inherit CUBIC's `beta`); the flow's own `ccParams` win.
+ */
+export function flowCc(s: Pick<Scenario, 'variant' | 'ccParams' | 'flows'>, i: number): FlowCc {
+  const f = s.flows[i]!;
+  const variant = f.variant ?? s.variant;
+  const inherited = variant === s.variant ? s.ccParams : {};
+  return { variant, ccParams: { ...inherited, ...f.ccParams } };
+}
+
+/** Distinct variants of a scenario's flows, in flow order. */
+export function flowVariants(s: Pick<Scenario, 'variant' | 'flows'>): Variant[] {
+  return [...new Set(s.flows.map((f) => f.variant ?? s.variant))];
+}
