@@ -61,6 +61,8 @@ export class Dumbbell {
    * whose 10 Mbit/s access link is the real bottleneck); ties go to the bottleneck.
    */
   readonly tracedQueueLink: number;
+  /** Called for every data segment a queue drops (flow, link id); tests and loss traces. */
+  onQueueDrop: ((flow: number, linkId: number) => void) | null = null;
   /** Called after every packet offered to the traced queue (for the queue trace). */
   onTracedQueue: ((queuePackets: number) => void) | null = null;
 
@@ -185,6 +187,7 @@ export class Dumbbell {
       this.onTracedQueue(link.queueLength(now));
     }
     if (at < 0) {
+      if (isData && this.onQueueDrop !== null) this.onQueueDrop(flow, linkId);
       this.drop(p, true);
       return;
     }

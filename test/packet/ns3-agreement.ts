@@ -141,7 +141,7 @@ export function runCell(
   for (let seed = 1; seed <= seeds; seed++) {
     const scenario = presetScenario(preset, variant, { durationS: 500, seed });
     scenario.ccParams = ccParams;
-    const { result: r } = simulate(scenario, { ...options, ns3HeadSackArtefact: mode === 'ns3Artefact' });
+    const { result: r } = simulate(scenario, options);
     goodput.push(r.summary.goodputBps);
     retx.push(r.summary.retransmits);
   }
