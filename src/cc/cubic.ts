@@ -145,18 +145,18 @@ export class Cubic implements CongestionControl {
     const alpha = this.wEst >= this.cwndPrior ? 1 : renoFriendlyAlpha(this.beta);
     this.wEst += (alpha * segs) / cwnd;
 
+    // Linux bictcp_update: `if (last_max_cwnd == 0 && cnt > 20) cnt = 20`, one segment per 20 acked.
+    const clampInc = this.wMax === 0 && this.cntClamp > 0 ? segs / this.cntClamp : 0;
     if (this.renoFriendly && wCubic(t, this.k, this.origin, this.c) < this.wEst) {
       // Reno-friendly region: cwnd = W_est (never shrinking cwnd on an ACK).
-      this.addBytes(tcb, Math.max(0, this.wEst * mss - tcb.cwndBytes));
+      this.addBytes(tcb, Math.max(0, this.wEst * mss - tcb.cwndBytes, clampInc * mss));
       return;
     }
     const rtt = tcb.srttS > 0 ? tcb.srttS : Number.isFinite(tcb.minRttS) ? tcb.minRttS : 0;
     const target = Math.min(Math.max(wCubic(t + rtt, this.k, this.origin, this.c), cwnd), 1.5 * cwnd);
     // An ACK covering more than a window (the full ACK ending a long recovery) stops at the target.
-    let inc = Math.min(((target - cwnd) / cwnd) * segs, target - cwnd);
-    // Linux bictcp_update: `if (last_max_cwnd == 0 && cnt > 20) cnt = 20`, one segment per 20 acked.
-    if (this.wMax === 0 && this.cntClamp > 0) inc = Math.max(inc, segs / this.cntClamp);
-    this.addBytes(tcb, inc * mss);
+    const inc = Math.min(((target - cwnd) / cwnd) * segs, target - cwnd);
+    this.addBytes(tcb, Math.max(inc, clampInc) * mss);
   }
 
   private startEpoch(cwnd: number, nowS: number): void {

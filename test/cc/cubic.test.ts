@@ -217,3 +217,22 @@ describe('cubic window growth', () => {
     expect(fresh.cwndBytes).toBe(12 * MSS);
   });
 });
+
+describe('cubic before the first loss (W_max = 0): the cnt clamp', () => {
+  /** One RTT of per-segment ACKs in congestion avoidance, starting at 100 segments (ssthresh 50). */
+  function oneRtt(params: Record<string, number>): number {
+    const cc = new Cubic({ hystart: 0, ...params });
+    const tcb = makeTcb({ cwndBytes: 100 * MSS, ssthreshBytes: 50 * MSS, srttS: 0.1 });
+    for (let i = 0; i < 100; i++) cc.increaseWindow(tcb, newAck(i * 0.001));
+    return tcb.cwndBytes / MSS;
+  }
+
+  it('with cntClamp = 20 (Linux, ns-3) cwnd grows by cwnd/20 = 5 segments in the first RTT', () => {
+    expect(oneRtt({})).toBeCloseTo(105, 1);
+  });
+
+  it('with cntClamp = 0 (RFC 9438 alone) it follows the curve from cwnd_epoch (K = 0): < 1 segment', () => {
+    // W_cubic(t + RTT) - W = C (0.1 + 0.1)^3 = 0.0032 segments per segment... far below 1 in all.
+    expect(oneRtt({ cntClamp: 0, renoFriendly: 0 })).toBeLessThan(101);
+  });
+});

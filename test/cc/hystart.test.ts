@@ -18,8 +18,9 @@ describe('hystart (classic, Linux tcp_cubic.c)', () => {
     expect(tcb.cwndBytes).toBeLessThan(200 * MSS); // the rest of the round is congestion avoidance
   });
 
-  it('cubic with hystart = 0 (the default) keeps slow-starting through the same RTT rise', () => {
-    const cc = new Cubic({});
+  it('cubic with hystart = 0 (RFC 9438 plain slow start; HyStart is on by default) keeps slow-starting through the same RTT rise', () => {
+    expect(new Cubic({}).hystart).not.toBeNull();
+    const cc = new Cubic({ hystart: 0 });
     const tcb = makeTcb({ cwndBytes: 10 * MSS });
     runRounds(cc, tcb, 5, { rttS: 0.1, rttSample: rising(0.35) });
     expect(cc.hystart).toBeNull();

@@ -41,9 +41,10 @@ describe('registry', () => {
     }
   });
 
-  it('the recovery of each variant: tahoe none, reno reno, newreno/westwood/cubic newreno', () => {
+  it('the recovery of each variant without SACK: tahoe none, reno/newreno/westwood/cubic newreno (RFC 5681 reno with partialAcks = 0)', () => {
     const rec = Object.fromEntries(VARIANTS.map((v) => [v, createCongestionControl(v).recovery]));
-    expect(rec).toEqual({ tahoe: 'none', reno: 'reno', newreno: 'newreno', westwood: 'newreno', cubic: 'newreno' });
+    expect(rec).toEqual({ tahoe: 'none', reno: 'newreno', newreno: 'newreno', westwood: 'newreno', cubic: 'newreno' });
+    expect(createCongestionControl('reno', { partialAcks: 0 }).recovery).toBe('reno');
   });
 
   it('every algorithm runs a slow-start ACK and a loss on a bare TcpState', () => {
@@ -91,9 +92,9 @@ describe('registry', () => {
 
 describe('validateCcParams', () => {
   it('validateCcParams(cubic, {}) fills every default', () => {
-    expect(validateCcParams('cubic', {})).toEqual({ c: 0.4, beta: 0.7, fastConvergence: 1, renoFriendly: 1, hystart: 0, hystartDetect: 3 });
+    expect(validateCcParams('cubic', {})).toEqual({ c: 0.4, beta: 0.7, fastConvergence: 1, renoFriendly: 1, hystart: 1, cntClamp: 20, hystartDetect: 3 });
     expect(validateCcParams('westwood')).toEqual({ segmentCounting: 0, estimator: 1, filter: 1 });
-    expect(validateCcParams('reno', {})).toEqual({ partialAcks: 0 });
+    expect(validateCcParams('reno', {})).toEqual({ partialAcks: 1 });
     expect(validateCcParams('newreno', {})).toEqual({});
   });
 
@@ -104,7 +105,7 @@ describe('validateCcParams', () => {
   it('validateCcParams throws InputError naming an unknown param and the accepted ones', () => {
     const e = thrown(() => validateCcParams('cubic', { gamma: 1 }));
     expect(e.field).toBe('ccParams.gamma');
-    expect(e.message).toContain('c, beta, fastConvergence, renoFriendly, hystart, hystartDetect');
+    expect(e.message).toContain('c, beta, fastConvergence, renoFriendly, hystart, cntClamp, hystartDetect');
     const r = thrown(() => validateCcParams('newreno', { beta: 0.5 }));
     expect(r.message).toContain('accepted: none');
   });

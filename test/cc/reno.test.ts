@@ -3,8 +3,8 @@ import { reno } from '../../src/cc/reno.js';
 import { makeTcb, MSS, newAck, runRounds } from './helpers.js';
 
 describe('reno', () => {
-  it('reno has recovery "reno" (fast recovery with window inflation)', () => {
-    expect(reno.create({}).recovery).toBe('reno');
+  it('reno without SACK has NewReno partial-ACK recovery by default, as Linux and ns-3 run it', () => {
+    expect(reno.create({}).recovery).toBe('newreno');
   });
 
   it('reno with partialAcks = 1 has recovery "newreno" (ns-3 TcpLinuxReno under TcpClassicRecovery)', () => {
