@@ -215,7 +215,7 @@ export class TcpSender implements RecoveryContext {
       return sb.una >= this.recoverEnd && sb.isLost(sb.una);
     }
     // RFC 6582 3.2 step 1: the duplicate ACKs must cover more than `recover`.
-    return this.dupAcks === this.config.dupAckThreshold && sb.una > this.recoverEnd;
+    return this.dupAcks === this.config.dupAckThreshold && sb.una >= this.recoverEnd;
   }
 
   private startRecovery(ev: AckEvent): void {
