@@ -52,6 +52,7 @@ const PARAMS: readonly ParamSpec[] = [
   { name: 'renoFriendly', doc: 'Reno-friendly region W_est (RFC 9438 4.3): 1 on, 0 off (ns-3 TcpCubic has none)', unit: 'flag', default: 1, min: 0, max: 1 },
   { name: 'hystart', doc: 'Classic HyStart in slow start (Linux tcp_cubic.c, ns-3 TcpCubic default): 1 on, 0 off (RFC 9438 leaves slow start to RFC 5681)', unit: 'flag', default: 1, min: 0, max: 1 },
   { name: 'cntClamp', doc: 'While no loss has been seen (W_max = 0) cwnd grows at least 1/cntClamp per RTT (Linux and ns-3: cnt <= 20, 5% per RTT); 0 = RFC 9438 curve only', unit: 'count', default: 20, min: 0, max: 1000 },
+  { name: 'hystartNs3', doc: 'HyStart thresholds: 0 = Linux (ACK train delayMin/2, delay clamp(delayMin/8, 4, 16 ms), RTT samples), 1 = ns-3 TcpCubic (delayMin, clamp(delayMin, 4 ms, 1 s), SRTT)', unit: 'flag', default: 0, min: 0, max: 1 },
   { name: 'hystartDetect', doc: 'HyStart detectors: 1 ACK train, 2 delay increase, 3 both', unit: 'bitmask', default: HYSTART_ACK_TRAIN | HYSTART_DELAY, min: 1, max: 3 },
 ];
 
@@ -103,7 +104,7 @@ export class Cubic implements CongestionControl {
     this.beta = params.beta ?? 0.7;
     this.fastConvergence = (params.fastConvergence ?? 1) === 1;
     this.renoFriendly = (params.renoFriendly ?? 1) === 1;
-    this.hystart = (params.hystart ?? 1) === 1 ? new HyStart(params.hystartDetect ?? 3) : null;
+    this.hystart = (params.hystart ?? 1) === 1 ? new HyStart(params.hystartDetect ?? 3, (params.hystartNs3 ?? 0) === 1) : null;
     this.cntClamp = params.cntClamp ?? 20;
   }
 

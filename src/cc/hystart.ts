@@ -27,6 +27,8 @@ export const HYSTART_MIN_SAMPLES = 8;
 export const HYSTART_ACK_DELTA_S = 0.002;
 export const HYSTART_DELAY_MIN_S = 0.004;
 export const HYSTART_DELAY_MAX_S = 0.016;
+/** ns-3 TcpCubic HyStartDelayMax (its threshold is delayMin itself, clamped to [4 ms, 1 s]). */
+export const NS3_HYSTART_DELAY_MAX_S = 1;
 
 export class HyStart {
   /** Set once slow start has been ended by a detector (until {@link reset}). */
@@ -41,7 +43,15 @@ export class HyStart {
   private currRttS = Infinity;
   private sampleCnt = 0;
 
-  constructor(private readonly detect: number = HYSTART_ACK_TRAIN | HYSTART_DELAY) {}
+  /**
+   * @param ns3Thresholds ns-3 TcpCubic's port instead of Linux's: the ACK train must last delayMin
+   *   (not delayMin / 2), the delay threshold is clamp(delayMin, 4 ms, 1 s) (not clamp(delayMin / 8,
+   *   4 ms, 16 ms)), and the delay fed to both is the smoothed RTT (ns-3 passes m_srtt to PktsAcked).
+   */
+  constructor(
+    private readonly detect: number = HYSTART_ACK_TRAIN | HYSTART_DELAY,
+    private readonly ns3Thresholds = false,
+  ) {}
 
   /** Forget everything, as after a timeout (Linux `bictcp_reset` + `bictcp_hystart_reset`). */
   reset(): void {
@@ -64,21 +74,23 @@ export class HyStart {
       this.newRound(tcb, ack);
     }
     if (ack.rttS === undefined || ack.rttS <= 0 || ignoreDelay) return;
-    const delay = ack.rttS;
+    const delay = this.ns3Thresholds && tcb.srttS > 0 ? tcb.srttS : ack.rttS;
     this.delayMinS = Math.min(this.delayMinS, delay);
     if (this.found || !inSlowStart) return;
     if (tcb.cwndBytes < HYSTART_LOW_WINDOW_SEGMENTS * tcb.mssBytes) return;
 
     if (this.detect & HYSTART_ACK_TRAIN && ack.nowS - this.lastAckS <= HYSTART_ACK_DELTA_S) {
       this.lastAckS = ack.nowS;
-      if (ack.nowS - this.roundStartS > this.delayMinS / 2) this.exit(tcb);
+      if (ack.nowS - this.roundStartS > (this.ns3Thresholds ? this.delayMinS : this.delayMinS / 2)) this.exit(tcb);
     }
     if (this.detect & HYSTART_DELAY) {
       this.currRttS = Math.min(this.currRttS, delay);
       if (this.sampleCnt < HYSTART_MIN_SAMPLES) {
         this.sampleCnt++;
       } else {
-        const thresh = Math.min(Math.max(this.delayMinS / 8, HYSTART_DELAY_MIN_S), HYSTART_DELAY_MAX_S);
+        const thresh = this.ns3Thresholds
+          ? Math.min(Math.max(this.delayMinS, HYSTART_DELAY_MIN_S), NS3_HYSTART_DELAY_MAX_S)
+          : Math.min(Math.max(this.delayMinS / 8, HYSTART_DELAY_MIN_S), HYSTART_DELAY_MAX_S);
         if (this.currRttS > this.delayMinS + thresh) this.exit(tcb);
       }
     }

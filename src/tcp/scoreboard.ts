@@ -40,9 +40,20 @@ export class Scoreboard {
   rescueRxt = -1;
 
   private flags = new Uint8Array(1024);
+  /** Time each segment was last sent, ns (same ring as flags): lost-retransmission detection. */
+  private sentNs = new Float64Array(1024);
   private mask = 1023;
+  /** Newest last-sent time among the segments SACKed by the ACK being processed, ns (-1: none). */
+  private newestSackedSentNs = -1;
+  /** Retransmissions in the order they were sent (seq, time): oldest first. */
+  private rtxSeq: number[] = [];
+  private rtxNs: number[] = [];
+  private rtxHead = 0;
+  /** Retransmissions found lost again, to be resent before anything else (ascending order not needed). */
+  private relost: number[] = [];
 
-  constructor(readonly mssBytes: number) {}
+  /** @param sack SACK negotiated: without it no SACK marks exist and retransmissions are not queued for loss detection. */
+  constructor(readonly mssBytes: number, private readonly sackOn = true) {}
 
   get sackedBytes(): number {
     return this.sacked.bytes;
@@ -85,34 +96,78 @@ export class Scoreboard {
   }
 
   /** New data [seq, seq + len) went out for the first time. */
-  sentNew(seq: number, len: number): void {
+  sentNew(seq: number, len: number, nowNs = 0): void {
     const end = seq + len;
     if (end <= this.highTx) return;
     const segs = Math.ceil(end / this.mssBytes) - Math.floor(this.una / this.mssBytes);
     if (segs > this.flags.length) this.grow(segs);
     this.highTx = end;
+    this.sentNs[this.flagIndex(seq)] = nowNs;
   }
 
   private grow(segs: number): void {
     let cap = this.flags.length;
     while (cap < segs) cap *= 2;
     const next = new Uint8Array(cap);
+    const nextNs = new Float64Array(cap);
     const mss = this.mssBytes;
     for (let seq = Math.floor(this.una / mss) * mss; seq < this.highTx; seq += mss) {
       next[Math.floor(seq / mss) & (cap - 1)] = this.flags[this.flagIndex(seq)]!;
+      nextNs[Math.floor(seq / mss) & (cap - 1)] = this.sentNs[this.flagIndex(seq)]!;
     }
     this.flags = next;
+    this.sentNs = nextNs;
     this.mask = cap - 1;
   }
 
   /** The segment at seq was retransmitted. */
-  retransmitted(seq: number): void {
+  retransmitted(seq: number, nowNs = 0): void {
     const i = this.flagIndex(seq);
     const f = this.flags[i]!;
     const end = this.segEnd(seq);
     if ((f & RETRANS) === 0 && (f & SACKED) === 0) this.retransBytes += end - seq;
     this.flags[i] = f | RETRANS;
+    this.sentNs[i] = nowNs;
+    if (this.sackOn) {
+      this.rtxSeq.push(seq);
+      this.rtxNs.push(nowNs);
+    }
     if (end > this.highRxt) this.highRxt = end;
+  }
+
+  /**
+   * Lost retransmissions (Linux tcp_mark_lost_retrans, RFC 8985 RACK's "sent after" rule, ns-3
+   * TcpTxBuffer::MarkRetransmittedSegmentsLost): a retransmission still unSACKed below the highest
+   * SACK when a segment sent after it has been SACKed was lost too; it is marked lost again, leaves
+   * pipe, and is resent first, instead of waiting for the retransmission timer.
+   * Call after the ACK's SACK blocks; O(1) amortised (retransmissions are examined in send order).
+   */
+  markLostRetransmissions(): void {
+    const newest = this.newestSackedSentNs;
+    this.newestSackedSentNs = -1;
+    if (newest < 0) return;
+    const below = this.sacked.count > 0 ? this.sacked.startAt(this.sacked.count - 1) : this.una;
+    const mss = this.mssBytes;
+    while (this.rtxHead < this.rtxSeq.length && this.rtxNs[this.rtxHead]! < newest) {
+      const seq = this.rtxSeq[this.rtxHead]!;
+      if (seq >= below) break; // ns-3 and Linux look below the highest SACK only
+      this.rtxHead++;
+      if (seq < this.una) continue;
+      const i = Math.floor(seq / mss) & this.mask;
+      const f = this.flags[i]!;
+      // Only the latest transmission of a segment counts (an older queue entry is stale).
+      if ((f & RETRANS) === 0 || (f & SACKED) !== 0 || this.sentNs[i]! >= newest) continue;
+      const len = this.segEnd(seq) - seq;
+      this.retransBytes -= len;
+      if ((f & LOST) === 0) this.lostBytes += len;
+      this.flags[i] = (f & ~RETRANS) | LOST;
+      this.relost.push(seq);
+    }
+    if (this.rtxHead > 1024 && this.rtxHead * 2 > this.rtxSeq.length) {
+      this.rtxSeq.splice(0, this.rtxHead);
+      this.rtxNs.splice(0, this.rtxHead);
+      this.rtxHead = 0;
+    }
   }
 
   /**
@@ -188,6 +243,7 @@ export class Scoreboard {
       if ((f & LOST) !== 0) this.lostBytes -= end - seq;
       if ((f & RETRANS) !== 0) this.retransBytes -= end - seq;
       flags[i] = SACKED;
+      if (this.sentNs[i]! > this.newestSackedSentNs) this.newestSackedSentNs = this.sentNs[i]!;
       seq = end;
     }
   }
@@ -270,6 +326,10 @@ export class Scoreboard {
     this.lostBelow = this.highTx;
     this.highRxt = this.una;
     this.rescueRxt = -1;
+    this.relost.length = 0;
+    this.rtxSeq.length = 0;
+    this.rtxNs.length = 0;
+    this.rtxHead = 0;
   }
 
   /**
@@ -277,6 +337,19 @@ export class Scoreboard {
    * or above HighRxt that is lost, not SACKed and not yet retransmitted; -1 if none.
    */
   nextLost(): number {
+    // Retransmissions found lost again come first, lowest first (they lie below HighRxt).
+    if (this.relost.length > 0) {
+      let lowest = -1;
+      let kept = 0;
+      for (const seq of this.relost) {
+        if (seq < this.una || seq >= this.highTx) continue;
+        if ((this.flags[this.flagIndex(seq)]! & (LOST | RETRANS | SACKED)) !== LOST) continue;
+        this.relost[kept++] = seq;
+        if (lowest < 0 || seq < lowest) lowest = seq;
+      }
+      this.relost.length = kept;
+      if (lowest >= 0) return lowest;
+    }
     return this.nextUnsacked(this.lostBelow);
   }
 

@@ -103,7 +103,7 @@ export class TcpSender implements RecoveryContext {
     this.tcb = new Tcb(config.mssBytes, initialWindowBytes(config.initialCwndSegments, config.mssBytes), config.initialSsthreshBytes);
     this.rto = new RtoEstimator(config.minRtoS, config.maxRtoS, config.clockGranularityS);
     this.rwndBytes = config.initialRwndBytes;
-    this.sb = new Scoreboard(config.mssBytes);
+    this.sb = new Scoreboard(config.mssBytes, config.sack);
     this.recovery = createRecovery(recoveryName(cc.recovery, config.sack, config.recovery), config.sack);
   }
 
@@ -153,6 +153,7 @@ export class TcpSender implements RecoveryContext {
     let newlySacked = 0;
     if (this.config.sack && sackBlocks !== null) {
       for (let i = 0; i < sackCount; i++) newlySacked += sb.sack(sackBlocks[2 * i]!, sackBlocks[2 * i + 1]!);
+      if (newlySacked > 0) sb.markLostRetransmissions();
     }
     const ackedBytes = ackNo - una0;
     if (ackedBytes > 0) {
@@ -347,7 +348,7 @@ export class TcpSender implements RecoveryContext {
         if (dataLeft < mss && sb.highTx > sb.una) return;
         const len = Math.min(mss, dataLeft, room);
         const seq = sb.highTx;
-        sb.sentNew(seq, len);
+        sb.sentNew(seq, len, this.clock.nowNs);
         this.transmit(seq, len, false);
         continue;
       }
@@ -381,7 +382,7 @@ export class TcpSender implements RecoveryContext {
   }
 
   private retransmit(seq: number, len: number): void {
-    this.sb.retransmitted(seq);
+    this.sb.retransmitted(seq, this.clock.nowNs);
     this.transmit(seq, len, true);
   }
 
