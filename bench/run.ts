@@ -9,6 +9,7 @@ const parts: Record<string, () => Promise<void>> = {
   packet: async () => (await import('./packet.js')).benchPacket(),
   fluid: async () => (await import('./fluid.js')).benchFluid(),
   sweep: async () => (await import('./sweep.js')).benchSweep(),
+  scoreboard: async () => (await import('./scoreboard.js')).benchScoreboard(),
 };
 
 const wanted = process.argv.slice(2).filter((a) => a in parts);

@@ -176,6 +176,9 @@ export class Scoreboard {
    */
   ackTo(ack: number): number {
     if (ack <= this.una) return 0;
+    // Beyond SND.MAX the segment walk below would never end (segEnd caps at highTx): callers must
+    // drop such ACKs (RFC 793), so one reaching here is a bug worth stopping at.
+    if (ack > this.highTx) throw new RangeError(`ackTo(${ack}) beyond SND.MAX ${this.highTx}`);
     const mss = this.mssBytes;
     const flags = this.flags;
     for (let seq = this.una; seq < ack; ) {
