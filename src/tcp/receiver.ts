@@ -71,7 +71,9 @@ export class TcpReceiver {
     const end = seq + len;
     if (seq === this.rcvNxt && seq <= this.highAckSent) this.tsToEchoNs = tsValNs;
     if (end <= this.rcvNxt || seq >= this.rcvNxt + this.config.rcvBufBytes || this.ooo.covers(seq, end)) {
-      // Duplicate (or beyond the window): nothing to store, ACK at once.
+      // Duplicate (or beyond the window): nothing to store, ACK at once; a duplicate of buffered
+      // data still leads the SACK blocks (RFC 2018 4: the first block holds the triggering segment).
+      if (this.config.sack && seq >= this.rcvNxt && end > this.rcvNxt) this.blocks.onOutOfOrder(seq, this.ooo);
       this.sendAck();
       return;
     }
