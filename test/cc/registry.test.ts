@@ -105,7 +105,7 @@ describe('validateCcParams', () => {
   it('validateCcParams throws InputError naming an unknown param and the accepted ones', () => {
     const e = thrown(() => validateCcParams('cubic', { gamma: 1 }));
     expect(e.field).toBe('ccParams.gamma');
-    expect(e.message).toContain('c, beta, fastConvergence, renoFriendly, hystart, cntClamp, hystartDetect');
+    expect(e.message).toContain('c, beta, fastConvergence, renoFriendly, hystart, cntClamp, hystartNs3, hystartDetect');
     expect(e.message).toContain('hystartNs3');
     const r = thrown(() => validateCcParams('newreno', { beta: 0.5 }));
     expect(r.message).toContain('accepted: none');
