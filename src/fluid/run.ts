@@ -10,7 +10,7 @@ import type { FluidSystem, LossProcess } from './system.js';
 import { groupFlows } from './groups.js';
 import type { FluidFlow } from './groups.js';
 import { bindFlow, checkRunParams } from './params.js';
-import { flowCcParams, flowVariant } from './perFlow.js';
+import { flowCc } from '../scenario/flowCc.js';
 
 export interface RunFluidOptions {
   /** Directory of model files (default: the repository's models/). */
@@ -169,7 +169,7 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
 
 /**
  * The DdeProblem of a Scenario: each flow's own model (`flows[i].variant`, default the Scenario's
- * variant) with its parameters bound, identical flows merged into one block (unless
+ * variant, see flowCc) with its parameters (ccParams) bound, identical flows merged into one block (unless
  * `opts.aggregate` is false), all coupled through the shared bottleneck.
  */
 export function fluidSystem(scenario: Scenario, opts: RunFluidOptions = {}): FluidSystem {
@@ -177,14 +177,14 @@ export function fluidSystem(scenario: Scenario, opts: RunFluidOptions = {}): Flu
   const { link, flows } = mapScenario(scenario);
   const lossProcess = opts.lossProcess ?? 'periodic';
   const runParams = opts.params ?? {};
-  const variants = flows.map((_, i) => flowVariant(scenario, i));
-  const systems = variants.map((v) => models.system(v));
+  const cc = flows.map((_, i) => flowCc(scenario, i));
+  const systems = cc.map((c) => models.system(c.variant));
   checkRunParams([...new Set(systems)].map((c) => c.flow), runParams);
   const fluidFlows: FluidFlow[] = flows.map((f, i) => ({
-    model: variants[i]!,
+    model: cc[i]!.variant,
     system: systems[i]!,
     flow: f,
-    params: bindFlow(systems[i]!.flow, f, flowCcParams(scenario, i), runParams),
+    params: bindFlow(systems[i]!.flow, f, cc[i]!.ccParams, runParams),
     random: lossProcess === 'poisson' && Object.values(systems[i]!.source).some((code) => code.includes('past.draw()')),
   }));
   return buildSystem(link, groupFlows(fluidFlows, opts.aggregate ?? true), scenario.durationS, { process: lossProcess, seed: scenario.seed });
