@@ -119,7 +119,7 @@ export function emit(node: MathNode, ctx: EmitContext): Compiled {
         }
         if (o.args.length === 2) {
           if (o.fn === 'pow') return powJs(a[0]!, o.args[1]!, a[1]!);
-          const js = BINARY[o.fn];
+          const js = Object.hasOwn(BINARY, o.fn) ? BINARY[o.fn] : undefined;
           if (js) return `(${a[0]} ${js} ${a[1]})`;
         }
         return fail(`uses the operator '${o.op}', which is not allowed (only + - * / ^, comparisons, and/or/not)`);
@@ -135,7 +135,7 @@ export function emit(node: MathNode, ctx: EmitContext): Compiled {
           if (f.args.length !== 0) return fail('calls expdraw with arguments (it takes none)');
           return 'past.draw()';
         }
-        const known = FUNCTIONS[name];
+        const known = Object.hasOwn(FUNCTIONS, name) ? FUNCTIONS[name] : undefined;
         if (known) {
           if (f.args.length < known.arity[0] || f.args.length > known.arity[1]) {
             return fail(`calls ${name} with ${f.args.length} arguments (expects ${known.arity[0]}${known.arity[1] > known.arity[0] ? `-${known.arity[1]}` : ''})`);

@@ -26,12 +26,15 @@ function bind(m: ModelFile, scenarioValues: Record<string, number>, overrides: R
       let v: number | undefined;
       let field: string;
       if (p.scenario) {
-        v = scenarioValues[p.name];
-        field = SCENARIO_FIELD[p.name] ?? p.name;
+        v = Object.hasOwn(scenarioValues, p.name) ? scenarioValues[p.name] : undefined;
+        field = Object.hasOwn(SCENARIO_FIELD, p.name) ? SCENARIO_FIELD[p.name]! : p.name;
         if (v === undefined) throw new InputError(`params.${p.name}`, `is marked scenario: true, but the engine supplies only ${[...BN_SCENARIO, ...FLOW_SCENARIO].join(', ')}`, `${file}:${p.line}`);
       } else {
-        v = runParams[p.name] ?? overrides[p.name] ?? p.default!;
-        field = p.name in runParams ? `params.${p.name}` : p.name in overrides ? `ccParams.${p.name}` : `${file} params.${p.name}`;
+        // Own keys only: a parameter named `constructor` must not read Object's constructor.
+        const run = Object.hasOwn(runParams, p.name);
+        const over = Object.hasOwn(overrides, p.name);
+        v = run ? runParams[p.name] : over ? overrides[p.name] : p.default!;
+        field = run ? `params.${p.name}` : over ? `ccParams.${p.name}` : `${file} params.${p.name}`;
       }
       if (!Number.isFinite(v) || v < p.min || v > p.max) throw new InputError(field, `must be in [${p.min}, ${p.max}] (${p.name} of ${file}), got ${v}`);
       return v;

@@ -84,6 +84,14 @@ export function checkPlan(plan: SweepPlan): void {
   if (plan.variants.length === 0) throw new InputError('--variants', 'needs at least one variant');
   if (plan.engines.length === 0) throw new InputError('--engines', 'needs at least one engine');
   if (!Number.isInteger(plan.seed) || plan.seed < 0) throw new InputError('--seed', `must be a whole number >= 0, got ${plan.seed}`);
+  // A swept knob is dropped for the variants without it; one that no variant has would vanish whole.
+  for (const a of plan.axes) {
+    const key = a.path && /^ccParams\.[^.]+$/.test(a.path) ? a.path.slice('ccParams.'.length) : undefined;
+    if (key === undefined) continue;
+    if (!plan.variants.some((v) => getCongestionControl(v).params.some((p) => p.name === key))) {
+      throw new InputError(a.flag, `sweeps ccParams.${key}, a parameter of none of ${plan.variants.join(', ')}`);
+    }
+  }
 }
 
 /** Expands the plan into its runs, in plan order. Invalid points surface here as InputError (validateScenario). */
@@ -94,19 +102,17 @@ export function expandPlan(plan: SweepPlan): RunSpec[] {
     const rec = pointRecord(plan.axes, point);
     const pointId = pointIdOf(plan.axes, point);
     const atPoint = scenarioAt(plan.base, plan.axes, point);
-    // Check each point before any run starts: a bad combination (say, flows that start after the
-    // end) is a usage error to report now, not hundreds of failed runs later.
     const label = Object.entries(rec).map(([k, v]) => `${k}=${String(v)}`).join(', ');
     for (const variant of plan.variants) {
-      const drop = foreignCcParams(plan.axes, variant);
-      // Checked per variant, after dropping the knobs it does not have (validateScenario checks ccParams).
-      const forVariant: Scenario = { ...structuredClone(atPoint), variant };
-      for (const k of drop) delete forVariant.ccParams[k];
-      validateScenario(forVariant, `sweep point ${label || '(base)'}`);
+      const atVariant: Scenario = { ...structuredClone(atPoint), variant };
+      for (const k of foreignCcParams(plan.axes, variant)) delete atVariant.ccParams[k];
+      // Check each point before any run starts: a bad combination (say, flows that start after the
+      // end) is a usage error to report now, not hundreds of failed runs later.
+      validateScenario(atVariant, `sweep point ${label || '(base)'}${plan.variants.length > 1 ? ` (${variant})` : ''}`);
       for (const engine of plan.engines) {
         for (let rep = 0; rep < repsFor(engine, plan.reps); rep++) {
           const seed = deriveSeed(plan.seed, rec, rep);
-          const scenario: Scenario = { ...structuredClone(forVariant), seed };
+          const scenario: Scenario = { ...structuredClone(atVariant), seed };
           runs.push({ index: runs.length, runId: `${pointId}-${variant}-${engine}-r${rep}`, pointId, point, variant, engine, rep, seed, scenario });
         }
       }
