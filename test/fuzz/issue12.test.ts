@@ -101,3 +101,34 @@ describe('issue 12: the schema looks keys up as own properties only', () => {
     expect(modelError(FLOW_MODEL.replace('EXPR', 'toString(t - R)')).message).toMatch(/calls unknown function 'toString'/);
   });
 });
+
+describe('issue 12: model files', () => {
+  it('a future value W(t + 1) is refused; W(t - R), W(t - k) with k >= 0 and W(t) are the past', () => {
+    expect(modelError(FLOW_MODEL.replace('EXPR', 'W(t + 1) - W')).message).toMatch(/^test\.model\.yaml:14: dW\/dt reads W\(t \+ 1\), which may lie in the future/);
+    expect(modelError(FLOW_MODEL.replace('EXPR', 'W(t - (R - 1)) - W')).message).toMatch(/reads W\(t - \(R - 1\)\), which may lie in the future/);
+    expect(modelError(FLOW_MODEL.replace('EXPR', 'W(2 * t) - W')).message).toMatch(/reads W\(2 \* t\), which may lie in the future/);
+    // k has min 0, R = Tp + q/C with q held at >= 0: both provably >= 0.
+    for (const ok of ['W(t - R) - W', 'W(t - k) - W', 'W(t) - W', 'W(t - (R + 2 * k)) - W', 'W(t - max(R, -1)) - W']) {
+      expect(() => loadModels(modelsWith(FLOW_MODEL.replace('EXPR', ok)))).not.toThrow();
+    }
+    // A lag of a parameter that may be negative cannot be shown to look back.
+    const negative = FLOW_MODEL.replace('k: { unit: "1", default: 1, min: 0, max: 2 }', 'k: { unit: "1", default: 1, min: -1, max: 2 }');
+    expect(modelError(negative.replace('EXPR', 'W(t - k) - W')).message).toMatch(/reads W\(t - k\), which may lie in the future/);
+  });
+  it('unknown top-level keys (colour: red) and unknown keys of params, states and events are refused', () => {
+    expect(modelError(`colour: red\n${FLOW_MODEL.replace('EXPR', '1 / R')}`).message).toBe('test.model.yaml:1: colour is not a known key (known: kind, id, form, title, citation, description, params, states, delay, outputs, equations, events)');
+    expect(modelError(FLOW_MODEL.replace('EXPR', '1 / R').replace('default: 1, min: 0', 'default: 1, mni: 0')).message).toMatch(/params\.k\.mni is not a known key \(known: unit, doc, default, min, max, scenario\)/);
+    expect(modelError(FLOW_MODEL.replace('EXPR', '1 / R').replace('initial: 1,', 'initial: 1, intial: 2,')).message).toMatch(/states\.W\.intial is not a known key/);
+    const withEvent = `${FLOW_MODEL.replace('EXPR', '1 / R')}events:\n  - { name: cut, when: W >= 10, set: [W = W / 2], colour: red }\n`;
+    expect(modelError(withEvent).message).toMatch(/events\[0\]\.colour is not a known key \(known: name, when, guard, set, reduction\)/);
+  });
+  it('a 200,000-term sum and a 2000-deep ternary are InputErrors, not "Maximum call stack size exceeded"', () => {
+    // 200k terms of 'k+' are 400 kB: over the model file limit; 100k terms fit the file but not the expression limit.
+    expect(modelError(FLOW_MODEL.replace('EXPR', Array(200_000).fill('k').join('+'))).message).toMatch(/test\.model\.yaml: \(file\) '.*' is 400\d+ bytes, more than the 262144 bytes accepted/);
+    expect(modelError(FLOW_MODEL.replace('EXPR', Array(100_000).fill('1').join('+'))).message).toMatch(/equations\[0\] is 2000\d+ characters long, more than the 2000 accepted/);
+    expect(modelError(FLOW_MODEL.replace('dW/dt = EXPR', `"dW/dt = ${Array(2000).fill('k > 1 ? 1 :').join(' ')} 0"`)).message).toMatch(/equations\[0\] is 2\d+ characters long, more than the 2000 accepted/);
+    expect(modelError(FLOW_MODEL.replace('EXPR', `${'('.repeat(300)}k${')'.repeat(300)}`)).message).toMatch(/equations\[0\] nests brackets 300 deep, more than the 32 accepted/);
+    // Within 2000 characters, a chain of 1990 unary minus signs (the deepest tree that fits) is still refused cleanly.
+    expect(modelError(FLOW_MODEL.replace('EXPR', `${'-'.repeat(1990)}k`)).message).toMatch(/dW\/dt nests 1991 operations deep, more than the 200 accepted/);
+  });
+});
