@@ -1,4 +1,4 @@
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
@@ -130,5 +130,66 @@ describe('issue 12: model files', () => {
     expect(modelError(FLOW_MODEL.replace('EXPR', `${'('.repeat(300)}k${')'.repeat(300)}`)).message).toMatch(/equations\[0\] nests brackets 300 deep, more than the 32 accepted/);
     // Within 2000 characters, a chain of 1990 unary minus signs (the deepest tree that fits) is still refused cleanly.
     expect(modelError(FLOW_MODEL.replace('EXPR', `${'-'.repeat(1990)}k`)).message).toMatch(/dW\/dt nests 1991 operations deep, more than the 200 accepted/);
+  });
+});
+
+describe('issue 12: limits are checked before anything is allocated', () => {
+  const dir = sandbox();
+  const out = join(dir, 'never-written');
+  it('sweep --loss ..:log:10000 --rtt ..:log:10000 --dry-run: 10^8 points refused at once (was 4.4 GB heap, exit 134)', async () => {
+    const err = await refused(['sweep', '--loss', '1e-4..1e-1:log:10000', '--rtt', '10ms..100ms:log:10000', '--dry-run', '--out', out], /^cclab: error: --max-runs is 100000, but the sweep has 3000000000 runs \(10000 x 10000 points x 5 variants x 5 packet \+ 1 fluid runs\); shrink a range or raise --max-runs\n$/, 1000);
+    expect(err.split('\n')).toHaveLength(2);
+  });
+  it('a range count of 10^7 is refused before its values are computed (was a silent hang)', async () => {
+    await refused(['sweep', '--loss', '1e-4..1e-1:log:10000000', '--dry-run', '--out', out], /--loss needs a count in \[2, 10000\] in "1e-4\.\.1e-1:log:10000000"/, 1000);
+  });
+  it('--reps 1000000000 is counted, not run (was a silent hang)', async () => {
+    await refused(['sweep', '--reps', '1000000000', '--variants', 'reno', '--engines', 'packet', '--dry-run', '--out', out], /--max-runs is 100000, but the sweep has 1000000000 runs \(1 points x 1 variants x 1000000000 packet runs\)/, 1000);
+  });
+  it('--max-runs is the cap both ways: 4 runs pass at 4 and are refused at 3', async () => {
+    const args = ['sweep', '--loss', '1e-3,1e-2', '--reps', '2', '--engines', 'packet', '--variants', 'reno', '--dry-run', '--out', out];
+    await refused([...args, '--max-runs', '3'], /--max-runs is 3, but the sweep has 4 runs/);
+    const ok = await cli([...args, '--max-runs', '4']);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toBe('2 points x 1 variants x packet = 4 runs\n');
+  });
+  it('--dry-run with a shard counts by arithmetic: 10 runs, shard 3/4 holds runs 2 and 6', async () => {
+    const r = await cli(['sweep', '--loss', '1e-4..1e-1:log:5', '--reps', '2', '--engines', 'packet', '--variants', 'reno', '--shard', '3/4', '--dry-run', '--out', out]);
+    expect(r.stdout).toBe('5 points x 1 variants x packet = 10 runs, 2 in shard 3/4\n');
+  });
+  it('sweep --flows 1,1000000000 and simulate --flows 100000000 are refused before any flow is built', async () => {
+    await refused(['sweep', '--flows', '1,1000000000', '--dry-run', '--out', out], /--flows must be whole numbers in \[1, 10000\], got 1000000000/, 1000);
+    await refused(['simulate', '--flows', '100000000', '--print-scenario'], /--flows must be a whole number in \[1, 10000\], got 100000000/, 1000);
+  });
+  it('sweep --workers 100000 is refused (a thread each)', async () => {
+    await refused(['sweep', '--workers', '100000', '--loss', '1e-3', '--out', out], /--workers must be a whole number in \[0, 256\], got 100000/);
+  });
+  it('a scenario with a million flows is refused by counting the raw list (was out of memory after 131 s at 17 M)', async () => {
+    const p = file(dir, 'million.json', `{"flows": [${Array(1_000_000).fill('{}').join(',')}]}`);
+    await refused(['simulate', '--scenario', p, '--print-scenario'], /million\.json: flows must have 1 to 10000 entries, got 1000000/, 2000);
+  });
+  it('a scenario file over 4 MiB is refused unread', async () => {
+    const p = file(dir, 'big.yaml', `# ${'x'.repeat(5 * 1024 * 1024)}\ndurationS: 1\n`);
+    await refused(['simulate', '--scenario', p, '--print-scenario'], /--scenario '.*big\.yaml' is 524\d+ bytes, more than the 4194304 bytes accepted/, 1000);
+  });
+  it('--scenario naming a link to /dev/zero is refused at once (was read forever)', async () => {
+    const p = join(dir, 'zero.yaml');
+    symlinkSync('/dev/zero', p);
+    await refused(['simulate', '--scenario', p, '--print-scenario'], /--scenario '.*zero\.yaml' is not a regular file \(a device\)/, 1000);
+    await refused(['report', '--recipe', p, '--out', out], /--recipe '.*zero\.yaml' is not a regular file \(a device\)/, 1000);
+    await refused(['simulate', '--scenario', `${dir}/.json`, '--print-scenario'], /--scenario cannot read file '.*\/\.json' \(ENOENT\)/, 1000);
+  });
+});
+
+describe('issue 12: inputs that were silently accepted', () => {
+  it('--loss 0x0 and --seed 0x10 are not decimal numbers', async () => {
+    await refused(['simulate', '--loss', '0x0', '--print-scenario'], /^cclab: error: --loss must be a decimal number \(e\.g\. 0\.01, 1e-3\), got '0x0'\n$/);
+    await refused(['simulate', '--seed', '0x10', '--print-scenario'], /--seed must be a decimal number/);
+    await refused(['simulate', '--cc-param', 'hystart=0b1', '--variant', 'cubic', '--print-scenario'], /--cc-param hystart must be a decimal number/);
+  });
+  it('--variants reno,reno (which ran every case twice) and --engines packet,packet are refused', async () => {
+    await refused(['compare', '--variants', 'reno,reno'], /^cclab: error: --variants lists 'reno' twice, got 'reno,reno'\n$/);
+    await refused(['sweep', '--variants', 'reno,cubic,reno', '--dry-run', '--out', '/nonexistent/x'], /--variants lists 'reno' twice/);
+    await refused(['sweep', '--engines', 'packet,packet', '--dry-run', '--out', '/nonexistent/x'], /--engines lists 'packet' twice/);
   });
 });
