@@ -97,7 +97,7 @@ function parseFlags(o: ScenarioFlags) {
     delAck: o.delack === undefined ? undefined : atLeast(parseInteger(o.delack, '--delack'), 1, '--delack'),
     minRtoS: o.minRto === undefined ? undefined : positive(parseDurationS(o.minRto, '--min-rto'), '--min-rto', 'a time'),
     ccParams: parseCcParams(o.ccParam ?? []),
-    flowVariants: o.flowVariants === undefined ? undefined : parseVariantList(o.flowVariants, '--flow-variants'),
+    flowVariants: o.flowVariants === undefined ? undefined : parseVariantList(o.flowVariants, '--flow-variants', false),
     startStaggerS,
   };
 }
@@ -117,12 +117,13 @@ export function parseVariant(text: unknown, flag = '--variant'): Variant {
   return text;
 }
 
-export function parseVariantList(text: string, flag = '--variants'): Variant[] {
+/** A comma list of variants; `distinct` (the default) refuses one named twice (`--flow-variants` may repeat). */
+export function parseVariantList(text: string, flag = '--variants', distinct = true): Variant[] {
   const list = text.split(',').map((v) => v.trim()).filter((v) => v !== '');
   if (list.length === 0) throw new InputError(flag, `must list one or more of ${VARIANTS.join(', ')}`);
   const variants = list.map((v) => parseVariant(v, flag));
   // `reno,reno` would run every case twice under one name.
-  const dup = variants.find((v, i) => variants.indexOf(v) !== i);
+  const dup = distinct ? variants.find((v, i) => variants.indexOf(v) !== i) : undefined;
   if (dup !== undefined) throw new InputError(flag, `lists '${dup}' twice, got '${text}'`);
   return variants;
 }
