@@ -1,3 +1,4 @@
+import { flowCc } from '../scenario/flowCc.js';
 import { flowPath, packetBits, payloadFraction, sharedQueue } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Variant } from '../variants.js';
@@ -68,10 +69,10 @@ export const CLOSED_FORM_VALIDITY = {
  * Reno (and CUBIC) count acknowledged segments (Linux tcp_cong_avoid_ai), so delayed ACKs do not slow
  * them (b = 1); NewReno, Tahoe and Westwood+ (ns-3 default) grow per ACK (RFC 5681 eq. 3): b = delAckCount.
  */
-export function effectiveB(s: Scenario): number {
-  const v = s.variant;
+export function effectiveB(s: Scenario, flow = 0): number {
+  const { variant: v, ccParams } = flowCc(s, flow);
   if (v === 'reno' || v === 'cubic') return 1;
-  if (v === 'westwood' && (s.ccParams.segmentCounting ?? 0) === 1) return 1;
+  if (v === 'westwood' && (ccParams.segmentCounting ?? 0) === 1) return 1;
   return s.tcp.delAckCount;
 }
 
@@ -96,7 +97,7 @@ interface FormulaOutcome {
 }
 
 /**
- * Every closed form that applies to the scenario's variant, for flow 0's path: base RTT R (propagation
+ * Every closed form that applies to flow 0's congestion control, on flow 0's path: base RTT R (propagation
  * plus serialisation, queue empty: the loss-limited regime), random loss rate p of the bottleneck,
  * T0 = {@link steadyRtoS}, Wmax = receive buffer / MSS. Each prediction is then capped twice: the
  * window by the receive window and by what the path holds at once (BDP + buffer, the flow's share),
@@ -167,7 +168,7 @@ export function closedForms(s: Scenario): ClosedFormPrediction[] {
     });
   };
 
-  const v = s.variant;
+  const { variant: v, ccParams } = flowCc(s, 0);
   const has = p > 0;
   if (v === 'reno' || v === 'newreno') {
     const family: Variant[] = ['reno', 'newreno'];
@@ -183,8 +184,8 @@ export function closedForms(s: Scenario): ClosedFormPrediction[] {
     add('tahoe', 'Tahoe sawtooth (periodic loss, slow start to W/2)', ['tahoe'], { windowSeg: has ? tahoeWindow(p, b) : null, rttS: R, note: `${common}; derived like Mathis et al.`, modelsTimeouts: false });
   }
   if (v === 'cubic') {
-    const c = s.ccParams.c ?? 0.4;
-    const beta = s.ccParams.beta ?? 0.7;
+    const c = ccParams.c ?? 0.4;
+    const beta = ccParams.beta ?? 0.7;
     const resp = has ? cubicResponseWindow(p, R, c, beta) : null;
     const region = has && cubicAvgWindow(p, R, c, beta) < resp! ? 'Reno-friendly region' : 'cubic region';
     add('cubic', 'CUBIC response function, RFC 9438 §5', ['cubic'], { windowSeg: resp, rttS: R, note: `${common}, C = ${c}, beta = ${beta}; ${region}`, modelsTimeouts: false });
