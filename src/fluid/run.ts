@@ -73,6 +73,8 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
   }));
   const zp = layout.zBottleneck('p');
   const zpq = layout.zBottleneck('pq');
+  // The share of arrivals delivered now (departures over arrivals, less random loss); without it, 1 - p.
+  const zDelivered = layout.zBottleneck('delivered');
   const qIdx = layout.yBottleneck('q');
 
   // Sample the grid: one step search per time (the grid is increasing, so usually O(1)) and one
@@ -96,6 +98,7 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
     idx.map((ix) => ix.rate),
     zp,
     zpq,
+    zDelivered,
     from,
     tEnd,
   );
@@ -199,6 +202,7 @@ function integrate(
   zRate: readonly number[],
   zp: number,
   zpq: number,
+  zDelivered: number,
   from: number,
   tEnd: number,
 ): { acc: { cwnd: number; sent: number; delivered: number; lost: number }[]; queueDrops: number; randomDrops: number } {
@@ -212,12 +216,13 @@ function integrate(
     const pq = zpq >= 0 ? z[zpq]! : 0;
     // Of the lost fraction p, pq is the queue's; the rest is random loss among the packets it admits.
     const pRandom = (1 - pq) * (p > pq ? (p - pq) / Math.max(1 - pq, 1e-12) : 0);
+    const dv = zDelivered >= 0 ? z[zDelivered]! : 1 - p;
     let arrivals = 0;
     for (let g = 0; g < G; g++) {
       const rate = z[zRate[g]!]!;
       out[4 * g] = z[zCwnd[g]!]!;
       out[4 * g + 1] = rate;
-      out[4 * g + 2] = rate * (1 - p);
+      out[4 * g + 2] = rate * dv;
       out[4 * g + 3] = rate * p;
       arrivals += mult[g]! * rate;
     }
