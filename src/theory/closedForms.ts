@@ -1,7 +1,8 @@
+import { validateCcParams } from '../cc/registry.js';
 import { flowCc } from '../scenario/flowCc.js';
 import { flowPath, packetBits, payloadFraction, sharedQueue } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
-import type { Variant } from '../variants.js';
+import { countsSegments, VARIANT_FACTS, VARIANTS, type Variant } from '../variants.js';
 import {
   cubicAvgWindow,
   cubicResponseWindow,
@@ -70,10 +71,8 @@ export const CLOSED_FORM_VALIDITY = {
  * them (b = 1); NewReno, Tahoe and Westwood+ (ns-3 default) grow per ACK (RFC 5681 eq. 3): b = delAckCount.
  */
 export function effectiveB(s: Scenario, flow = 0): number {
-  const { variant: v, ccParams } = flowCc(s, flow);
-  if (v === 'reno' || v === 'cubic') return 1;
-  if (v === 'westwood' && (ccParams.segmentCounting ?? 0) === 1) return 1;
-  return s.tcp.delAckCount;
+  const { variant, ccParams } = flowCc(s, flow);
+  return countsSegments(variant, ccParams) ? 1 : s.tcp.delAckCount;
 }
 
 /**
@@ -170,29 +169,35 @@ export function closedForms(s: Scenario): ClosedFormPrediction[] {
 
   const { variant: v, ccParams } = flowCc(s, 0);
   const has = p > 0;
-  if (v === 'reno' || v === 'newreno') {
-    const family: Variant[] = ['reno', 'newreno'];
-    add('mathis', 'Mathis et al. 1997, sqrt(3/(2bp))', family, { windowSeg: has ? mathisWindow(p, b) : null, rttS: R, note: `${common}; periodic loss, no timeouts`, modelsTimeouts: false });
-    add('pftk-full', 'Padhye et al. 2000, full model', family, {
+  // Which formulas describe which variants is the registry's fact (src/variants.ts).
+  const forms: readonly ClosedFormId[] = VARIANT_FACTS[v].closedForms;
+  const appliesTo = (id: ClosedFormId): Variant[] => VARIANTS.filter((x) => VARIANT_FACTS[x].closedForms.includes(id));
+  if (forms.includes('mathis')) {
+    add('mathis', 'Mathis et al. 1997, sqrt(3/(2bp))', appliesTo('mathis'), { windowSeg: has ? mathisWindow(p, b) : null, rttS: R, note: `${common}; periodic loss, no timeouts`, modelsTimeouts: false });
+  }
+  if (forms.includes('pftk-full')) {
+    add('pftk-full', 'Padhye et al. 2000, full model', appliesTo('pftk-full'), {
       windowSeg: has ? pftkFull(p, R, b, T0, wmax) * R : null, rttS: R, note: `${common}, T0 = ${T0.toFixed(3)} s, Wmax = ${Math.round(wmax)}; Reno with timeouts`, modelsTimeouts: true,
     });
-    add('pftk-approx', 'Padhye et al. 1998, approximation', family, {
+  }
+  if (forms.includes('pftk-approx')) {
+    add('pftk-approx', 'Padhye et al. 1998, approximation', appliesTo('pftk-approx'), {
       windowSeg: has ? pftkApprox(p, R, b, T0, wmax) * R : null, rttS: R, note: `${common}, T0 = ${T0.toFixed(3)} s`, modelsTimeouts: true,
     });
   }
-  if (v === 'tahoe') {
-    add('tahoe', 'Tahoe sawtooth (periodic loss, slow start to W/2)', ['tahoe'], { windowSeg: has ? tahoeWindow(p, b) : null, rttS: R, note: `${common}; derived like Mathis et al.`, modelsTimeouts: false });
+  if (forms.includes('tahoe')) {
+    add('tahoe', 'Tahoe sawtooth (periodic loss, slow start to W/2)', appliesTo('tahoe'), { windowSeg: has ? tahoeWindow(p, b) : null, rttS: R, note: `${common}; derived like Mathis et al.`, modelsTimeouts: false });
   }
-  if (v === 'cubic') {
-    const c = ccParams.c ?? 0.4;
-    const beta = ccParams.beta ?? 0.7;
+  if (forms.includes('cubic')) {
+    // The knobs' defaults come from CUBIC's own param specs (src/cc/cubic.ts), their one home.
+    const { c, beta } = validateCcParams('cubic', ccParams) as { c: number; beta: number };
     const resp = has ? cubicResponseWindow(p, R, c, beta) : null;
     const region = has && cubicAvgWindow(p, R, c, beta) < resp! ? 'Reno-friendly region' : 'cubic region';
-    add('cubic', 'CUBIC response function, RFC 9438 §5', ['cubic'], { windowSeg: resp, rttS: R, note: `${common}, C = ${c}, beta = ${beta}; ${region}`, modelsTimeouts: false });
+    add('cubic', 'CUBIC response function, RFC 9438 §5', appliesTo('cubic'), { windowSeg: resp, rttS: R, note: `${common}, C = ${c}, beta = ${beta}; ${region}`, modelsTimeouts: false });
   }
-  if (v === 'westwood') {
+  if (forms.includes('westwood')) {
     const eq = has ? westwoodEquilibrium(p, R, shareRate, q.queuePackets / n / shareRate) : null;
-    add('westwood', 'Westwood+ fluid equilibrium', ['westwood'], {
+    add('westwood', 'Westwood+ fluid equilibrium', appliesTo('westwood'), {
       windowSeg: eq ? eq.window : null,
       rttS: eq ? R + eq.tqS : R,
       note: eq ? `${common}; standing queue Tq* = ${eq.tqS.toFixed(4)} s fills the link (filter lag not modelled)` : '',
