@@ -36,11 +36,16 @@ export function parseDurationS(text: string, field = 'time'): number {
   return parseWithUnits(text, TIME_UNITS, field, '100ms', 's');
 }
 
-/** A plain number (`1e-5`, `0.3`), rejecting trailing garbage that Number() would not. */
+const DECIMAL = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
+
+/**
+ * A plain decimal number (`1e-5`, `0.3`, `-2`). Number() alone would also take `0x10`, `0b1`,
+ * `0o7` and '' (as 0), which nobody means as a loss rate or a seed.
+ */
 export function parseNumber(text: string, field = 'value'): number {
   const t = text.trim();
-  const value = t === '' ? NaN : Number(t);
-  if (!Number.isFinite(value)) throw new InputError(field, `must be a number, got '${text}'`);
+  const value = DECIMAL.test(t) ? Number(t) : NaN;
+  if (!Number.isFinite(value)) throw new InputError(field, `must be a decimal number (e.g. 0.01, 1e-3), got '${text}'`);
   return value;
 }
 

@@ -1,6 +1,15 @@
+import type { ClosedFormId } from './theory/closedForms.js';
+
 /**
- * The congestion-control variants cclab knows. The same ids key the packet engine's algorithms
- * (`src/cc/registry.ts`) and the fluid models (`models/<id>.model.yaml`); a test checks both sides.
+ * The congestion-control variants cclab knows, and the one home of what the rest of cclab needs to
+ * know about each (report titles, how it counts ACKs, which closed forms describe it, the goodput
+ * elasticities theory expects). The same ids key the packet engine's algorithms (`src/cc/registry.ts`)
+ * and the fluid models (`models/<id>.model.yaml`); a test checks both sides.
+ *
+ * A variant's knobs (names, defaults, ranges) live with its algorithm, `src/cc/<id>.ts`, and are read
+ * through `getCongestionControl(id).params` or `validateCcParams(id, params)` (which fills the
+ * defaults): the packet engine, validateScenario, theory and the fluid models' binding all use those,
+ * and a test checks that the models' copies of shared knobs (CUBIC's `c`, `beta`) agree.
  */
 export const VARIANTS = ['tahoe', 'reno', 'newreno', 'westwood', 'cubic'] as const;
 export type Variant = (typeof VARIANTS)[number];
@@ -10,6 +19,62 @@ export const DEFAULT_VARIANT: Variant = 'reno';
 
 export function isVariant(x: unknown): x is Variant {
   return typeof x === 'string' && (VARIANTS as readonly string[]).includes(x);
+}
+
+/** Goodput elasticities theory predicts in the loss-limited region: G ∝ p^loss RTT^rtt. */
+export interface Elasticity {
+  loss: number;
+  rtt: number;
+  source: string;
+}
+
+export interface VariantFacts {
+  /** Short name for tables, legends and headings. */
+  title: string;
+  /**
+   * How congestion avoidance counts ACKs in the packet engine: 'segments' grows by acknowledged
+   * segments (Linux tcp_cong_avoid_ai), so delayed ACKs do not slow it (b = 1 in the formulas);
+   * 'acks' grows per ACK (RFC 5681 eq. 3), so b = delAckCount.
+   */
+  counting: 'segments' | 'acks';
+  /** A ccParams flag that, set to 1, switches counting to 'segments'. */
+  countingParam?: string;
+  /** The closed forms (src/theory/closedForms.ts) that describe it, the most complete first. */
+  closedForms: readonly ClosedFormId[];
+  elasticity: Elasticity;
+}
+
+const MATHIS: Elasticity = { loss: -0.5, rtt: -1, source: 'Mathis et al. 1997 (square-root law)' };
+const RENO_FORMS: readonly ClosedFormId[] = ['pftk-full', 'mathis', 'pftk-approx'];
+
+/**
+ * Elasticities: Mathis et al. G ∝ MSS / (RTT sqrt(p)) for the Reno family (Westwood+'s
+ * bandwidth-estimate cut keeps it close to Reno when losses are random), and CUBIC's response
+ * function W ∝ (RTT / p)^(3/4), G = W / RTT ∝ p^(-3/4) RTT^(-1/4) (RFC 9438 §5.1, cubic region).
+ */
+export const VARIANT_FACTS: Readonly<Record<Variant, VariantFacts>> = {
+  tahoe: { title: 'Tahoe', counting: 'acks', closedForms: ['tahoe'], elasticity: MATHIS },
+  reno: { title: 'Reno', counting: 'segments', closedForms: RENO_FORMS, elasticity: MATHIS },
+  newreno: { title: 'NewReno', counting: 'acks', closedForms: RENO_FORMS, elasticity: MATHIS },
+  westwood: {
+    title: 'Westwood+',
+    counting: 'acks',
+    countingParam: 'segmentCounting',
+    closedForms: ['westwood'],
+    elasticity: { loss: -0.5, rtt: -1, source: 'Reno-like under random loss (Mascolo et al.)' },
+  },
+  cubic: {
+    title: 'CUBIC',
+    counting: 'segments',
+    closedForms: ['cubic'],
+    elasticity: { loss: -0.75, rtt: -0.25, source: 'RFC 9438 §5.1 response function (cubic region)' },
+  },
+};
+
+/** Whether `variant` with these knobs grows by acknowledged segments (so delayed ACKs do not slow it). */
+export function countsSegments(variant: Variant, ccParams: Readonly<Record<string, number>>): boolean {
+  const f = VARIANT_FACTS[variant];
+  return f.counting === 'segments' || (f.countingParam !== undefined && ccParams[f.countingParam] === 1);
 }
 
 /** Engines that consume a Scenario and return a RunResult. */

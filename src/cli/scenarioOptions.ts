@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { InputError } from '../errors.js';
 import { loadScenarioFile } from '../scenario/load.js';
 import { isPresetName, PRESET_NAMES, presetScenario } from '../scenario/presets.js';
+import { MAX_FLOWS } from '../scenario/scenarioSchema.js';
 import type { Scenario } from '../scenario/types.js';
 import { validateScenario } from '../scenario/validate.js';
 import { parseDurationS, parseInteger, parseNumber, parseRateBps } from '../units.js';
@@ -61,6 +62,12 @@ function positive(value: number, flag: string, what: string): number {
   return value;
 }
 
+/** Checked before anything is allocated: `--flows 100000000` must not build 10^8 flows first. */
+function inRange(value: number, min: number, max: number, flag: string): number {
+  if (value < min || value > max) throw new InputError(flag, `must be a whole number in [${min}, ${max}], got ${value}`);
+  return value;
+}
+
 function atLeast(value: number, min: number, flag: string): number {
   if (value < min) throw new InputError(flag, `must be a whole number >= ${min}, got ${value}`);
   return value;
@@ -82,7 +89,7 @@ function parseFlags(o: ScenarioFlags) {
     bandwidthBps: o.bandwidth === undefined ? undefined : positive(parseRateBps(o.bandwidth, '--bandwidth'), '--bandwidth', 'a rate'),
     delayS,
     loss,
-    flows: o.flows === undefined ? undefined : atLeast(parseInteger(o.flows, '--flows'), 1, '--flows'),
+    flows: o.flows === undefined ? undefined : inRange(parseInteger(o.flows, '--flows'), 1, MAX_FLOWS, '--flows'),
     durationS: o.duration === undefined ? undefined : positive(parseDurationS(o.duration, '--duration'), '--duration', 'a time'),
     mssBytes: o.mss === undefined ? undefined : atLeast(parseInteger(o.mss, '--mss'), 1, '--mss'),
     queuePackets: o.queue === undefined ? undefined : atLeast(parseInteger(o.queue, '--queue'), 1, '--queue'),
@@ -92,7 +99,7 @@ function parseFlags(o: ScenarioFlags) {
     delAck: o.delack === undefined ? undefined : atLeast(parseInteger(o.delack, '--delack'), 1, '--delack'),
     minRtoS: o.minRto === undefined ? undefined : positive(parseDurationS(o.minRto, '--min-rto'), '--min-rto', 'a time'),
     ccParams: parseCcParams(o.ccParam ?? []),
-    flowVariants: o.flowVariants === undefined ? undefined : parseVariantList(o.flowVariants, '--flow-variants'),
+    flowVariants: o.flowVariants === undefined ? undefined : parseVariantList(o.flowVariants, '--flow-variants', false),
     startStaggerS,
   };
 }
@@ -112,10 +119,15 @@ export function parseVariant(text: unknown, flag = '--variant'): Variant {
   return text;
 }
 
-export function parseVariantList(text: string, flag = '--variants'): Variant[] {
+/** A comma list of variants; `distinct` (the default) refuses one named twice (`--flow-variants` may repeat). */
+export function parseVariantList(text: string, flag = '--variants', distinct = true): Variant[] {
   const list = text.split(',').map((v) => v.trim()).filter((v) => v !== '');
   if (list.length === 0) throw new InputError(flag, `must list one or more of ${VARIANTS.join(', ')}`);
-  return list.map((v) => parseVariant(v, flag));
+  const variants = list.map((v) => parseVariant(v, flag));
+  // `reno,reno` would run every case twice under one name.
+  const dup = distinct ? variants.find((v, i) => variants.indexOf(v) !== i) : undefined;
+  if (dup !== undefined) throw new InputError(flag, `lists '${dup}' twice, got '${text}'`);
+  return variants;
 }
 
 /**

@@ -3,11 +3,11 @@ import { Command, Option } from 'commander';
 import { InputError } from '../errors.js';
 import { headlineAxis, setAxis, checkAxes, type Axis, type HeadlineAxis } from '../sweep/axes.js';
 import { defaultWorkers } from '../sweep/execute.js';
-import { expandPlan, type SweepPlan } from '../sweep/grid.js';
+import { checkPlan, checkPlanSize, DEFAULT_MAX_RUNS, planSize, validatePoints, type SweepPlan } from '../sweep/grid.js';
 import { mergeSweeps } from '../sweep/merge.js';
 import { progressReporter } from '../sweep/progress.js';
 import { sweepReportHtml } from '../sweep/report.js';
-import { parseShard, inShard } from '../sweep/shard.js';
+import { parseShard, shardSize } from '../sweep/shard.js';
 import { runSweep } from '../sweep/sweep.js';
 import { parseInteger } from '../units.js';
 import { ENGINES, VARIANTS, type Engine } from '../variants.js';
@@ -38,9 +38,20 @@ interface SweepFlags extends Pick<ScenarioFlags, 'scenario' | 'duration' | 'mss'
   report: boolean;
   quiet?: boolean;
   dryRun?: boolean;
+  maxRuns: string;
+}
+
+/** `--max-runs`: the cap on a sweep's runs (grid.ts DEFAULT_MAX_RUNS unless raised). */
+function parseMaxRuns(text: string): number {
+  const n = parseInteger(text, '--max-runs');
+  if (n < 1) throw new InputError('--max-runs', `must be a whole number >= 1, got ${n}`);
+  return n;
 }
 
 const collect = (v: string, acc: string[] = []) => [...acc, v];
+
+/** Most worker threads `--workers` accepts. */
+const MAX_WORKERS = 256;
 
 function parseEngines(text: string): Engine[] {
   const list = text.split(',').map((e) => e.trim()).filter((e) => e !== '');
@@ -48,7 +59,9 @@ function parseEngines(text: string): Engine[] {
     if (!(ENGINES as readonly string[]).includes(e)) throw new InputError('--engines', `must list ${ENGINES.join(', ')}, got '${e}'`);
   }
   if (list.length === 0) throw new InputError('--engines', `must list one or more of ${ENGINES.join(', ')}`);
-  return [...new Set(list)] as Engine[];
+  const dup = list.find((e, i) => list.indexOf(e) !== i);
+  if (dup !== undefined) throw new InputError('--engines', `lists '${dup}' twice, got '${text}'`);
+  return list as Engine[];
 }
 
 /** Builds the plan from the flags (exported for tests). */
@@ -114,19 +127,25 @@ export function register(program: Command): void {
     .option('--no-cache', 'do not read or write the run cache')
     .option('--no-report', 'skip index.html')
     .option('--dry-run', 'print the grid size and exit')
+    .option('--max-runs <n>', 'refuse a sweep of more runs than this', String(DEFAULT_MAX_RUNS))
     .option('--quiet', 'no progress bar')
     .requiredOption('--out <dir>', 'output folder, e.g. reports/loss-rtt')
     .action(async (o: SweepFlags) => {
       const plan = planFromFlags(o);
       const shard = o.shard === undefined ? undefined : parseShard(o.shard);
       const workers = o.workers === undefined ? defaultWorkers() : parseInteger(o.workers, '--workers');
-      if (workers < 0) throw new InputError('--workers', `must be >= 0, got ${workers}`);
+      // Each worker is a thread with its own heap: thousands would exhaust memory before any run.
+      if (workers < 0 || workers > MAX_WORKERS) throw new InputError('--workers', `must be a whole number in [0, ${MAX_WORKERS}], got ${workers}`);
       for (const w of warnings(plan)) process.stderr.write(`cclab: warning: ${w}\n`);
+      const maxRuns = parseMaxRuns(o.maxRuns);
+      checkPlan(plan);
+      checkPlanSize(plan, maxRuns);
       if (o.dryRun) {
-        const runs = expandPlan(plan);
-        const mine = runs.filter((r) => inShard(r.index, shard)).length;
-        const points = plan.axes.reduce((n, a) => n * a.values.length, 1);
-        process.stdout.write(`${points} points x ${plan.variants.length} variants x ${plan.engines.join('+')} = ${runs.length} runs${shard ? `, ${mine} in shard ${o.shard}` : ''}\n`);
+        // Counted by arithmetic; each point is still checked, one at a time (no runs are built).
+        validatePoints(plan);
+        const { points, runs } = planSize(plan);
+        const mine = shard ? shardSize(runs, shard) : runs;
+        process.stdout.write(`${points} points x ${plan.variants.length} variants x ${plan.engines.join('+')} = ${runs} runs${shard ? `, ${mine} in shard ${o.shard}` : ''}\n`);
         return;
       }
       const progress = progressReporter({ quiet: o.quiet });
@@ -144,6 +163,7 @@ export function register(program: Command): void {
         cacheDir: o.cache === false ? null : resolve(o.cache),
         workers,
         shard,
+        maxRuns,
         report: o.report ? sweepReportHtml : undefined,
         onProgress: (p) => progress.update(p),
       }).finally(() => {
@@ -170,8 +190,9 @@ export function register(program: Command): void {
     .requiredOption('--out <dir>', 'merged output folder')
     .option('--allow-partial', 'merge even when some runs are missing from every shard')
     .option('--no-report', 'skip index.html')
-    .action(async (dirs: string[], o: { out: string; allowPartial?: boolean; report: boolean }) => {
-      const s = await mergeSweeps(dirs, o.out, { allowPartial: o.allowPartial, report: o.report ? sweepReportHtml : undefined });
+    .option('--max-runs <n>', 'refuse a sweep of more runs than this (as sweep --max-runs)', String(DEFAULT_MAX_RUNS))
+    .action(async (dirs: string[], o: { out: string; allowPartial?: boolean; report: boolean; maxRuns: string }) => {
+      const s = await mergeSweeps(dirs, o.out, { allowPartial: o.allowPartial, report: o.report ? sweepReportHtml : undefined, maxRuns: parseMaxRuns(o.maxRuns) });
       process.stdout.write(`merge: ${s.runs} runs from ${s.shards} folders${s.missing ? ` (${s.missing} missing)` : ''} -> ${o.out}\n`);
     });
 }

@@ -1,5 +1,6 @@
 import { mean, rootMeanSquare, sampleCorrelation } from 'simple-statistics';
 import type { RunResult } from '../result/types.js';
+import { competition } from './competition.js';
 import { type Interpolation, resample, uniformGrid } from './resample.js';
 import { slowStartEnd, TRANSIENT_METHOD } from './transient.js';
 import type { ClosedFormComparison, ClosedFormPrediction, Comparison, EngineFigures, TraceFit, TransientInfo } from './types.js';
@@ -153,5 +154,6 @@ export function compareRuns(packet: RunResult, fluid: RunResult, closed: readonl
     closedForms: closedBeside(packet, applicable),
     flags,
     fluidTrusted: !flags.some((f) => f.severity === 'invalid' && (f.subject === 'fluid' || f.subject === 'comparison')),
+    competition: competition(packet.spec, packet, fluid),
   };
 }

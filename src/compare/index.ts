@@ -6,6 +6,7 @@ export * from './types.js';
 export { compareRuns, relativeError, fitTraces, cwndOnGrid, GRID_POINTS } from './compare.js';
 export { resample, uniformGrid, timeAverage, type Interpolation } from './resample.js';
 export { slowStartEnd, TRANSIENT_METHOD } from './transient.js';
+export { competition, fairnessOverTime, FAIRNESS_METHOD, type Competition, type FlowShare, type FairnessOverTime, type RttFairness } from './competition.js';
 export { validityFlags, VALIDITY } from './validity.js';
 export { runComparison, type ComparisonCase, type ProgressFn, type RunComparisonOptions } from './run.js';
 export { loadEngines, type EngineSet } from './engines.js';

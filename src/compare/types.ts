@@ -1,5 +1,6 @@
 import type { ClosedFormPrediction } from '../theory/closedForms.js';
 import type { Variant } from '../variants.js';
+import type { Competition } from './competition.js';
 
 /** A closed-form prediction: src/theory's type (a type-only import, so loading order does not matter). */
 export type { ClosedFormPrediction } from '../theory/closedForms.js';
@@ -94,4 +95,6 @@ export interface Comparison {
   flags: ValidityFlag[];
   /** False when any flag marks the fluid model invalid here: its errors are then shown, but not as a model error. */
   fluidTrusted: boolean;
+  /** How the flows share the bottleneck, per engine (src/compare/competition.ts); null with one flow. */
+  competition: Competition | null;
 }

@@ -65,24 +65,44 @@ export class EventHeap {
 
   /** Removes the smallest event into top*; returns false when the heap is empty. */
   pop(): boolean {
+    if (!this.peek()) return false;
+    this.removeTop();
+    return true;
+  }
+
+  /** Copies the smallest event into top* without removing it; returns false when the heap is empty. */
+  peek(): boolean {
     if (this.n === 0) return false;
+    this.topTime = this.times[0]!;
+    this.topSeq = this.seqs[0]!;
+    this.topKind = this.kinds[0]!;
+    this.topArg = this.args[0]!;
+    return true;
+  }
+
+  /** Removes the smallest event (the heap must not be empty). */
+  removeTop(): void {
+    const last = --this.n;
+    if (last === 0) return;
+    this.siftDown(this.times[last]!, this.seqs[last]!, this.kinds[last]!, this.args[last]!, last);
+  }
+
+  /**
+   * Replaces the smallest event by a new one (the heap must not be empty): pop + push in one
+   * sift-down from the root. A channel's next head is usually due soon, so it stops near the top,
+   * where pop + push would walk the former last leaf down the whole depth and the new event back up.
+   */
+  replaceTop(time: number, seq: number, kind: number, arg: number): void {
+    this.siftDown(time, seq, kind, arg, this.n);
+  }
+
+  /** Places (t, s, k, a) starting at the root of the first n slots, moving smaller children up. */
+  private siftDown(t: number, s: number, k: number, a: number, n: number): void {
     const times = this.times;
     const seqs = this.seqs;
     const kinds = this.kinds;
     const args = this.args;
-    this.topTime = times[0]!;
-    this.topSeq = seqs[0]!;
-    this.topKind = kinds[0]!;
-    this.topArg = args[0]!;
-    const last = --this.n;
-    if (last === 0) return true;
-    const t = times[last]!;
-    const s = seqs[last]!;
-    const k = kinds[last]!;
-    const a = args[last]!;
-    const n = last;
     let i = 0;
-    // Sift down the former last element from the root.
     for (;;) {
       let c = 2 * i + 1;
       if (c >= n) break;
@@ -104,7 +124,6 @@ export class EventHeap {
     seqs[i] = s;
     kinds[i] = k;
     args[i] = a;
-    return true;
   }
 
   private grow(): void {

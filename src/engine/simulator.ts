@@ -107,16 +107,19 @@ export class Simulator {
     const dispatch = this.dispatch;
     const channels = this.channels;
     while (heap.size > 0 && heap.peekTime() <= untilNs) {
-      heap.pop();
+      heap.peek();
       let kind = heap.topKind;
       let arg = heap.topArg;
       if (kind < 0) {
         const ch = channels[-1 - kind]!;
         arg = ch.shift();
         kind = ch.kind;
-        if (ch.count > 0) heap.push(ch.headTimeNs(), ch.headSeq(), heap.topKind, 0);
-      } else if (cancelled.size > 0 && cancelled.delete(heap.topSeq)) {
-        continue;
+        // The channel's next head takes the top's place: one sift-down instead of pop + push.
+        if (ch.count > 0) heap.replaceTop(ch.headTimeNs(), ch.headSeq(), heap.topKind, 0);
+        else heap.removeTop();
+      } else {
+        heap.removeTop();
+        if (cancelled.size > 0 && cancelled.delete(heap.topSeq)) continue;
       }
       this.nowNs = heap.topTime;
       this.events++;
@@ -128,16 +131,18 @@ export class Simulator {
   /** Runs exactly one (non-cancelled) event; returns false if none is pending. */
   step(): boolean {
     const heap = this.heap;
-    while (heap.pop()) {
+    while (heap.peek()) {
       let kind = heap.topKind;
       let arg = heap.topArg;
       if (kind < 0) {
         const ch = this.channels[-1 - kind]!;
         arg = ch.shift();
         kind = ch.kind;
-        if (ch.count > 0) heap.push(ch.headTimeNs(), ch.headSeq(), heap.topKind, 0);
-      } else if (this.cancelled.size > 0 && this.cancelled.delete(heap.topSeq)) {
-        continue;
+        if (ch.count > 0) heap.replaceTop(ch.headTimeNs(), ch.headSeq(), heap.topKind, 0);
+        else heap.removeTop();
+      } else {
+        heap.removeTop();
+        if (this.cancelled.size > 0 && this.cancelled.delete(heap.topSeq)) continue;
       }
       this.nowNs = heap.topTime;
       this.events++;

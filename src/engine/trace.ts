@@ -11,13 +11,17 @@ import { nsToSeconds } from '../units.js';
 export class TraceRecorder {
   private readonly bucketNs: number;
   private readonly buckets: number;
-  private readonly minT: Float64Array;
-  private readonly minV: Float64Array;
-  private readonly maxT: Float64Array;
-  private readonly maxV: Float64Array;
-  private readonly used: Uint8Array;
-  private firstT = NaN;
-  private firstV = NaN;
+  /** Points of the finished buckets (and the first point), in time order: memory grows with what is kept. */
+  private readonly t: number[] = [];
+  private readonly v: number[] = [];
+  /** The bucket being filled (-1: none yet) and its extremes. Times never decrease, so it only moves on. */
+  private cur = -1;
+  private minT = 0;
+  private minV = 0;
+  private maxT = 0;
+  private maxV = 0;
+  private started = false;
+  private lastT = -Infinity;
   private lastV = NaN;
 
   /**
@@ -27,62 +31,63 @@ export class TraceRecorder {
   constructor(durationNs: number, maxPoints: number) {
     this.buckets = Math.max(2, Math.floor(maxPoints / 2) - 1);
     this.bucketNs = Math.max(1, Math.ceil(durationNs / this.buckets));
-    this.minT = new Float64Array(this.buckets);
-    this.minV = new Float64Array(this.buckets);
-    this.maxT = new Float64Array(this.buckets);
-    this.maxV = new Float64Array(this.buckets);
-    this.used = new Uint8Array(this.buckets);
   }
 
-  /** Records value v at time tNs if it differs from the last recorded value. */
+  /**
+   * Records value v at time tNs if it differs from the last recorded value.
+   * @throws RangeError if tNs is before the previous point (the simulator's clock never runs back).
+   */
   record(tNs: number, v: number): void {
     if (v === this.lastV) return;
+    if (tNs < this.lastT) throw new RangeError(`trace point at ${tNs} ns is before the previous one (${this.lastT} ns)`);
     this.lastV = v;
-    if (Number.isNaN(this.firstT)) {
-      this.firstT = tNs;
-      this.firstV = v;
+    this.lastT = tNs;
+    if (!this.started) {
+      // The run's first point is kept outside the buckets.
+      this.started = true;
+      this.t.push(nsToSeconds(tNs));
+      this.v.push(v);
       return;
     }
     let b = Math.floor(tNs / this.bucketNs);
     if (b >= this.buckets) b = this.buckets - 1;
-    if (this.used[b] === 0) {
-      this.used[b] = 1;
-      this.minT[b] = this.maxT[b] = tNs;
-      this.minV[b] = this.maxV[b] = v;
+    if (b !== this.cur) {
+      if (this.cur >= 0) this.flush(this.t, this.v);
+      this.cur = b;
+      this.minT = this.maxT = tNs;
+      this.minV = this.maxV = v;
       return;
     }
-    if (v < this.minV[b]!) {
-      this.minV[b] = v;
-      this.minT[b] = tNs;
+    if (v < this.minV) {
+      this.minV = v;
+      this.minT = tNs;
     }
-    if (v > this.maxV[b]!) {
-      this.maxV[b] = v;
-      this.maxT[b] = tNs;
+    if (v > this.maxV) {
+      this.maxV = v;
+      this.maxT = tNs;
     }
   }
 
-  /** The recorded series, times in seconds. */
+  /** Appends the open bucket's minimum and maximum, in time order (one point if they coincide). */
+  private flush(t: number[], v: number[]): void {
+    const minFirst = this.minT <= this.maxT;
+    const t1 = minFirst ? this.minT : this.maxT;
+    const v1 = minFirst ? this.minV : this.maxV;
+    const t2 = minFirst ? this.maxT : this.minT;
+    const v2 = minFirst ? this.maxV : this.minV;
+    t.push(nsToSeconds(t1));
+    v.push(v1);
+    if (t2 !== t1 || v2 !== v1) {
+      t.push(nsToSeconds(t2));
+      v.push(v2);
+    }
+  }
+
+  /** The recorded series, times in seconds (recording may go on afterwards). */
   toSeries(): Series {
-    const t: number[] = [];
-    const v: number[] = [];
-    if (!Number.isNaN(this.firstT)) {
-      t.push(nsToSeconds(this.firstT));
-      v.push(this.firstV);
-    }
-    for (let b = 0; b < this.buckets; b++) {
-      if (this.used[b] === 0) continue;
-      const a = this.minT[b]! <= this.maxT[b]! ? 0 : 1;
-      const t1 = a === 0 ? this.minT[b]! : this.maxT[b]!;
-      const v1 = a === 0 ? this.minV[b]! : this.maxV[b]!;
-      const t2 = a === 0 ? this.maxT[b]! : this.minT[b]!;
-      const v2 = a === 0 ? this.maxV[b]! : this.minV[b]!;
-      t.push(nsToSeconds(t1));
-      v.push(v1);
-      if (t2 !== t1 || v2 !== v1) {
-        t.push(nsToSeconds(t2));
-        v.push(v2);
-      }
-    }
+    const t = this.t.slice();
+    const v = this.v.slice();
+    if (this.cur >= 0) this.flush(t, v);
     return { t, v };
   }
 }

@@ -5,6 +5,7 @@ import { compileExpr, emit, parseExpr } from './expr.js';
 import type { MathNode } from 'mathjs';
 import type { Resolver, SymbolRef, Compiled } from './expr.js';
 import { Z_A, Z_BN } from './layout.js';
+import { nonNegative, nonNegativeSymbols } from './sign.js';
 
 /**
  * Compile a bottleneck model and a flow model into plain JavaScript functions (via `new Function` on
@@ -128,9 +129,12 @@ export function compileSystem(bn: ModelFile, fl: ModelFile): CompiledSystem {
   const all: Scope = { bnStates: true, bnParams: true, bnOutputs: bn.outputs.length, A: true, flowStates: true, flowParams: true, flowOutputs: fl.outputs.length, R: true };
   const none: Scope = { bnStates: false, bnParams: false, bnOutputs: 0, A: false, flowStates: false, flowParams: false, flowOutputs: 0, R: false };
 
+  // Symbols provably >= 0, for the lags of delayed values: X(t - d) must look into the past.
+  const signs = nonNegativeSymbols(bn, fl, (m, src, what) => parseExpr(src, basename(m.path), what));
+  const lagNonNegative = (lag: MathNode): boolean => nonNegative(lag, (name) => signs.has(name));
   const one = (src: Located, file: string, what: string, scope: Scope, withFlow: boolean, delays: Map<string, number> | null, allowDraw = false): Compiled => {
     const { resolve, forbidden } = resolver(bn, withFlow ? fl : undefined, scope);
-    return compileExpr(src, file, { what, resolve, forbidden, allowDelays: delays !== null, delays: delays ?? new Map(), allowDraw });
+    return compileExpr(src, file, { what, resolve, forbidden, allowDelays: delays !== null, delays: delays ?? new Map(), allowDraw, lagNonNegative });
   };
 
   // Queueing delay: bottleneck states and parameters only (it defines R for the flows' outputs).
@@ -172,7 +176,7 @@ export function compileSystem(bn: ModelFile, fl: ModelFile): CompiledSystem {
     }
     // g = a - b; the condition becomes true when g rises through 0 (>=, >) or falls through 0 (<=, <).
     const { resolve, forbidden } = resolver(bn, fl, all);
-    const side = (n: MathNode): Compiled => emit(n, { what: `events[${k}].when`, where: `${ff}:${ev.when.line}`, resolve, forbidden, allowDelays: true, delays });
+    const side = (n: MathNode): Compiled => emit(n, { what: `events[${k}].when`, where: `${ff}:${ev.when.line}`, resolve, forbidden, allowDelays: true, delays, lagNonNegative });
     const lhs = side(whenNode.args![0]!);
     const rhs = side(whenNode.args![1]!);
     const g = build(`event${k}.g`, [...lhs.prologue, ...rhs.prologue, `return (${lhs.js}) - (${rhs.js});`].join('\n'), source);

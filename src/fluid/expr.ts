@@ -68,14 +68,78 @@ export interface EmitContext {
   forbidden?: Map<string, string>;
   /** Whether `expdraw()` (the next loss threshold) may be used: only in event assignments. */
   allowDraw?: boolean;
+  /**
+   * Whether a lag `d` of `X(t - d)` is provably >= 0 (src/fluid/sign.ts): a delayed value must look
+   * into the past. Without it no delayed value is accepted.
+   */
+  lagNonNegative?: (lag: MathNode) => boolean;
+}
+
+/** `t - d` (in any parentheses) as its lag `d`; `t` alone as lag 0; anything else undefined. */
+function lagOf(arg: MathNode): MathNode | 'zero' | undefined {
+  let a = arg as unknown as { type: string; content?: MathNode; name?: string; fn?: string; args?: MathNode[] };
+  while (a.type === 'ParenthesisNode') a = a.content as unknown as typeof a;
+  if (a.type === 'SymbolNode' && a.name === 't') return 'zero';
+  if (a.type !== 'OperatorNode' || a.fn !== 'subtract' || a.args!.length !== 2) return undefined;
+  let left = a.args![0] as unknown as typeof a;
+  while (left.type === 'ParenthesisNode') left = left.content as unknown as typeof a;
+  return left.type === 'SymbolNode' && left.name === 't' ? a.args![1] : undefined;
+}
+
+/**
+ * Size limits of a model expression. mathjs parses by recursive descent, and compiling, LaTeX and
+ * the sign analysis walk the tree recursively: 300 nested brackets or a 200,000-term sum exhaust the
+ * stack. The repository's longest expression is 405 characters, its tree 17 deep, nested 6 brackets.
+ */
+export const MAX_EXPRESSION_CHARS = 2000;
+export const MAX_EXPRESSION_NESTING = 32;
+export const MAX_EXPRESSION_DEPTH = 200;
+
+/** What is wrong with an expression's text before parsing (too long, brackets too deep), or null. */
+export function expressionTextProblem(text: string): string | null {
+  if (text.length > MAX_EXPRESSION_CHARS) return `is ${text.length} characters long, more than the ${MAX_EXPRESSION_CHARS} accepted (split it into outputs)`;
+  let depth = 0;
+  let max = 0;
+  for (const ch of text) {
+    if (ch === '(' || ch === '[' || ch === '{') max = Math.max(max, ++depth);
+    else if (ch === ')' || ch === ']' || ch === '}') depth--;
+  }
+  if (max > MAX_EXPRESSION_NESTING) return `nests brackets ${max} deep, more than the ${MAX_EXPRESSION_NESTING} accepted`;
+  return null;
+}
+
+/** Height of a parse tree, without recursion (the tree may be too deep for it). */
+function treeDepth(root: MathNode): number {
+  let max = 0;
+  const stack: [MathNode, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [node, d] = stack.pop()!;
+    if (d > max) max = d;
+    node.forEach((child) => stack.push([child, d + 1]));
+  }
+  return max;
+}
+
+/**
+ * Parses one model expression, within the size limits; every part of cclab that parses model text
+ * (compiling, LaTeX) goes through here. Throws InputError `what ...` located at `where` (file:line).
+ */
+export function parseModelText(text: string, what: string, where: string): MathNode {
+  const problem = expressionTextProblem(text);
+  if (problem) throw new InputError(what, problem, where);
+  let node: MathNode;
+  try {
+    node = parse(text);
+  } catch (e) {
+    throw new InputError(what, `is not a valid expression: ${(e as Error).message}`, where);
+  }
+  const depth = treeDepth(node);
+  if (depth > MAX_EXPRESSION_DEPTH) throw new InputError(what, `nests ${depth} operations deep, more than the ${MAX_EXPRESSION_DEPTH} accepted (split it into outputs)`, where);
+  return node;
 }
 
 export function parseExpr(src: Located, file: string, what: string): MathNode {
-  try {
-    return parse(src.text);
-  } catch (e) {
-    throw new InputError(what, `is not a valid expression: ${(e as Error).message}`, `${file}:${src.line}`);
-  }
+  return parseModelText(src.text, what, `${file}:${src.line}`);
 }
 
 /** Check `node` and emit JS for it. */
@@ -119,7 +183,7 @@ export function emit(node: MathNode, ctx: EmitContext): Compiled {
         }
         if (o.args.length === 2) {
           if (o.fn === 'pow') return powJs(a[0]!, o.args[1]!, a[1]!);
-          const js = BINARY[o.fn];
+          const js = Object.hasOwn(BINARY, o.fn) ? BINARY[o.fn] : undefined;
           if (js) return `(${a[0]} ${js} ${a[1]})`;
         }
         return fail(`uses the operator '${o.op}', which is not allowed (only + - * / ^, comparisons, and/or/not)`);
@@ -135,7 +199,7 @@ export function emit(node: MathNode, ctx: EmitContext): Compiled {
           if (f.args.length !== 0) return fail('calls expdraw with arguments (it takes none)');
           return 'past.draw()';
         }
-        const known = FUNCTIONS[name];
+        const known = Object.hasOwn(FUNCTIONS, name) ? FUNCTIONS[name] : undefined;
         if (known) {
           if (f.args.length < known.arity[0] || f.args.length > known.arity[1]) {
             return fail(`calls ${name} with ${f.args.length} arguments (expects ${known.arity[0]}${known.arity[1] > known.arity[0] ? `-${known.arity[1]}` : ''})`);
@@ -148,6 +212,13 @@ export function emit(node: MathNode, ctx: EmitContext): Compiled {
           if (!ctx.allowDelays) return fail(`uses the delayed value '${name}(...)', allowed only in equations and events`);
           if (inDelay) return fail(`nests a delayed value inside the time argument of another ('${name}(...)')`);
           if (f.args.length !== 1) return fail(`writes the delayed value '${name}(...)' with ${f.args.length} arguments (expects one time, e.g. ${name}(t - R))`);
+          const lag = lagOf(f.args[0]!);
+          if (lag === undefined || (lag !== 'zero' && !ctx.lagNonNegative?.(lag))) {
+            return fail(
+              `reads ${name}(${f.args[0]!.toString()}), which may lie in the future: a delayed value is ${name}(t - d) with a lag d that is provably >= 0 ` +
+                '(R, constants, parameters and states with min >= 0, and sums, products, quotients, max of these)',
+            );
+          }
           const arg = go(f.args[0]!, Y, Z, tName, true);
           let k = ctx.delays.get(arg);
           if (k === undefined) {

@@ -1,6 +1,5 @@
-import { parse } from 'mathjs';
 import type { MathNode } from 'mathjs';
-import { InputError } from '../errors.js';
+import { parseModelText } from './expr.js';
 
 /**
  * LaTeX of a model expression for the report, via mathjs `toTex` with a handler: mathjs would print
@@ -9,12 +8,7 @@ import { InputError } from '../errors.js';
  * W(t - R) as calls. The output is wrapped in braces so it composes safely.
  */
 export function toLatex(text: string, file = '', line = 0): string {
-  let node: MathNode;
-  try {
-    node = parse(text);
-  } catch (e) {
-    throw new InputError('expression', `is not valid: ${(e as Error).message}`, `${file}:${line}`);
-  }
+  const node = parseModelText(text, 'expression', `${file}:${line}`);
   const handler = (n: MathNode, options: object): string | undefined => {
     if (n.type === 'SymbolNode') return symbolTex((n as unknown as { name: string }).name);
     if (n.type === 'FunctionNode') {

@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, isScalar } from 'yaml';
 import type { Node as YamlNode } from 'yaml';
 import { InputError } from '../errors.js';
+import { readUserFile } from '../io/userFile.js';
+import { expressionTextProblem } from './expr.js';
 
 /**
  * The declarative model file (`models/<id>.model.yaml`), as read from disk and checked for shape.
@@ -88,8 +89,16 @@ export interface ModelFile {
 
 const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
+/** Largest model file read (the repository's are under 10 kB). */
+export const MODEL_FILE_MAX_BYTES = 256 * 1024;
+/** The keys each part of a model file may have (documented in models/README.md). */
+const TOP_KEYS = ['kind', 'id', 'form', 'title', 'citation', 'description', 'params', 'states', 'delay', 'outputs', 'equations', 'events'];
+const PARAM_KEYS = ['unit', 'doc', 'default', 'min', 'max', 'scenario'];
+const STATE_KEYS = ['unit', 'doc', 'initial', 'min', 'max', 'discrete'];
+const EVENT_KEYS = ['name', 'when', 'guard', 'set', 'reduction'];
+
 /** Read and shape-check a model file. Throws InputError naming the file and line. */
-export function readModelFile(path: string, text = readFileSync(path, 'utf8')): ModelFile {
+export function readModelFile(path: string, text = readUserFile(path, '(file)', MODEL_FILE_MAX_BYTES, basename(path))): ModelFile {
   const file = basename(path);
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
@@ -102,6 +111,15 @@ export function readModelFile(path: string, text = readFileSync(path, 'utf8')): 
   const root = doc.contents;
   if (!isMap(root)) throw err('(file)', 'must be a YAML mapping');
 
+  // Unknown keys are errors, as in scenario files: a misspelt `equation:` must not vanish.
+  const onlyKeys = (m: YamlNode, known: readonly string[], where: string): void => {
+    if (!isMap(m)) return;
+    for (const it of m.items) {
+      const k = isScalar(it.key) ? String(it.key.value) : String(it.key);
+      if (!known.includes(k)) throw err(where ? `${where}.${k}` : k, `is not a known key (known: ${known.join(', ')})`, it.key as YamlNode);
+    }
+  };
+  onlyKeys(root, TOP_KEYS, '');
   const get = (key: string): YamlNode | undefined => root.get(key, true) as YamlNode | undefined;
   const str = (key: string, required = true): string => {
     const n = get(key);
@@ -119,7 +137,10 @@ export function readModelFile(path: string, text = readFileSync(path, 'utf8')): 
 
   const located = (n: YamlNode | undefined, field: string): Located => {
     if (!n || !isScalar(n) || (typeof n.value !== 'string' && typeof n.value !== 'number')) throw err(field, 'must be an expression (string or number)', n);
-    return { text: String(n.value), line: lineOf(n) };
+    const text = String(n.value);
+    const problem = expressionTextProblem(text);
+    if (problem) throw err(field, problem, n);
+    return { text, line: lineOf(n) };
   };
   const mapEntries = (key: string): [string, YamlNode, number][] => {
     const n = get(key);
@@ -151,6 +172,7 @@ export function readModelFile(path: string, text = readFileSync(path, 'utf8')): 
 
   const params: ParamDecl[] = mapEntries('params').map(([name, m, line]) => {
     const where = `params.${name}`;
+    onlyKeys(m, PARAM_KEYS, where);
     const sc = field(m, 'scenario');
     if (sc !== undefined && !(isScalar(sc) && typeof sc.value === 'boolean')) throw err(`${where}.scenario`, 'must be true or false', sc);
     const scenario = sc !== undefined && isScalar(sc) && sc.value === true;
@@ -170,6 +192,7 @@ export function readModelFile(path: string, text = readFileSync(path, 'utf8')): 
   });
   const states: StateDecl[] = mapEntries('states').map(([name, m, line]) => {
     const where = `states.${name}`;
+    onlyKeys(m, STATE_KEYS, where);
     const d = field(m, 'discrete');
     return {
       name,
@@ -205,6 +228,7 @@ export function readModelFile(path: string, text = readFileSync(path, 'utf8')): 
   const events: EventDecl[] = list('events').map((n, i) => {
     const where = `events[${i}]`;
     if (!isMap(n)) throw err(where, 'must be a mapping with name, when, set', n);
+    onlyKeys(n, EVENT_KEYS, where);
     const setNode = field(n, 'set');
     if (!setNode || !isSeq(setNode)) throw err(`${where}.set`, "must be a list of 'X = expression'", n);
     const set = (setNode.items as YamlNode[]).map((s, j) => {

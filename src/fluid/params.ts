@@ -9,13 +9,13 @@ import type { ModelFile } from './modelFile.js';
  * against the declared range.
  */
 
-const BN_SCENARIO = ['C', 'B', 'pr', 'red', 'minTh', 'maxTh', 'maxP', 'wq', 'gentle'] as const;
+const BN_SCENARIO = ['C', 'B', 'pr', 'red', 'minTh', 'maxTh', 'maxP', 'wq', 'gentle', 'Tmin'] as const;
 const FLOW_SCENARIO = ['Tp', 'b', 'W0', 'Wmax', 'S0', 'D'] as const;
 
 /** Where a scenario-bound value comes from, for error messages. */
 const SCENARIO_FIELD: Record<string, string> = {
   C: 'bandwidthBps', B: 'queue limitPackets', pr: 'bottleneck.loss.rate', red: 'bottleneck.queue.kind', minTh: 'bottleneck.queue.minThPackets',
-  maxTh: 'bottleneck.queue.maxThPackets', maxP: 'bottleneck.queue.maxP', wq: 'bottleneck.queue.weight', gentle: 'bottleneck.queue.gentle',
+  maxTh: 'bottleneck.queue.maxThPackets', maxP: 'bottleneck.queue.maxP', wq: 'bottleneck.queue.weight', gentle: 'bottleneck.queue.gentle', Tmin: 'link delays',
   Tp: 'link delays', b: 'tcp.delAckCount', D: 'tcp.dupAckThreshold', W0: 'tcp.initialCwndSegments', Wmax: 'tcp.rcvBufBytes', S0: 'tcp.initialSsthreshBytes',
 };
 
@@ -26,12 +26,15 @@ function bind(m: ModelFile, scenarioValues: Record<string, number>, overrides: R
       let v: number | undefined;
       let field: string;
       if (p.scenario) {
-        v = scenarioValues[p.name];
-        field = SCENARIO_FIELD[p.name] ?? p.name;
+        v = Object.hasOwn(scenarioValues, p.name) ? scenarioValues[p.name] : undefined;
+        field = Object.hasOwn(SCENARIO_FIELD, p.name) ? SCENARIO_FIELD[p.name]! : p.name;
         if (v === undefined) throw new InputError(`params.${p.name}`, `is marked scenario: true, but the engine supplies only ${[...BN_SCENARIO, ...FLOW_SCENARIO].join(', ')}`, `${file}:${p.line}`);
       } else {
-        v = runParams[p.name] ?? overrides[p.name] ?? p.default!;
-        field = p.name in runParams ? `params.${p.name}` : p.name in overrides ? `ccParams.${p.name}` : `${file} params.${p.name}`;
+        // Own keys only: a parameter named `constructor` must not read Object's constructor.
+        const run = Object.hasOwn(runParams, p.name);
+        const over = Object.hasOwn(overrides, p.name);
+        v = run ? runParams[p.name] : over ? overrides[p.name] : p.default!;
+        field = run ? `params.${p.name}` : over ? `ccParams.${p.name}` : `${file} params.${p.name}`;
       }
       if (!Number.isFinite(v) || v < p.min || v > p.max) throw new InputError(field, `must be in [${p.min}, ${p.max}] (${p.name} of ${file}), got ${v}`);
       return v;
@@ -42,7 +45,7 @@ function bind(m: ModelFile, scenarioValues: Record<string, number>, overrides: R
 /** The bottleneck model's parameter values for the mapped link. */
 export function bindBottleneck(m: ModelFile, link: FluidLink): Float64Array {
   const { red } = link;
-  return bind(m, { C: link.C, B: link.B, pr: link.pr, red: red.on, minTh: red.minTh, maxTh: red.maxTh, maxP: red.maxP, wq: red.wq, gentle: red.gentle }, {}, {});
+  return bind(m, { C: link.C, B: link.B, pr: link.pr, red: red.on, minTh: red.minTh, maxTh: red.maxTh, maxP: red.maxP, wq: red.wq, gentle: red.gentle, Tmin: link.Tmin }, {}, {});
 }
 
 /**

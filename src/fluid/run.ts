@@ -10,7 +10,7 @@ import type { FluidSystem, LossProcess } from './system.js';
 import { groupFlows } from './groups.js';
 import type { FluidFlow } from './groups.js';
 import { bindFlow, checkRunParams } from './params.js';
-import { flowCcParams, flowVariant } from './perFlow.js';
+import { flowCc } from '../scenario/flowCc.js';
 
 export interface RunFluidOptions {
   /** Directory of model files (default: the repository's models/). */
@@ -40,9 +40,6 @@ export interface RunFluidOptions {
    */
   aggregate?: boolean;
 }
-
-const GL_X = [-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526];
-const GL_W = [0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478548451374538];
 
 /**
  * Solve the fluid models of the Scenario's flows (see {@link fluidSystem}) and return a RunResult
@@ -76,6 +73,8 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
   }));
   const zp = layout.zBottleneck('p');
   const zpq = layout.zBottleneck('pq');
+  // The share of arrivals delivered now (departures over arrivals, less random loss); without it, 1 - p.
+  const zDelivered = layout.zBottleneck('delivered');
   const qIdx = layout.yBottleneck('q');
 
   // Sample the grid: one step search per time (the grid is increasing, so usually O(1)) and one
@@ -99,6 +98,7 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
     idx.map((ix) => ix.rate),
     zp,
     zpq,
+    zDelivered,
     from,
     tEnd,
   );
@@ -169,7 +169,7 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
 
 /**
  * The DdeProblem of a Scenario: each flow's own model (`flows[i].variant`, default the Scenario's
- * variant) with its parameters bound, identical flows merged into one block (unless
+ * variant, see flowCc) with its parameters (ccParams) bound, identical flows merged into one block (unless
  * `opts.aggregate` is false), all coupled through the shared bottleneck.
  */
 export function fluidSystem(scenario: Scenario, opts: RunFluidOptions = {}): FluidSystem {
@@ -177,14 +177,14 @@ export function fluidSystem(scenario: Scenario, opts: RunFluidOptions = {}): Flu
   const { link, flows } = mapScenario(scenario);
   const lossProcess = opts.lossProcess ?? 'periodic';
   const runParams = opts.params ?? {};
-  const variants = flows.map((_, i) => flowVariant(scenario, i));
-  const systems = variants.map((v) => models.system(v));
+  const cc = flows.map((_, i) => flowCc(scenario, i));
+  const systems = cc.map((c) => models.system(c.variant));
   checkRunParams([...new Set(systems)].map((c) => c.flow), runParams);
   const fluidFlows: FluidFlow[] = flows.map((f, i) => ({
-    model: variants[i]!,
+    model: cc[i]!.variant,
     system: systems[i]!,
     flow: f,
-    params: bindFlow(systems[i]!.flow, f, flowCcParams(scenario, i), runParams),
+    params: bindFlow(systems[i]!.flow, f, cc[i]!.ccParams, runParams),
     random: lossProcess === 'poisson' && Object.values(systems[i]!.source).some((code) => code.includes('past.draw()')),
   }));
   return buildSystem(link, groupFlows(fluidFlows, opts.aggregate ?? true), scenario.durationS, { process: lossProcess, seed: scenario.seed });
@@ -192,8 +192,8 @@ export function fluidSystem(scenario: Scenario, opts: RunFluidOptions = {}): Flu
 
 /**
  * Time integrals over [from, tEnd] per group (one flow's cwnd, sent, delivered and lost rate) and the
- * expected queue and random drops of all flows: 4-point Gauss-Legendre on each step of the mesh, on the snapshot (outputs)
- * of the dense solution. A function of its own, so it is optimised as a tight loop.
+ * expected queue and random drops of all flows, on the snapshot (outputs) of the dense solution
+ * ({@link Solution.integrate}: Gauss-Legendre per step, exact for the step's polynomial).
  */
 function integrate(
   sol: Solution,
@@ -202,47 +202,35 @@ function integrate(
   zRate: readonly number[],
   zp: number,
   zpq: number,
+  zDelivered: number,
   from: number,
   tEnd: number,
 ): { acc: { cwnd: number; sent: number; delivered: number; lost: number }[]; queueDrops: number; randomDrops: number } {
-  const N = zCwnd.length;
-  const cwnd = new Float64Array(N);
-  const sent = new Float64Array(N);
-  const delivered = new Float64Array(N);
-  const lost = new Float64Array(N);
-  let queueDrops = 0;
-  let randomDrops = 0;
+  const G = zCwnd.length;
   const Z = new Float64Array(sys.layout.zSize);
-  const y = new Float64Array(sys.layout.n);
   const mult = Float64Array.from(sys.groups, (g) => g.members.length);
-  const mesh = sol.mesh();
-  for (let k = 0; k + 1 < mesh.length; k++) {
-    const lo = Math.max(from, mesh[k]!);
-    const hi = Math.min(tEnd, mesh[k + 1]!);
-    if (hi <= lo) continue;
-    const mid = 0.5 * (lo + hi);
-    const half = 0.5 * (hi - lo);
-    for (let j = 0; j < 4; j++) {
-      const s = mid + half * GL_X[j]!;
-      sol.stateInto(s, y);
-      const z = sys.snapshot(s, y, Z);
-      const w = GL_W[j]! * half;
-      const p = z[zp]!;
-      const pq = zpq >= 0 ? z[zpq]! : 0;
-      for (let i = 0; i < N; i++) {
-        const rate = z[zRate[i]!]!;
-        cwnd[i] += w * z[zCwnd[i]!]!;
-        sent[i] += w * rate;
-        delivered[i] += w * rate * (1 - p);
-        lost[i] += w * rate * p;
-        const m = mult[i]!;
-        queueDrops += m * (w * rate * pq);
-        randomDrops += m * (w * rate * (1 - pq) * (p > pq ? (p - pq) / Math.max(1 - pq, 1e-12) : 0));
-      }
+  // Components: 4 per group (cwnd, sent, delivered, lost), then the queue's and the random drops.
+  const I = sol.integrate(from, tEnd, 4 * G + 2, (s, y, out) => {
+    const z = sys.snapshot(s, y, Z);
+    const p = z[zp]!;
+    const pq = zpq >= 0 ? z[zpq]! : 0;
+    // Of the lost fraction p, pq is the queue's; the rest is random loss among the packets it admits.
+    const pRandom = (1 - pq) * (p > pq ? (p - pq) / Math.max(1 - pq, 1e-12) : 0);
+    const dv = zDelivered >= 0 ? z[zDelivered]! : 1 - p;
+    let arrivals = 0;
+    for (let g = 0; g < G; g++) {
+      const rate = z[zRate[g]!]!;
+      out[4 * g] = z[zCwnd[g]!]!;
+      out[4 * g + 1] = rate;
+      out[4 * g + 2] = rate * dv;
+      out[4 * g + 3] = rate * p;
+      arrivals += mult[g]! * rate;
     }
-  }
-  const acc = Array.from({ length: N }, (_, i) => ({ cwnd: cwnd[i]!, sent: sent[i]!, delivered: delivered[i]!, lost: lost[i]! }));
-  return { acc, queueDrops, randomDrops };
+    out[4 * G] = arrivals * pq;
+    out[4 * G + 1] = arrivals * pRandom;
+  });
+  const acc = Array.from({ length: G }, (_, g) => ({ cwnd: I[4 * g]!, sent: I[4 * g + 1]!, delivered: I[4 * g + 2]!, lost: I[4 * g + 3]! }));
+  return { acc, queueDrops: I[4 * G]!, randomDrops: I[4 * G + 1]! };
 }
 
 /** The trace series on the time grid (a function of its own, so it is optimised as a tight loop). */

@@ -18,6 +18,8 @@ export interface FluidLink {
   red: { on: 0 | 1; minTh: number; maxTh: number; maxP: number; wq: number; gentle: 0 | 1 };
   /** Bernoulli loss on data packets. */
   pr: number;
+  /** Smallest base RTT of the flows, s (the loop's fastest time scale). */
+  Tmin: number;
 }
 
 export interface FluidFlowParams {
@@ -66,6 +68,7 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
   const tight = sharedQueue(s);
   const isRed = tight.role === 'bottleneck' && bq.kind === 'red';
   const link: FluidLink = {
+    Tmin: Math.min(...s.flows.map((_, i) => baseRttS(s, i))),
     C: packetsPerSecond(tight.bandwidthBps, wireBits),
     B: Math.max(1, tight.queuePackets),
     where: tight.role,

@@ -2,7 +2,7 @@ import { cwndOnGrid } from '../compare/compare.js';
 import type { ComparisonCase } from '../compare/run.js';
 import { uniformGrid } from '../compare/resample.js';
 import type { RunResult, Series } from '../result/types.js';
-import type { Variant } from '../variants.js';
+import { VARIANT_FACTS, type Variant } from '../variants.js';
 import { cclabVersion } from './assets.js';
 import { buildChart, chartId, type BuiltChart } from './chartkit.js';
 import { cwndChart, errorSummaryChart, goodputChart, type ErrorRow, type GoodputRow as GoodputBar } from './charts.js';
@@ -233,7 +233,6 @@ function queueNote(c: ComparisonCase): string {
     : '';
 }
 
-const TITLES: Record<Variant, string> = { tahoe: 'Tahoe', reno: 'Reno', newreno: 'NewReno', westwood: 'Westwood+', cubic: 'CUBIC' };
 export function variantTitle(v: Variant): string {
-  return TITLES[v] ?? v;
+  return VARIANT_FACTS[v]?.title ?? v;
 }

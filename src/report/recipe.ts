@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { InputError } from '../errors.js';
+import { readUserFile } from '../io/userFile.js';
 import { loadScenarioFile, parseScenarioText } from '../scenario/load.js';
 import { DEFAULT_DURATION_S, isPresetName, PRESET_NAMES, presetScenario, type PresetName } from '../scenario/presets.js';
 import type { Scenario } from '../scenario/types.js';
+import { validateScenario } from '../scenario/validate.js';
 import { parseDurationS } from '../units.js';
 import { isVariant, VARIANTS, type Variant } from '../variants.js';
 
@@ -48,14 +49,14 @@ function listOf(raw: unknown, field: string, source?: string): unknown[] {
 }
 
 /** A scenario entry: preset name, scenario file (relative to the recipe), or an inline partial scenario with `name` (and optional `base`). */
-function scenarioEntry(raw: unknown, i: number, source: string | undefined, baseDir: string): PresetName | Scenario {
+function scenarioEntry(raw: unknown, i: number, source: string | undefined, baseDir: string, variant: Variant): PresetName | Scenario {
   const field = `scenarios[${i}]`;
   if (typeof raw === 'string') {
     if (isPresetName(raw)) return raw;
     if (/\.(json|ya?ml)$/i.test(raw)) {
       const path = isAbsolute(raw) ? raw : resolve(baseDir, raw);
       try {
-        return loadScenarioFile(path);
+        return loadScenarioFile(path, variant);
       } catch (e) {
         if (e instanceof InputError && e.field === '--scenario') fail(field, e.problem, source);
         throw e;
@@ -67,7 +68,7 @@ function scenarioEntry(raw: unknown, i: number, source: string | undefined, base
     const o = raw as Record<string, unknown>;
     if (typeof o.name !== 'string' || !NAME_RE.test(o.name)) fail(`${field}.name`, `must be a name of letters, digits, '.', '_' or '-', got ${JSON.stringify(o.name)}`, source);
     // Same rules as a scenario file (`base:` preset or the dumbbell, every key checked); JSON text is valid YAML.
-    return parseScenarioText(JSON.stringify(o), `${source ?? 'recipe'}: ${field}`);
+    return parseScenarioText(JSON.stringify(o), `${source ?? 'recipe'}: ${field}`, variant);
   }
   return fail(field, `must be a preset name, a scenario file or a mapping, got ${JSON.stringify(raw)}`, source);
 }
@@ -85,17 +86,22 @@ export function validateRecipe(raw: unknown, source?: string, baseDir = process.
   if (typeof title !== 'string') fail('title', `must be a string, got ${JSON.stringify(title)}`, source);
   if (o.description !== undefined && typeof o.description !== 'string') fail('description', 'must be a string', source);
 
-  const scenariosRaw = listOf(o.scenarios ?? [...PRESET_NAMES], 'scenarios', source);
-  if (scenariosRaw.length === 0) fail('scenarios', `must list at least one of ${PRESET_NAMES.join(', ')} (or scenario files)`, source);
-  const scenarios = scenariosRaw.map((s, i) => scenarioEntry(s, i, source, baseDir));
-  const names = scenarios.map((s) => (typeof s === 'string' ? s : s.name));
-  const dup = names.find((n, i) => names.indexOf(n) !== i);
-  if (dup !== undefined) fail('scenarios', `lists '${dup}' twice (scenario names must be unique)`, source);
-
   const variantsRaw = listOf(o.variants ?? [...VARIANTS], 'variants', source);
   if (variantsRaw.length === 0) fail('variants', `must list at least one of ${VARIANTS.join(', ')}`, source);
   const variants = variantsRaw.map((v, i) => (isVariant(v) ? v : fail(`variants[${i}]`, `must be one of ${VARIANTS.join(', ')}, got '${String(v)}'`, source)));
   if (new Set(variants).size !== variants.length) fail('variants', 'lists a variant twice', source);
+
+  const scenariosRaw = listOf(o.scenarios ?? [...PRESET_NAMES], 'scenarios', source);
+  if (scenariosRaw.length === 0) fail('scenarios', `must list at least one of ${PRESET_NAMES.join(', ')} (or scenario files)`, source);
+  // Each scenario runs with every variant: it is checked with each (ccParams must suit them all).
+  const scenarios = scenariosRaw.map((s, i) => {
+    const entry = scenarioEntry(s, i, source, baseDir, variants[0]!);
+    if (typeof entry !== 'string') for (const v of variants.slice(1)) validateScenario({ ...entry, variant: v }, `${source ?? 'recipe'}: scenarios[${i}] with ${v}`);
+    return entry;
+  });
+  const names = scenarios.map((s) => (typeof s === 'string' ? s : s.name));
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup !== undefined) fail('scenarios', `lists '${dup}' twice (scenario names must be unique)`, source);
 
   const durRaw = o.duration ?? o.durationS ?? DEFAULT_DURATION_S;
   let durationS: number;
@@ -136,14 +142,11 @@ export function parseRecipeText(text: string, source: string, baseDir = dirname(
 
 /** Load `reports/recipes/<name>.yaml` or any recipe path. */
 export function loadRecipe(path: string): ReportRecipe {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    return fail('--recipe', `cannot read file '${path}' (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  return parseRecipeText(text, path);
+  return parseRecipeText(readUserFile(path, '--recipe', RECIPE_FILE_MAX_BYTES), path);
 }
+
+/** Largest recipe file read: recipes list scenarios (inline ones are a few hundred bytes each). */
+export const RECIPE_FILE_MAX_BYTES = 1024 * 1024;
 
 export interface RecipeFlags {
   name?: string;

@@ -2,7 +2,7 @@ import type { ComparisonCase } from '../compare/run.js';
 import { formatBps, formatNumber, formatPct, formatSeconds } from '../compare/format.js';
 import type { Comparison, ValidityFlag } from '../compare/types.js';
 import type { Scenario } from '../scenario/types.js';
-import type { Variant } from '../variants.js';
+import { VARIANT_FACTS, VARIANTS, type Variant } from '../variants.js';
 import { escapeHtml } from './html.js';
 
 /**
@@ -30,10 +30,11 @@ export const GOODPUT_COLUMNS = ['variant', 'scenario', 'packet_goodput_bps', 'fl
 
 /**
  * Preference among closed forms for the one shown in the goodput table: the most complete model
- * first (PFTK's full model covers timeouts and the receiver window, which Mathis ignores). Chosen by
- * scope, never by closeness to the simulation. All of them are in comparison.csv and comparison.json.
+ * first (PFTK's full model covers timeouts and the receiver window, which Mathis ignores), in the
+ * order each variant's registry entry lists them. Chosen by scope, never by closeness to the
+ * simulation. All of them are in comparison.csv and comparison.json.
  */
-export const CLOSED_FORM_PREFERENCE = ['pftk-full', 'cubic', 'westwood', 'tahoe', 'mathis', 'pftk-approx'];
+export const CLOSED_FORM_PREFERENCE: readonly string[] = [...new Set(VARIANTS.flatMap((v) => VARIANT_FACTS[v].closedForms))];
 
 /** Flags that concern closed form `cf`: the general ones, and those naming it (not its siblings). */
 export function closedFormFlags(c: Comparison, cf: { title: string } | null): ValidityFlag[] {

@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { InputError } from '../errors.js';
+import { readUserFile } from '../io/userFile.js';
 import { DEFAULT_VARIANT, isVariant, VARIANTS, type Variant } from '../variants.js';
 import { dumbbellScenario } from './defaults.js';
 import { isPresetName, PRESET_NAMES, presetScenario } from './presets.js';
+import { MAX_FLOWS } from './scenarioSchema.js';
 import type { FlowSpec, Scenario } from './types.js';
 import { validateScenario } from './validate.js';
 
@@ -15,14 +16,14 @@ import { validateScenario } from './validate.js';
  * misspelt key is an error, never silently ignored.
  */
 export function loadScenarioFile(path: string, variantOverride?: Variant): Scenario {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new InputError('--scenario', `cannot read file '${path}' (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  return parseScenarioText(text, path, variantOverride);
+  return parseScenarioText(readUserFile(path, '--scenario', SCENARIO_FILE_MAX_BYTES), path, variantOverride);
 }
+
+/**
+ * Largest scenario file read: a 10,000-flow scenario written out in full (scenario.json of `--out`)
+ * is 3.1 MB; YAML parses at about 1 s per MB, so this bounds a file's parse to a few seconds.
+ */
+export const SCENARIO_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
 export function parseScenarioText(text: string, source: string, variantOverride?: Variant): Scenario {
   let raw: unknown;
@@ -56,11 +57,18 @@ function isPlainObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
-/** Deep merge of plain objects; arrays and scalars replace. Unknown keys pass through to validation. */
+/**
+ * Deep merge of plain objects; arrays and scalars replace. Unknown keys pass through to validation,
+ * including `__proto__`: it is defined as an own key (an assignment would set the prototype and the
+ * key would vanish unchecked), and only the base's own keys merge (`constructor` is not one).
+ */
 export function deepMerge<T>(base: T, patch: unknown): T {
   if (!isPlainObject(base) || !isPlainObject(patch)) return (patch === undefined ? base : patch) as T;
   const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(patch)) out[k] = k in base ? deepMerge((base as Record<string, unknown>)[k], v) : v;
+  for (const [k, v] of Object.entries(patch)) {
+    const value = Object.hasOwn(base, k) ? deepMerge((base as Record<string, unknown>)[k], v) : v;
+    Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
+  }
   return out as T;
 }
 
@@ -69,9 +77,11 @@ function mergeScenario(start: Scenario, fields: Record<string, unknown>, source:
   const merged = deepMerge(structuredClone(start), rest);
   const template = start.flows[0]!;
   if (typeof flows === 'number') {
-    if (!Number.isInteger(flows) || flows < 1 || flows > 10_000) throw new InputError('flows', `must be a whole number in [1, 10000] or a list of flows, got ${flows}`, source);
+    if (!Number.isInteger(flows) || flows < 1 || flows > MAX_FLOWS) throw new InputError('flows', `must be a whole number in [1, ${MAX_FLOWS}] or a list of flows, got ${flows}`, source);
     merged.flows = Array.from({ length: flows }, (_, i) => ({ ...structuredClone(template), startS: start.flows[i]?.startS ?? template.startS }));
   } else if (Array.isArray(flows)) {
+    // Counted before each entry is merged over the template (17 M entries would exhaust the heap).
+    if (flows.length < 1 || flows.length > MAX_FLOWS) throw new InputError('flows', `must have 1 to ${MAX_FLOWS} entries, got ${flows.length}`, source);
     merged.flows = flows.map((f) => deepMerge(structuredClone(template), f) as FlowSpec);
   } else if (flows !== undefined) {
     throw new InputError('flows', 'must be a count or a list of flows', source);

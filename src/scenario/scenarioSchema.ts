@@ -1,6 +1,9 @@
 import { VARIANTS } from '../variants.js';
 import { int, num, type Schema } from './schema.js';
 
+/** Most flows a scenario may have (files, `--flows`, sweep axes): checked before anything is allocated. */
+export const MAX_FLOWS = 10_000;
+
 /** Accepted ranges of every Scenario field. Wide enough for research, narrow enough to catch typos. */
 const link: Schema = {
   kind: 'object',
@@ -56,7 +59,7 @@ export const SCENARIO_SCHEMA: Schema = {
     flows: {
       kind: 'array',
       minItems: 1,
-      maxItems: 10_000,
+      maxItems: MAX_FLOWS,
       items: {
         kind: 'object',
         fields: {

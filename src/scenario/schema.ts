@@ -63,13 +63,14 @@ export function check(value: unknown, schema: Schema, path: string, source?: str
       if (value === null && schema.nullable) return;
       if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(`must be an object, got ${describe(value)}`);
       const obj = value as Record<string, unknown>;
+      // Own properties only: `key in` would let `constructor`, `toString` or `__proto__` through.
       for (const key of Object.keys(obj)) {
-        if (!(key in schema.fields)) {
+        if (!Object.hasOwn(schema.fields, key)) {
           throw new InputError(join(path, key), `is not a known key (known: ${Object.keys(schema.fields).join(', ')})`, source);
         }
       }
       for (const [key, sub] of Object.entries(schema.fields)) {
-        if (!(key in obj)) {
+        if (!Object.hasOwn(obj, key)) {
           if (schema.optional?.includes(key)) continue;
           throw new InputError(join(path, key), 'is missing', source);
         }
@@ -91,8 +92,8 @@ export function check(value: unknown, schema: Schema, path: string, source?: str
     }
     case 'union': {
       if (typeof value !== 'object' || value === null) fail(`must be an object, got ${describe(value)}`);
-      const tag = (value as Record<string, unknown>)[schema.tag];
-      const variant = typeof tag === 'string' ? schema.variants[tag] : undefined;
+      const tag = Object.hasOwn(value as object, schema.tag) ? (value as Record<string, unknown>)[schema.tag] : undefined;
+      const variant = typeof tag === 'string' && Object.hasOwn(schema.variants, tag) ? schema.variants[tag] : undefined;
       if (!variant) throw new InputError(join(path, schema.tag), `must be one of ${Object.keys(schema.variants).join(', ')}, got ${describe(tag)}`, source);
       check(value, variant, path, source);
       return;

@@ -6,8 +6,10 @@ import { check } from './schema.js';
 import type { Scenario } from './types.js';
 
 /**
- * Checks a complete scenario: every field's type and range (schema), then the relations between
- * fields that a schema cannot express. Returns the scenario typed; throws InputError otherwise.
+ * The one user-facing check of a complete scenario: every field's type and range (schema), the
+ * relations between fields that a schema cannot express, and the ccParams against the variant's
+ * parameters (src/cc/registry.ts). The engines assume a scenario that passed it (their own checks
+ * are assertions). Returns the scenario typed; throws InputError otherwise.
  */
 export function validateScenario(value: unknown, source?: string): Scenario {
   check(value, SCENARIO_SCHEMA, '', source);

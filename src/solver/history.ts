@@ -1,158 +1,117 @@
+import type { Dopri5 } from 'dopri/lib/dopri5/stepper.js';
+import type { PastFn } from './problem.js';
+import { denseTentative } from './dense.js';
+import type { DenseOutput } from './dense.js';
+
 /**
- * Dense output of accepted steps, for delayed look-ups and for the final Solution.
- * Each step keeps dopri's 5 coefficient blocks of Shampine's (1986) continuous extension of
- * Dormand-Prince 5(4) (the layout of dopri's `HistoryElement`), stored flat in one growable
- * Float64Array: look-ups allocate nothing, which matters because the rhs reads the past ~6x per step.
+ * The history function of the DDE, i.e. the solution's past as the rhs sees it: the history function before t0, the accepted dense output
+ * up to `settledUntil`, and beyond it (delayed values that fall inside a step longer than the lag)
+ * the step in progress: first extrapolated from the last accepted step, then, once `capture` has
+ * saved the tentative step, its own dense output (fixed-point iteration, see SolveOptions.constrained).
  */
-export class DenseHistory {
-  private t0s: number[] = [];
-  private hs: number[] = [];
-  /** Where each step's validity ends: t + h, or earlier when an event cut the step short. */
-  private ends: number[] = [];
-  private data: Float64Array;
-  private count = 0;
-  /** Index of the last step a look-up landed in: delayed times move forward, so this is usually it. */
-  private hint = 0;
-
-  constructor(readonly n: number) {
-    this.data = new Float64Array(5 * n * 64);
-  }
-
-  get length(): number {
-    return this.count;
-  }
-
-  get tStart(): number {
-    return this.count > 0 ? this.t0s[0]! : NaN;
-  }
-
-  get tEnd(): number {
-    return this.count > 0 ? this.ends[this.count - 1]! : NaN;
-  }
-
-  /** Step start times (the solver's mesh, without the final point). */
-  stepStarts(): readonly number[] {
-    return this.t0s;
-  }
-
+export class History {
+  readonly fn: PastFn;
   /**
-   * Append the step [t, t + h] from the stepper's arrays: y at t, y at t + h, k1 = f(t, y),
-   * k7 = f(t + h, y_next) (dopri's FSAL stage, in `k2` after a step) and the 5th block written by
-   * dopri's step() (`dense4`). Mirrors dopri's private `saveHistory`. `end` < t + h keeps the step's
-   * polynomial but ends its validity early (an event cut the step there).
+   * Look-ups beyond the accepted solution (extrapolated or from the step in progress) since the last
+   * reset: a step longer than the lag whose stages made none computed with final values only, and
+   * needs no fixed-point iteration.
    */
-  push(t: number, h: number, y: ArrayLike<number>, yNext: ArrayLike<number>, k1: ArrayLike<number>, k7: ArrayLike<number>, dense4: ArrayLike<number>, end = t + h): void {
+  unsettledReads = 0;
+  private tent = false;
+  private tentT = 0;
+  private tentH = 0;
+  private readonly tY: number[];
+  private readonly tYN: number[];
+  private readonly tK1: number[];
+  private readonly tK7: number[];
+  private readonly tD: number[];
+  constructor(
+    private readonly n: number,
+    t0: number,
+    private readonly hist: DenseOutput,
+    y0: readonly number[],
+    /** The solver's live state (the start of the step in progress), read before any step is accepted. */
+    yNow: readonly number[],
+    history?: (s: number, i: number) => number,
+  ) {
+    this.tY = new Array<number>(n).fill(0);
+    this.tYN = new Array<number>(n).fill(0);
+    this.tK1 = new Array<number>(n).fill(0);
+    this.tK7 = new Array<number>(n).fill(0);
+    this.tD = new Array<number>(5 * n).fill(0);
+    const initial = y0.slice();
+    const self = this;
+    const fn = Object.assign(
+      (s: number, i: number): number => {
+        if (s < t0) return history ? history(s, i) : initial[i]!;
+        if (s <= fn.settledUntil && hist.length > 0) return hist.at(s, i);
+        self.unsettledReads++;
+        if (self.tent) return denseTentative(s, self.tentT, self.tentH, i, n, self.tY, self.tYN, self.tK1, self.tK7, self.tD);
+        // First pass of a long step: extrapolate the last accepted step's polynomial (or hold y).
+        return hist.length > 0 ? hist.at(s, i) : yNow[i]!;
+      },
+      {
+        settledUntil: t0,
+        // The branches of fn, decided once for all components (fn's choice depends on s alone).
+        fill: (s: number, out: { [i: number]: number }, idx?: ArrayLike<number>): void => {
+          const m = idx ? idx.length : n;
+          if (s < t0) {
+            for (let j = 0; j < m; j++) {
+              const i = idx ? idx[j]! : j;
+              out[i] = history ? history(s, i) : initial[i]!;
+            }
+            return;
+          }
+          const fromHist = s <= fn.settledUntil && hist.length > 0;
+          if (!fromHist) self.unsettledReads++;
+          if (!fromHist && self.tent) {
+            for (let j = 0; j < m; j++) {
+              const i = idx ? idx[j]! : j;
+              out[i] = denseTentative(s, self.tentT, self.tentH, i, n, self.tY, self.tYN, self.tK1, self.tK7, self.tD);
+            }
+          } else if (hist.length > 0) {
+            if (idx) hist.atSome(s, out, idx);
+            else hist.atAll(s, out);
+          } else {
+            for (let j = 0; j < m; j++) {
+              const i = idx ? idx[j]! : j;
+              out[i] = yNow[i]!;
+            }
+          }
+        },
+      },
+    );
+    this.fn = fn;
+  }
+
+  /** Save the stepper's tentative step [ts, ts + hs] as the dense output inside the step in progress. */
+  capture(stepper: Dopri5, ts: number, hs: number): void {
     const n = this.n;
-    const need = (this.count + 1) * 5 * n;
-    if (need > this.data.length) {
-      const bigger = new Float64Array(Math.max(need, this.data.length * 2));
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    const base = this.count * 5 * n;
-    const d = this.data;
     for (let i = 0; i < n; i++) {
-      const ydiff = yNext[i]! - y[i]!;
-      const bspl = h * k1[i]! - ydiff;
-      d[base + i] = y[i]!;
-      d[base + n + i] = ydiff;
-      d[base + 2 * n + i] = bspl;
-      d[base + 3 * n + i] = -h * k7[i]! + ydiff - bspl;
-      d[base + 4 * n + i] = dense4[4 * n + i]!;
+      this.tY[i] = stepper.y[i]!;
+      this.tYN[i] = stepper.yNext[i]!;
+      this.tK1[i] = stepper.k1[i]!;
+      this.tK7[i] = stepper.k2[i]!;
+      this.tD[4 * n + i] = stepper.history.data[4 * n + i]!;
     }
-    this.t0s.push(t);
-    this.hs.push(h);
-    this.ends.push(end);
-    this.count++;
+    this.tentT = ts;
+    this.tentH = hs;
+    this.tent = true;
   }
 
-  /** Index of the step containing s (clamped to the first/last step). */
-  private find(s: number): number {
-    const ts = this.t0s;
-    const last = this.count - 1;
-    let k = this.hint;
-    if (k <= last && ts[k]! <= s && (k === last || ts[k + 1]! > s)) return k;
-    if (k < last && ts[k + 1]! <= s && (k + 1 === last || ts[k + 2]! > s)) {
-      this.hint = k + 1;
-      return k + 1;
-    }
-    let lo = 0;
-    let hi = last;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (ts[mid]! <= s) lo = mid;
-      else hi = mid - 1;
-    }
-    this.hint = lo;
-    return lo;
+  /** Component i at the end of the captured tentative step (to measure the iteration's change). */
+  capturedEnd(i: number): number {
+    return this.tYN[i]!;
   }
 
-  /** Component i at time s; s must lie within [tStart, tEnd] (slightly beyond extrapolates the nearest step). */
-  at(s: number, i: number): number {
-    const k = this.find(s);
-    return this.evalStep(k, s, i);
+  /** The step in progress was accepted, rejected or cut: forget its tentative data. */
+  release(): void {
+    this.tent = false;
   }
 
-  /** Every component at time s into `out` (one search for all components). */
-  atAll(s: number, out: { [i: number]: number }): void {
-    const k = this.find(s);
-    const n = this.n;
-    const base = k * 5 * n;
-    const d = this.data;
-    // evalStep's formula, with theta computed once for all components.
-    const theta = (s - this.t0s[k]!) / this.hs[k]!;
-    const theta1 = 1 - theta;
-    for (let i = 0; i < n; i++) {
-      const b = base + i;
-      out[i] = d[b]! + theta * (d[b + n]! + theta1 * (d[b + 2 * n]! + theta * (d[b + 3 * n]! + theta1 * d[b + 4 * n]!)));
-    }
+  /** Everything up to the end of the accepted history is final. */
+  settle(): void {
+    this.fn.settledUntil = this.hist.tEnd;
+    this.tent = false;
   }
-
-  /** Components `idx` at time s into `out` (one search; the other entries of `out` are left as they are). */
-  atSome(s: number, out: { [i: number]: number }, idx: ArrayLike<number>): void {
-    const k = this.find(s);
-    const n = this.n;
-    const base = k * 5 * n;
-    const d = this.data;
-    const theta = (s - this.t0s[k]!) / this.hs[k]!;
-    const theta1 = 1 - theta;
-    for (let j = 0; j < idx.length; j++) {
-      const b = base + idx[j]!;
-      out[idx[j]!] = d[b]! + theta * (d[b + n]! + theta1 * (d[b + 2 * n]! + theta * (d[b + 3 * n]! + theta1 * d[b + 4 * n]!)));
-    }
-  }
-
-  /** Component i at s, using step k's polynomial (k must contain s, or be adjacent). */
-  evalStep(k: number, s: number, i: number): number {
-    const n = this.n;
-    const base = k * 5 * n;
-    const d = this.data;
-    const theta = (s - this.t0s[k]!) / this.hs[k]!;
-    const theta1 = 1 - theta;
-    return d[base + i]! + theta * (d[base + n + i]! + theta1 * (d[base + 2 * n + i]! + theta * (d[base + 3 * n + i]! + theta1 * d[base + 4 * n + i]!)));
-  }
-}
-
-/**
- * Evaluate, at time s inside a tentative step [t, t + h], component i of dopri's continuous extension,
- * without storing the step: used to locate events before the step is accepted.
- */
-export function denseTentative(
-  s: number,
-  t: number,
-  h: number,
-  i: number,
-  n: number,
-  y: ArrayLike<number>,
-  yNext: ArrayLike<number>,
-  k1: ArrayLike<number>,
-  k7: ArrayLike<number>,
-  dense4: ArrayLike<number>,
-): number {
-  const ydiff = yNext[i]! - y[i]!;
-  const bspl = h * k1[i]! - ydiff;
-  const c3 = -h * k7[i]! + ydiff - bspl;
-  const theta = (s - t) / h;
-  const theta1 = 1 - theta;
-  return y[i]! + theta * (ydiff + theta1 * (bspl + theta * (c3 + theta1 * dense4[4 * n + i]!)));
 }

@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { MAX_FLOWS } from '../scenario/scenarioSchema.js';
 import type { Scenario } from '../scenario/types.js';
 import { getPath, leafKind, setPath } from './fieldPath.js';
 import { parseRange, type UnitKind } from './range.js';
@@ -120,6 +121,11 @@ export function checkAxes(base: Scenario, axes: readonly Axis[]): void {
       if (!/^ccParams\.[^.]+$/.test(a.path)) getPath(base, a.path);
     }
     if (a.values.length === 0) throw new InputError(a.flag, `has no values`);
+    // Checked here, before any point copies flows: `--flows 1e9` must not start building them.
+    if (a.path === undefined && a.name === 'flows') {
+      const bad = (a.values as number[]).find((v) => !(v >= 1 && v <= MAX_FLOWS));
+      if (bad !== undefined) throw new InputError(a.flag, `must be whole numbers in [1, ${MAX_FLOWS}], got ${bad}`);
+    }
   }
   if (seen.has('bufferPackets') && seen.has('bufferBdp')) {
     throw new InputError('--buffer', 'and --buffer-bdp both set the bottleneck buffer; give one');

@@ -8,6 +8,12 @@ import { InputError } from '../errors.js';
 
 type Json = unknown;
 
+/** Whether `seg` names a field of `n`: an own key of an object, or an index (not `length`) of an array. */
+function hasField(n: Json, seg: string): boolean {
+  if (Array.isArray(n)) return /^\d+$/.test(seg) && Number(seg) < n.length;
+  return n !== null && typeof n === 'object' && Object.hasOwn(n, seg);
+}
+
 function splitPath(path: string): string[] {
   const parts = path.split('.');
   if (path === '' || parts.some((p) => p === '')) throw new InputError('--set', `has an empty segment in path "${path}"`);
@@ -23,7 +29,7 @@ export function getPath(root: Json, path: string): Json[] {
       if (seg === '*') {
         if (!Array.isArray(n)) throw new InputError('--set', `path "${path}": "*" needs an array`);
         next.push(...n);
-      } else if (n !== null && typeof n === 'object' && seg in (n as object)) {
+      } else if (hasField(n, seg)) {
         next.push((n as Record<string, Json>)[seg]);
       } else {
         throw new InputError('--set', `path "${path}" does not exist in the scenario (no "${seg}")`);
@@ -53,10 +59,11 @@ export function setPath(root: Json, path: string, value: Json): void {
       continue;
     }
     const free = parts[0] === 'ccParams' && parts.length === 1;
-    if (!(leaf in obj) && !free) {
+    if (!hasField(obj, leaf) && !free) {
       throw new InputError('--set', `path "${path}" does not exist in the scenario (no "${leaf}")`);
     }
-    obj[leaf] = value;
+    // Defined, not assigned: `ccParams.__proto__` must become a key that validation then refuses.
+    Object.defineProperty(obj, leaf, { value, enumerable: true, writable: true, configurable: true });
   }
 }
 

@@ -16,7 +16,7 @@ export interface MergeSummary {
  * from every folder is an error unless `allowPartial`, which leaves it out (points.csv then has
  * fewer replications there).
  */
-export async function mergeSweeps(dirs: readonly string[], outDir: string, opts: { allowPartial?: boolean; report?: ReportWriter } = {}): Promise<MergeSummary> {
+export async function mergeSweeps(dirs: readonly string[], outDir: string, opts: { allowPartial?: boolean; report?: ReportWriter; maxRuns?: number } = {}): Promise<MergeSummary> {
   if (dirs.length === 0) throw new InputError('merge', 'needs at least one shard folder');
   let plan: SweepPlan | undefined;
   let hash = '';
@@ -39,7 +39,7 @@ export async function mergeSweeps(dirs: readonly string[], outDir: string, opts:
       byId.set(r.runId, r.result);
     }
   }
-  const specs = expandPlan(plan!);
+  const specs = expandPlan(plan!, opts.maxRuns);
   const records: RunRecord[] = [];
   const missing: string[] = [];
   for (const spec of specs) {

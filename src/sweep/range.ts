@@ -95,6 +95,9 @@ export function logGrid(from: number, to: number, count: number): number[] {
 
 const RANGE_RE = /^(.+?)\.\.(.+?):(lin|log):(\d+)$/i;
 
+/** Most points one range may have (checked before the values are computed: `:log:10000000` is a typo). */
+export const MAX_RANGE_COUNT = 10_000;
+
 /**
  * Parses one sweep flag into its list of values (SI base units), in the order given.
  * @throws InputError naming `flag` and the accepted form.
@@ -106,8 +109,8 @@ export function parseRange(flag: string, text: string, unit: UnitKind = 'number'
   const rm = RANGE_RE.exec(src);
   if (rm) {
     const count = Number(rm[4]);
-    if (!Number.isInteger(count) || count < 2) {
-      throw new InputError(flag, `needs a count of at least 2 in "${text}"; ${acceptedForms(unit)}`);
+    if (!Number.isInteger(count) || count < 2 || count > MAX_RANGE_COUNT) {
+      throw new InputError(flag, `needs a count in [2, ${MAX_RANGE_COUNT}] in "${text}"; ${acceptedForms(unit)}`);
     }
     let from = parseValue(flag, rm[1]!, unit);
     const to = parseValue(flag, rm[2]!, unit);

@@ -1,7 +1,7 @@
 import { buildChart, chartId, type BuiltChart } from '../report/chartkit.js';
 import { chartFigure, escapeHtml, renderPage, type PageChart, type Section } from '../report/html.js';
 import { cclabVersion } from '../report/assets.js';
-import type { Variant } from '../variants.js';
+import { VARIANT_FACTS, type Variant } from '../variants.js';
 import { elasticities, reportRows, theoryRows, winners, type ClosedFormsFn, type ReportRow, type TheoryRow } from './analysis.js';
 import type { RunRecord } from './execute.js';
 import type { SweepPlan } from './grid.js';
@@ -16,15 +16,6 @@ export const MAX_SLICES = 4;
 /** Panels of a goodput-vs-loss (or RTT) chart; more grid lines are spread evenly over this many. */
 export const MAX_PANELS = 6;
 
-/** The closed form a heatmap uses as "predicted" when the sweep has no fluid runs, in order of preference. */
-const PRIMARY_FORMULA: Record<Variant, string[]> = {
-  tahoe: ['tahoe'],
-  reno: ['pftk-full', 'mathis'],
-  newreno: ['pftk-full', 'mathis'],
-  westwood: ['westwood'],
-  cubic: ['cubic'],
-};
-
 function predictedCells(rows: readonly ReportRow[], theory: readonly TheoryRow[], hasFluid: boolean): HeatmapCell[] {
   if (hasFluid) {
     return rows.filter((r) => r.engine === 'fluid' && r.loss !== null && r.rttS !== null).map((r) => ({ variant: r.variant, loss: r.loss!, rttS: r.rttS!, value: r.goodputBps }));
@@ -32,7 +23,7 @@ function predictedCells(rows: readonly ReportRow[], theory: readonly TheoryRow[]
   const out: HeatmapCell[] = [];
   for (const t of theory) {
     if (t.loss === null || t.rttS === null) continue;
-    const prefs = PRIMARY_FORMULA[t.variant];
+    const prefs: readonly string[] = VARIANT_FACTS[t.variant].closedForms;
     const best = theory.filter((u) => u.variant === t.variant && u.loss === t.loss && u.rttS === t.rttS && prefs.includes(u.formula))
       .sort((a, b) => prefs.indexOf(a.formula) - prefs.indexOf(b.formula))[0];
     if (best !== t) continue;

@@ -26,3 +26,8 @@ export function parseShard(text: string): Shard {
 export function inShard(runIndex: number, shard: Shard | undefined): boolean {
   return shard === undefined || runIndex % shard.count === shard.index - 1;
 }
+
+/** How many of `runs` runs (plan positions 0 .. runs - 1) fall in `shard`. */
+export function shardSize(runs: number, shard: Shard): number {
+  return runs >= shard.index ? Math.floor((runs - shard.index) / shard.count) + 1 : 0;
+}

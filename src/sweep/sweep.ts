@@ -9,6 +9,8 @@ export interface SweepOptions extends ExecuteOptions {
   shard?: Shard;
   /** Report page writer; omit to skip index.html. */
   report?: ReportWriter;
+  /** Cap on the grid's runs (default DEFAULT_MAX_RUNS): checked before the grid is expanded. */
+  maxRuns?: number;
 }
 
 export interface SweepOutcome {
@@ -25,7 +27,7 @@ export interface SweepOutcome {
  * cache lacks; extending a grid recomputes only the new points.
  */
 export async function runSweep(plan: SweepPlan, opts: SweepOptions): Promise<SweepOutcome> {
-  const all = expandPlan(plan);
+  const all = expandPlan(plan, opts.maxRuns);
   const mine = all.filter((r) => inShard(r.index, opts.shard));
   const records = await executeRuns(mine, opts);
   await writeSweepOutputs(opts.outDir, plan, records, opts.shard ?? null, opts.report);

@@ -1,6 +1,8 @@
+import { validateCcParams } from '../cc/registry.js';
+import { flowCc } from '../scenario/flowCc.js';
 import { flowPath, packetBits, payloadFraction, sharedQueue } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
-import type { Variant } from '../variants.js';
+import { countsSegments, VARIANT_FACTS, VARIANTS, type Variant } from '../variants.js';
 import {
   cubicAvgWindow,
   cubicResponseWindow,
@@ -68,11 +70,9 @@ export const CLOSED_FORM_VALIDITY = {
  * Reno (and CUBIC) count acknowledged segments (Linux tcp_cong_avoid_ai), so delayed ACKs do not slow
  * them (b = 1); NewReno, Tahoe and Westwood+ (ns-3 default) grow per ACK (RFC 5681 eq. 3): b = delAckCount.
  */
-export function effectiveB(s: Scenario): number {
-  const v = s.variant;
-  if (v === 'reno' || v === 'cubic') return 1;
-  if (v === 'westwood' && (s.ccParams.segmentCounting ?? 0) === 1) return 1;
-  return s.tcp.delAckCount;
+export function effectiveB(s: Scenario, flow = 0): number {
+  const { variant, ccParams } = flowCc(s, flow);
+  return countsSegments(variant, ccParams) ? 1 : s.tcp.delAckCount;
 }
 
 /**
@@ -96,7 +96,7 @@ interface FormulaOutcome {
 }
 
 /**
- * Every closed form that applies to the scenario's variant, for flow 0's path: base RTT R (propagation
+ * Every closed form that applies to flow 0's congestion control, on flow 0's path: base RTT R (propagation
  * plus serialisation, queue empty: the loss-limited regime), random loss rate p of the bottleneck,
  * T0 = {@link steadyRtoS}, Wmax = receive buffer / MSS. Each prediction is then capped twice: the
  * window by the receive window and by what the path holds at once (BDP + buffer, the flow's share),
@@ -167,31 +167,37 @@ export function closedForms(s: Scenario): ClosedFormPrediction[] {
     });
   };
 
-  const v = s.variant;
+  const { variant: v, ccParams } = flowCc(s, 0);
   const has = p > 0;
-  if (v === 'reno' || v === 'newreno') {
-    const family: Variant[] = ['reno', 'newreno'];
-    add('mathis', 'Mathis et al. 1997, sqrt(3/(2bp))', family, { windowSeg: has ? mathisWindow(p, b) : null, rttS: R, note: `${common}; periodic loss, no timeouts`, modelsTimeouts: false });
-    add('pftk-full', 'Padhye et al. 2000, full model', family, {
+  // Which formulas describe which variants is the registry's fact (src/variants.ts).
+  const forms: readonly ClosedFormId[] = VARIANT_FACTS[v].closedForms;
+  const appliesTo = (id: ClosedFormId): Variant[] => VARIANTS.filter((x) => VARIANT_FACTS[x].closedForms.includes(id));
+  if (forms.includes('mathis')) {
+    add('mathis', 'Mathis et al. 1997, sqrt(3/(2bp))', appliesTo('mathis'), { windowSeg: has ? mathisWindow(p, b) : null, rttS: R, note: `${common}; periodic loss, no timeouts`, modelsTimeouts: false });
+  }
+  if (forms.includes('pftk-full')) {
+    add('pftk-full', 'Padhye et al. 2000, full model', appliesTo('pftk-full'), {
       windowSeg: has ? pftkFull(p, R, b, T0, wmax) * R : null, rttS: R, note: `${common}, T0 = ${T0.toFixed(3)} s, Wmax = ${Math.round(wmax)}; Reno with timeouts`, modelsTimeouts: true,
     });
-    add('pftk-approx', 'Padhye et al. 1998, approximation', family, {
+  }
+  if (forms.includes('pftk-approx')) {
+    add('pftk-approx', 'Padhye et al. 1998, approximation', appliesTo('pftk-approx'), {
       windowSeg: has ? pftkApprox(p, R, b, T0, wmax) * R : null, rttS: R, note: `${common}, T0 = ${T0.toFixed(3)} s`, modelsTimeouts: true,
     });
   }
-  if (v === 'tahoe') {
-    add('tahoe', 'Tahoe sawtooth (periodic loss, slow start to W/2)', ['tahoe'], { windowSeg: has ? tahoeWindow(p, b) : null, rttS: R, note: `${common}; derived like Mathis et al.`, modelsTimeouts: false });
+  if (forms.includes('tahoe')) {
+    add('tahoe', 'Tahoe sawtooth (periodic loss, slow start to W/2)', appliesTo('tahoe'), { windowSeg: has ? tahoeWindow(p, b) : null, rttS: R, note: `${common}; derived like Mathis et al.`, modelsTimeouts: false });
   }
-  if (v === 'cubic') {
-    const c = s.ccParams.c ?? 0.4;
-    const beta = s.ccParams.beta ?? 0.7;
+  if (forms.includes('cubic')) {
+    // The knobs' defaults come from CUBIC's own param specs (src/cc/cubic.ts), their one home.
+    const { c, beta } = validateCcParams('cubic', ccParams) as { c: number; beta: number };
     const resp = has ? cubicResponseWindow(p, R, c, beta) : null;
     const region = has && cubicAvgWindow(p, R, c, beta) < resp! ? 'Reno-friendly region' : 'cubic region';
-    add('cubic', 'CUBIC response function, RFC 9438 §5', ['cubic'], { windowSeg: resp, rttS: R, note: `${common}, C = ${c}, beta = ${beta}; ${region}`, modelsTimeouts: false });
+    add('cubic', 'CUBIC response function, RFC 9438 §5', appliesTo('cubic'), { windowSeg: resp, rttS: R, note: `${common}, C = ${c}, beta = ${beta}; ${region}`, modelsTimeouts: false });
   }
-  if (v === 'westwood') {
+  if (forms.includes('westwood')) {
     const eq = has ? westwoodEquilibrium(p, R, shareRate, q.queuePackets / n / shareRate) : null;
-    add('westwood', 'Westwood+ fluid equilibrium', ['westwood'], {
+    add('westwood', 'Westwood+ fluid equilibrium', appliesTo('westwood'), {
       windowSeg: eq ? eq.window : null,
       rttS: eq ? R + eq.tqS : R,
       note: eq ? `${common}; standing queue Tq* = ${eq.tqS.toFixed(4)} s fills the link (filter lag not modelled)` : '',

@@ -52,7 +52,7 @@ export function pftkApprox(p: number, rttS: number, b: number, t0S: number, wmax
  * CUBIC's average window under deterministic loss (RFC 9438 §5.1 and its Appendix; RFC 8312 §5.1):
  * ((C (3 + beta)) / (4 (1 - beta)))^(1/4) RTT^(3/4) / p^(3/4). With C = 0.4, beta = 0.7: 1.054 (RTT/p)^0.75.
  */
-export function cubicAvgWindow(p: number, rttS: number, c = 0.4, beta = 0.7): number {
+export function cubicAvgWindow(p: number, rttS: number, c: number, beta: number): number {
   return Math.pow((c * (3 + beta)) / (4 * (1 - beta)), 0.25) * Math.pow(rttS, 0.75) / Math.pow(p, 0.75);
 }
 
@@ -71,7 +71,7 @@ export function aimdWindow(p: number, alpha: number, beta: number): number {
  * for any beta (alpha_cubic = 3 (1 - beta) / (1 + beta) is chosen to match Reno; {@link aimdWindow}),
  * 2% above the RFC's rounded constant; the tables, and so this function, use 1.2.
  */
-export function cubicResponseWindow(p: number, rttS: number, c = 0.4, beta = 0.7): number {
+export function cubicResponseWindow(p: number, rttS: number, c: number, beta: number): number {
   return Math.max(renoRfcWindow(p), cubicAvgWindow(p, rttS, c, beta));
 }
 

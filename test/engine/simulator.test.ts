@@ -142,3 +142,47 @@ describe('EventHeap', () => {
     expect(h.pop()).toBe(false);
   });
 });
+
+describe('EventHeap.replaceTop', () => {
+  it('pops the same (time, seq) sequence as pop + push, for any mix of operations (fast-check)', async () => {
+    const fc = await import('fast-check');
+    // Reference: a sorted list. Ops: push a key, pop, or replace the top by a key.
+    const op = fc.oneof(
+      fc.record({ k: fc.constant('push' as const), t: fc.integer({ min: 0, max: 50 }) }),
+      fc.record({ k: fc.constant('pop' as const), t: fc.constant(0) }),
+      fc.record({ k: fc.constant('replace' as const), t: fc.integer({ min: 0, max: 50 }) }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 300 }), (ops) => {
+        const h = new EventHeap(4);
+        const ref: [number, number][] = [];
+        const byKey = (a: [number, number], b: [number, number]): number => a[0] - b[0] || a[1] - b[1];
+        let seq = 0;
+        for (const o of ops) {
+          if (o.k === 'push') {
+            h.push(o.t, seq, 0, seq);
+            ref.push([o.t, seq++]);
+            ref.sort(byKey);
+          } else if (ref.length > 0) {
+            expect(h.peek()).toBe(true);
+            expect([h.topTime, h.topSeq, h.topArg]).toEqual([ref[0]![0], ref[0]![1], ref[0]![1]]);
+            ref.shift();
+            if (o.k === 'pop') h.removeTop();
+            else {
+              h.replaceTop(o.t, seq, 0, seq);
+              ref.push([o.t, seq++]);
+              ref.sort(byKey);
+            }
+          }
+          expect(h.size).toBe(ref.length);
+        }
+        for (const [t, s] of ref) {
+          expect(h.pop()).toBe(true);
+          expect([h.topTime, h.topSeq]).toEqual([t, s]);
+        }
+        expect(h.peek()).toBe(false);
+      }),
+      { numRuns: 300, seed: 9 },
+    );
+  });
+});

@@ -28,3 +28,16 @@ describe('TraceRecorder', () => {
     for (let i = 1; i < s.t.length; i++) expect(s.t[i]!).toBeGreaterThanOrEqual(s.t[i - 1]!);
   });
 });
+
+describe('TraceRecorder streaming', () => {
+  it('goes on recording after toSeries, and refuses a point earlier than the last', () => {
+    const r = new TraceRecorder(1e9, 4000);
+    r.record(0, 1);
+    r.record(5e8, 2);
+    expect(r.toSeries()).toEqual({ t: [0, 0.5], v: [1, 2] });
+    // toSeries does not end the recording.
+    r.record(6e8, 3);
+    expect(r.toSeries()).toEqual({ t: [0, 0.5, 0.6], v: [1, 2, 3] });
+    expect(() => r.record(1e8, 4)).toThrow(RangeError);
+  });
+});

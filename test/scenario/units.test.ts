@@ -21,7 +21,10 @@ describe('units', () => {
   it('rejects unknown units and garbage with the field name', () => {
     expect(() => parseRateBps('100Mbpx', '--bandwidth')).toThrow(/--bandwidth has unknown unit 'Mbpx'/);
     expect(() => parseDurationS('fast', '--delay')).toThrow(InputError);
-    expect(() => parseNumber('1e-5x', '--loss')).toThrow(/--loss must be a number/);
+    expect(() => parseNumber('1e-5x', '--loss')).toThrow(/--loss must be a decimal number/);
+    // Number() reads these as 0, 16, 1 and 7: none is what a user means by a loss rate or a seed.
+    for (const t of ['', ' ', '0x0', '0x10', '0b1', '0o7', 'Infinity', '1e400', '1_000']) expect(() => parseNumber(t, '--loss')).toThrow(/--loss must be a decimal number/);
+    expect([' 1e-3 ', '+2', '-0.5', '.5', '5.', '1E3'].map((t) => parseNumber(t))).toEqual([1e-3, 2, -0.5, 0.5, 5, 1000]);
     expect(() => parseInteger('2.5', '--flows')).toThrow(/whole number/);
   });
 });

@@ -66,7 +66,7 @@ describe('closed forms reproduce published tables', () => {
     }
   });
   it('cubicAvgWindow(p, RTT) with C = 0.4, beta = 0.7 is 1.054 (RTT/p)^0.75', () => {
-    expect(cubicAvgWindow(1e-4, 0.1) / Math.pow(0.1 / 1e-4, 0.75)).toBeCloseTo(1.054, 3);
+    expect(cubicAvgWindow(1e-4, 0.1, 0.4, 0.7) / Math.pow(0.1 / 1e-4, 0.75)).toBeCloseTo(1.054, 3);
   });
 
   // Research notes §1.2, computed table (R = 0.1 s, T0 = 1 s, Wmax = infinity; packets/s, 0.1 resolution).

@@ -1,0 +1,491 @@
+import { Dopri5 } from 'dopri/lib/dopri5/stepper.js';
+import type { DdeProblem, EventRecord, PastFn, SolveOptions, SolverStats } from './problem.js';
+import { Box, Rearm } from './bounds.js';
+import type { ActiveEvent } from './bounds.js';
+import { Propagation } from './propagate.js';
+import { DenseOutput, denseTentative } from './dense.js';
+import { History } from './history.js';
+import { findRoot, crossed } from './roots.js';
+import { Solution } from './solution.js';
+import { ERR_EXPONENT, MAX_FACTOR, MIN_FACTOR, SAFETY, initialStep } from './control.js';
+
+/** Rounds of events at one instant beyond which the run is a modelling loop (Zeno), not progress. */
+const MAX_EVENTS_AT_ONE_TIME = 50;
+
+/** A time a few ulps of t (the unit of the landing margins below). */
+const ulp = (t: number): number => Number.EPSILON * Math.max(1, Math.abs(t));
+
+/**
+ * The integrator of a DDE (or ODE) problem, in the shape of DifferentialEquations.jl: {@link init}
+ * builds it at t0, {@link Integrator.step} advances it by one accepted step (cut short at an event,
+ * an echo or a forced stop), {@link Integrator.restartAt} restarts it after the state changed, and
+ * {@link Integrator.finish} returns the Solution. `solve` is init plus stepping to the end, so a run
+ * can also be stepped, inspected (`t`, `y`, `stats`, `events`) and resumed.
+ *
+ * The stepper is dopri's Dormand-Prince 5(4); this adds what the `dopri` package lacks: a history
+ * function before t0, located state events with restarts, timed events, box constraints with sliding
+ * (queue in [0, B]), discontinuity tracking through the delays, forced stops, and failure reporting
+ * instead of throwing.
+ *
+ * Delays: with `constrained`, steps are capped at `minLagS` (method of steps), so a delayed value
+ * y(t - tau), tau >= minLagS, always comes from an accepted step and the RK formula stays explicit,
+ * even for state-dependent delays. By default longer steps are allowed and iterated on their own dense
+ * output (see SolveOptions.constrained).
+ * Never throws for numerical trouble: NaN/Inf or a collapsing step gives status 'failed' with the reason.
+ */
+export class Integrator {
+  /** Current time: the end of the accepted solution. */
+  t: number;
+  /**
+   * Current state at `t`. A caller may change it between steps, and must then call
+   * {@link restartAt}(t) so the integrator restarts from the new state.
+   */
+  readonly y: number[];
+  status: 'ok' | 'failed' = 'ok';
+  /** Why the run failed ('' while it has not). */
+  message = '';
+  readonly stats: SolverStats = { steps: 0, rejected: 0, rhsEvaluations: 0, events: 0 };
+  /** Events fired so far, in firing order. */
+  readonly events: EventRecord[] = [];
+  /** Step size the controller proposes for the next step. */
+  h: number;
+
+  private readonly n: number;
+  private readonly t0: number;
+  private readonly t1: number;
+  private readonly rtol: number;
+  private readonly atol: number;
+  private readonly minLag: number;
+  private readonly hCap: number;
+  private readonly hMin: number;
+  private readonly maxIter: number;
+  private readonly maxSteps: number;
+  private readonly dense: DenseOutput;
+  private readonly box: Box;
+  private readonly history: History;
+  private readonly past: PastFn;
+  private readonly stepper: Dopri5;
+  private readonly allEvents: ActiveEvent[];
+  private readonly rearm: Rearm;
+  private readonly prop: Propagation;
+  private readonly stops: number[];
+  private readonly timed: NonNullable<DdeProblem['timedEvents']>;
+  private stopIdx = 0;
+  private timedIdx = 0;
+  /** g of each active event at (t, y) (NaN when inactive). */
+  private readonly gPrev: Float64Array;
+  /** g of each active event at the end of the step being checked. */
+  private readonly gNext: Float64Array;
+  /** Events whose g crosses zero inside the step being checked, and where (filled per step). */
+  private readonly candIdx: Int32Array;
+  private readonly candRoot: Float64Array;
+  private rejectedLast = false;
+  private sameTimeEvents = 0;
+  private lastEventT = NaN;
+  /** An action ended the run ('stop'). */
+  private stopped = false;
+  /** Whether something fired since the last restart changed what the delayed terms see. */
+  private jumped = false;
+  private readonly yTmp: number[];
+  /** The step being checked for events, read by `interp`. */
+  private stepT = 0;
+  private stepH = 0;
+
+  constructor(problem: DdeProblem, opts: SolveOptions = {}) {
+    const { n, tspan } = problem;
+    const [t0, t1] = tspan;
+    if (problem.y0.length !== n) throw new RangeError(`y0 has ${problem.y0.length} components, expected ${n}`);
+    this.n = n;
+    this.t0 = t0;
+    this.t1 = t1;
+    this.rtol = opts.rtol ?? 1e-6;
+    this.atol = opts.atol ?? 1e-6;
+    const span = t1 - t0;
+    this.minLag = problem.minLagS ?? Infinity;
+    const constrained = opts.constrained ?? false;
+    this.hCap = Math.min(opts.maxStepS ?? Infinity, constrained ? this.minLag * (1 - 1e-9) : Infinity, span);
+    this.maxIter = opts.maxIterations ?? 6;
+    this.hMin = opts.minStepS ?? 1e-12 * Math.max(1, Math.abs(span));
+    this.maxSteps = opts.maxSteps ?? 1_000_000;
+
+    this.dense = new DenseOutput(n);
+    this.y = problem.y0.slice();
+    this.t = t0;
+    this.box = new Box(n, problem.bounds ?? []);
+    this.history = new History(n, t0, this.dense, problem.y0, this.y, problem.history);
+    const past = (this.past = this.history.fn);
+    const stats = this.stats;
+    const box = this.box;
+    const raw = new Array<number>(n).fill(0);
+    const rhs = (t: number, yy: number[], dy: number[]): void => {
+      stats.rhsEvaluations++;
+      problem.rhs(t, yy, dy, past);
+      box.project(dy);
+    };
+    const rawDerivative = (t: number, yy: ArrayLike<number>, i: number): number => {
+      stats.rhsEvaluations++;
+      if (problem.rhsComponent) return problem.rhsComponent(t, yy, i, past);
+      problem.rhs(t, yy, raw, past);
+      return raw[i]!;
+    };
+    this.rawDerivative = rawDerivative;
+    this.allEvents = [...(problem.events ?? []).map((e) => ({ ...e, active: () => true })), ...box.events(rawDerivative)];
+    const m = this.allEvents.length;
+    this.gPrev = new Float64Array(m);
+    this.gNext = new Float64Array(m);
+    this.candIdx = new Int32Array(m);
+    this.candRoot = new Float64Array(m);
+    this.rearm = new Rearm(this.allEvents);
+    this.prop = new Propagation(problem.lags);
+    this.stops = [...(problem.tstops ?? []), ...(problem.timedEvents ?? []).map((e) => e.atS)].filter((s) => s > t0 && s < t1).sort((a, b) => a - b);
+    this.timed = [...(problem.timedEvents ?? [])].sort((a, b) => a.atS - b.atS);
+    this.stepper = new Dopri5(rhs, n);
+    this.yTmp = new Array<number>(n).fill(0);
+
+    // Timed events at t0 itself (e.g. a flow starting at time 0): part of the initial state, no echo.
+    while (this.timedIdx < this.timed.length && this.timed[this.timedIdx]!.atS <= t0) {
+      const ev = this.timed[this.timedIdx++]!;
+      ev.action(t0, this.y);
+      this.record(ev.name, t0);
+    }
+    this.h = NaN;
+    if (!this.y.every(Number.isFinite)) {
+      this.fail('non-finite initial state or derivative');
+      return;
+    }
+    this.restartAt(t0, false);
+    if (this.status === 'failed') return;
+    this.h = Math.min(this.hCap, opts.firstStepS ?? initialStep(this.stepper.k1, this.y, this.atol, this.rtol, span));
+  }
+
+  /** Whether the integration is over (end reached, failed, or stopped by an event). */
+  get done(): boolean {
+    return !(this.t < this.t1) || this.status !== 'ok' || this.stopped;
+  }
+
+  /**
+   * Restart from (t, y) after the state changed there (an event's action, a flow starting, or a caller
+   * editing `y`), or at a kink of the rhs: hold the bounded components the new state puts on a bound,
+   * register the jump as a discontinuity whose echoes the solver will land on (`jump`, default: if
+   * anything fired since the last restart), refresh the FSAL stage and every event's sign.
+   * The integrator's time becomes t (it may only move by the few ulps of a landing margin).
+   */
+  restartAt(t: number, jump?: boolean): void {
+    this.t = t;
+    const y = this.y;
+    this.box.settle(t, y, this.rawDerivative);
+    if (jump ?? this.jumped) this.prop.add(t, y);
+    this.jumped = false;
+    this.stepper.reset(t, y);
+    if (!this.stepper.k1.every(Number.isFinite)) {
+      this.fail(this.stats.steps === 0 ? 'non-finite initial state or derivative' : 'non-finite derivative after an event');
+      return;
+    }
+    const ev = this.allEvents;
+    for (let k = 0; k < ev.length; k++) {
+      this.gPrev[k] = ev[k]!.active() ? ev[k]!.g(t, y, this.past) : NaN;
+      // An action that moved g clearly back (L >= 1 -> L = 0) re-arms its event at once.
+      this.rearm.observe(k, this.gPrev[k]!);
+    }
+  }
+
+  /**
+   * Advance by one accepted step (rejected attempts are retried inside), which may end early at an
+   * event, an echo of one through a delay, a timed event or a forced stop. Returns false once the
+   * integration is done (see {@link done}).
+   */
+  step(): boolean {
+    while (!this.done) if (this.attempt()) break;
+    return !this.done;
+  }
+
+  /** Step until `t` reaches tEnd (or the run fails or stops). */
+  run(): this {
+    while (this.step());
+    return this;
+  }
+
+  /** The solution so far: the dense trajectory over [t0, t], status and statistics. */
+  finish(): Solution {
+    return new Solution({
+      dense: this.dense,
+      yEnd: this.y,
+      t0: this.t0,
+      tEnd: this.t,
+      status: this.status,
+      message: this.message,
+      stats: { ...this.stats },
+      events: this.events.slice(),
+      lo: this.box.lo,
+      hi: this.box.hi,
+    });
+  }
+
+  private readonly rawDerivative: (t: number, y: ArrayLike<number>, i: number) => number;
+
+  private fail(why: string): void {
+    this.status = 'failed';
+    this.message = `${why} at t = ${this.t.toPrecision(6)}`;
+  }
+
+  private record(name: string, t: number): void {
+    this.stats.events++;
+    this.events.push({ name, t });
+  }
+
+  /** Fire state event k at (t, y): it stays disarmed until its g is back on the near side. */
+  private fire(k: number, t: number): void {
+    const ev = this.allEvents[k]!;
+    this.rearm.disarm(k, this.gPrev[k]!);
+    this.record(ev.name, t);
+    if (ev.action(t, this.y) === 'stop') this.stopped = true;
+    if (ev.propagates ?? true) this.jumped = true;
+  }
+
+  /** Fire, in index order, every armed event whose g has crossed since the last check (at a restart point). */
+  private fireCrossed(t: number): void {
+    const ev = this.allEvents;
+    for (let k = 0; k < ev.length && !this.stopped; k++) {
+      const e = ev[k]!;
+      if (!e.active() || !this.rearm.armed(k)) continue;
+      if (crossed(this.gPrev[k]!, e.g(t, this.y, this.past), e.direction, e.strict ?? false)) this.fire(k, t);
+    }
+  }
+
+  /** Dense output of the tentative step [stepT, stepT + stepH] at s, every component (into a shared buffer). */
+  private readonly interp = (s: number): number[] => {
+    const st = this.stepper;
+    const d4 = st.history.data;
+    const n = this.n;
+    for (let i = 0; i < n; i++) this.yTmp[i] = denseTentative(s, this.stepT, this.stepH, i, n, st.y, st.yNext, st.k1, st.k2, d4);
+    return this.yTmp;
+  };
+
+  /** Move the accepted solution to (te, state of the step in progress at te), te inside that step. */
+  private cutAt(te: number): void {
+    const st = this.stepper;
+    if (te > this.t) {
+      this.dense.push(this.t, this.stepH, st.y, st.yNext, st.k1, st.k2, st.history.data, te);
+      this.history.settle();
+      const yE = this.interp(te);
+      for (let i = 0; i < this.n; i++) this.y[i] = yE[i]!;
+    }
+    this.t = te;
+    this.history.release();
+  }
+
+  /** One attempted step. Returns true when the solution advanced (or the run ended), false on a rejection. */
+  private attempt(): boolean {
+    const { n, t1, hMin, minLag, atol, rtol, stepper, history, prop, stops, past } = this;
+    let t = this.t;
+    if (this.stats.steps >= this.maxSteps) {
+      this.fail(`step budget of ${this.maxSteps} exhausted`);
+      return true;
+    }
+    while (this.stopIdx < stops.length && stops[this.stopIdx]! <= t) this.stopIdx++;
+    // A predicted echo is a kink: end the step a few ulps before it (every stage on the left branch)
+    // and restart a few ulps after it (k1 on the right branch), so no step mixes the two.
+    const tEchoRaw = prop.nextPredicted(t + 16 * ulp(t));
+    // 32 ulps each side: the event that caused the echo was placed 4 ulps past its crossing, and t - lag
+    // rounds; with 4 ulps the landing stages could already sit on the far side of the kink, and the
+    // controller then shrank the step towards zero (normal with 10 Gbit/s access, reno: step collapse).
+    const ulps = 32 * ulp(tEchoRaw);
+    const tEchoNext = tEchoRaw - ulps;
+    const tStop = Math.min(t1, this.stopIdx < stops.length ? stops[this.stopIdx]! : Infinity);
+    // A timed event (a flow starting) or a forced stop is a switch of the rhs too: end the step 32 ulps
+    // before it, so that no stage of the landing step (k7 sits at its end) sees the new branch and the
+    // controller does not creep up on it; the step after starts exactly on it.
+    const stopUlps = tStop < t1 ? 32 * ulp(tStop) : 0;
+    const tStopLand = tStop - stopUlps;
+    const onEcho = tEchoNext < tStopLand;
+    const tTarget = onEcho ? tEchoNext : tStopLand;
+    let hTry = Math.min(this.h, this.hCap);
+    const hProposed = hTry;
+    const landing = t + hTry >= tTarget - 1e-12 * Math.max(1, Math.abs(tTarget));
+    if (landing) hTry = tTarget - t;
+    if (hTry < hMin && !landing) {
+      this.fail(`step size collapse (h = ${hTry.toExponential(2)} s)`);
+      return true;
+    }
+    history.unsettledReads = 0;
+    stepper.step(t, hTry);
+    this.stats.steps++;
+    let err = stepper.error(atol, rtol);
+    if (!finite(stepper.yNext)) err = Infinity;
+    if (err <= 1 && hTry > minLag && history.unsettledReads === 0) {
+      // Longer than the smallest lag, but every delayed value the stages read was already final (the
+      // actual lags exceed the step): the step is explicit as it stands, an iteration would repeat it.
+      history.capture(stepper, t, hTry);
+    } else if (err <= 1 && hTry > minLag) {
+      // Delayed values inside this step came from extrapolation: iterate on the step's own dense output.
+      let converged = false;
+      for (let it = 0; it < this.maxIter && err <= 1; it++) {
+        history.capture(stepper, t, hTry);
+        stepper.step(t, hTry);
+        this.stats.steps++;
+        err = stepper.error(atol, rtol);
+        if (!finite(stepper.yNext)) err = Infinity;
+        let change = 0;
+        for (let i = 0; i < n; i++) change = Math.max(change, Math.abs(stepper.yNext[i]! - history.capturedEnd(i)) / (atol + rtol * Math.abs(history.capturedEnd(i))));
+        if (change <= 0.5) {
+          converged = true;
+          history.capture(stepper, t, hTry); // event location inside this step reads the final iterate
+          break;
+        }
+      }
+      if (!converged && err <= 1) err = 2; // retry smaller: the fixed point did not settle
+    }
+    if (!(err <= 1)) {
+      history.release();
+      this.stats.rejected++;
+      this.rejectedLast = true;
+      if (hTry <= hMin) {
+        this.fail(err === Infinity ? 'non-finite state (NaN or Inf): the model blew up' : 'step size collapse');
+        return true;
+      }
+      this.h = hTry * (err === Infinity ? 0.1 : Math.max(MIN_FACTOR, SAFETY * Math.pow(err, -ERR_EXPONENT)));
+      return false;
+    }
+    // Accepted, unless an event fires inside the step.
+    const tNext = t + hTry;
+    this.stepT = t;
+    this.stepH = hTry;
+    const events = this.allEvents;
+    const { gPrev, gNext, rearm, candIdx, candRoot } = this;
+    let nCand = 0;
+    let tEv = Infinity;
+    for (let k = 0; k < events.length; k++) {
+      const ev = events[k]!;
+      if (!ev.active()) {
+        gNext[k] = NaN;
+        continue;
+      }
+      // Disarmed events too: if the step is accepted as it is, these are the next gPrev.
+      const gb = ev.g(tNext, stepper.yNext, past);
+      gNext[k] = gb;
+      if (!rearm.armed(k)) continue;
+      const ga = gPrev[k]!;
+      if (!crossed(ga, gb, ev.direction, ev.strict ?? false)) continue;
+      // Tolerance: relative to the step, but never below a few ulps of t (else t + tol === t).
+      const tol = Math.max(1e-10 * hTry, 16 * ulp(tNext));
+      const root = findRoot((s) => ev.g(s, this.interp(s), past), t, tNext, ga, gb, tol);
+      candIdx[nCand] = k;
+      candRoot[nCand++] = root;
+      if (root < tEv) tEv = root;
+    }
+    // An echo of an earlier event through a delay: cut the step there too (no action).
+    const tEcho = prop.locate(t, tNext, stepper.yNext, this.interp, Math.max(1e-10 * hTry, 16 * ulp(tNext)));
+    if (tEcho < tEv && tEcho > t) {
+      this.cutAt(tEcho);
+      prop.advance(tEcho, this.y);
+      this.fireCrossed(tEcho);
+      this.restartAt(tEcho);
+      this.h = Math.max(hTry, hProposed); // the cut, not the error, shortened this step
+      return true;
+    }
+    if (nCand > 0) {
+      // Keep the step's polynomial but end it at the first crossing: the state there is the
+      // interpolated one, on the far side of the crossing, so the event cannot fire twice.
+      this.cutAt(tEv);
+      t = tEv;
+      this.sameTimeEvents = t === this.lastEventT ? this.sameTimeEvents + 1 : 0;
+      this.lastEventT = t;
+      sortCandidates(candIdx, candRoot, nCand);
+      if (this.sameTimeEvents > MAX_EVENTS_AT_ONE_TIME) {
+        this.fail(`event '${events[candIdx[0]!]!.name}' keeps firing at one instant (Zeno behaviour)`);
+        return true;
+      }
+      // Every crossing of this step that has happened by tEv fires now, in time order (ties in index
+      // order), each checked on the state the previous actions left: identical flows cross together,
+      // and each must fire (restarting past the others would lose them). Later crossings are found
+      // again by the steps after the restart.
+      this.fire(candIdx[0]!, t);
+      for (let c = 1; c < nCand && !this.stopped; c++) {
+        const k = candIdx[c]!;
+        const ev = events[k]!;
+        if (ev.active() && rearm.armed(k) && crossed(gPrev[k]!, ev.g(t, this.y, past), ev.direction, ev.strict ?? false)) this.fire(k, t);
+      }
+      if (this.stopped) return true;
+      this.restartAt(t);
+      this.h = Math.max(hProposed, hMin * 10);
+      return true;
+    }
+    // Store the dense output before stepComplete overwrites y and k1 with the step's end values.
+    this.dense.push(t, hTry, stepper.y, stepper.yNext, stepper.k1, stepper.k2, stepper.history.data);
+    history.settle();
+    history.release();
+    prop.advance(tNext, stepper.y);
+    stepper.stepComplete(t, hTry);
+    const y = this.y;
+    for (let i = 0; i < n; i++) y[i] = stepper.y[i]!;
+    t = this.t = landing ? (onEcho ? tTarget : tStop) : tNext;
+    // g at (tNext, yNext) was computed by the event check above (same t, same state: reuse it).
+    const same = t === tNext;
+    for (let k = 0; k < events.length; k++) {
+      gPrev[k] = events[k]!.active() ? (same ? gNext[k]! : events[k]!.g(t, y, past)) : NaN;
+      rearm.observe(k, gPrev[k]!);
+    }
+    if (landing && onEcho) {
+      t = tEchoRaw + ulps; // a 64-ulp shift of time, far below any tolerance
+      // Drop the echo just stepped over (and any other that landed here): left pending, `locate` would
+      // find it again a few ulps into the next step and cut that step there, wasting it whole.
+      prop.advance(t, y);
+      // An event whose switch sits on the echo (a hold-off ending one RTT after the event that caused
+      // it) may have crossed between the last check and here: fire it now, or it would be missed.
+      this.fireCrossed(t);
+      this.restartAt(t);
+    }
+    // Timed events exactly at this step's end.
+    let timedFired = false;
+    while (!this.stopped && this.timedIdx < this.timed.length && this.timed[this.timedIdx]!.atS <= t + 1e-12 * Math.max(1, Math.abs(t))) {
+      const ev = this.timed[this.timedIdx++]!;
+      this.record(ev.name, t);
+      if (ev.action(t, y) === 'stop') this.stopped = true;
+      timedFired = true;
+    }
+    if (this.stopped) return true;
+    if (timedFired) this.restartAt(t, true);
+    // A forced stop without an event: restart on its right side (k1 was taken 32 ulps before it).
+    else if (landing && !onEcho && stopUlps > 0) this.restartAt(t, false);
+    const grow = Math.min(MAX_FACTOR, Math.max(MIN_FACTOR, SAFETY * Math.pow(Math.max(err, 1e-10), -ERR_EXPONENT)));
+    this.h = this.rejectedLast ? Math.min(hTry, hTry * grow) : hTry * grow;
+    // A step cut short to land on a stop says nothing about the scale: keep the proposal from before.
+    if (landing) this.h = Math.max(this.h, hProposed);
+    this.rejectedLast = false;
+    return true;
+  }
+}
+
+/** The integrator of `problem` at t0 (DifferentialEquations.jl's `init`). */
+export function init(problem: DdeProblem, opts: SolveOptions = {}): Integrator {
+  return new Integrator(problem, opts);
+}
+
+/**
+ * Integrate `problem` over its tspan (`init`, then `step` to the end). Never throws for numerical
+ * trouble: NaN/Inf or a collapsing step gives a Solution with status 'failed' and the reason.
+ */
+export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
+  return init(problem, opts).run().finish();
+}
+
+function finite(a: number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i]!)) return false;
+  return true;
+}
+
+/** Sort the first m candidates by (root, index): insertion sort (m is the few events of one step). */
+function sortCandidates(idx: Int32Array, root: Float64Array, m: number): void {
+  for (let a = 1; a < m; a++) {
+    const k = idx[a]!;
+    const r = root[a]!;
+    let b = a - 1;
+    while (b >= 0 && (root[b]! > r || (root[b] === r && idx[b]! > k))) {
+      idx[b + 1] = idx[b]!;
+      root[b + 1] = root[b]!;
+      b--;
+    }
+    idx[b + 1] = k;
+    root[b + 1] = r;
+  }
+}

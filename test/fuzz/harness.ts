@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { main } from '../../src/cli/main.js';
+
+/**
+ * In-process CLI runs for the fuzz suite: `main(argv)` with stdout and stderr captured, and the
+ * contract every input must meet (test/fuzz/README.md): a valid run (exit 0), or exit 2 with one
+ * line `cclab: error: <field> ...`, no stack trace, within a time bound.
+ */
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Runs `cclab <args>` in this process. Commands that write files should be given paths under a sandbox. */
+export async function cli(args: readonly string[]): Promise<CliRun> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const realOut = process.stdout.write.bind(process.stdout);
+  const realErr = process.stderr.write.bind(process.stderr);
+  process.stdout.write = ((s: string | Uint8Array) => (out.push(String(s)), true)) as typeof process.stdout.write;
+  process.stderr.write = ((s: string | Uint8Array) => (err.push(String(s)), true)) as typeof process.stderr.write;
+  const t0 = performance.now();
+  let code: number;
+  try {
+    code = await main(['node', 'cclab', ...args]);
+  } finally {
+    process.stdout.write = realOut;
+    process.stderr.write = realErr;
+    process.exitCode = undefined;
+  }
+  return { code, stdout: out.join(''), stderr: err.join(''), ms: performance.now() - t0 };
+}
+
+/** What went wrong with a run, or null when it kept the contract. `bad` inputs must not exit 0. */
+export function violation(r: CliRun, opts: { maxMs: number; mustFail?: boolean; allowRunFailed?: boolean }): string | null {
+  if (/\n\s+at \S/.test(r.stderr) || /\n\s+at \S/.test(r.stdout)) return 'stack trace';
+  if (r.ms > opts.maxMs) return `took ${Math.round(r.ms)} ms (bound ${opts.maxMs} ms)`;
+  if (r.code === 0) return opts.mustFail ? 'silently accepted' : null;
+  if (r.code === 3 && opts.allowRunFailed) return /^cclab: error: run failed: .+\n$/.test(r.stderr) ? null : `exit 3 without one 'run failed' line: ${JSON.stringify(r.stderr)}`;
+  if (r.code === 1) return `internal error: ${r.stderr.trim()}`;
+  if (r.code !== 2) return `exit code ${r.code}: ${r.stderr.trim()}`;
+  const lines = r.stderr.split('\n').filter((l) => l !== '');
+  const errors = lines.filter((l) => !l.startsWith('cclab: warning: '));
+  if (errors.length !== 1) return `exit 2 with ${errors.length} error lines: ${JSON.stringify(r.stderr)}`;
+  if (!/^cclab: error: \S+ \S/.test(errors[0]!)) return `exit 2 without 'cclab: error: <field> ...': ${JSON.stringify(errors[0])}`;
+  return null;
+}
+
+const created: string[] = [];
+afterAll(() => {
+  for (const d of created.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+export function sandbox(prefix = 'cclab-fuzz-'): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  created.push(d);
+  return d;
+}
+
+/** Path -> sha256 of every file under `dir` (directories as entries too), to prove nothing changed. */
+export function treeDigest(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      const st = statSync(p);
+      if (st.isDirectory()) {
+        out.set(p, 'dir');
+        walk(p);
+      } else out.set(p, createHash('sha256').update(readFileSync(p)).digest('hex'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** The paths that differ between two digests (added, removed or changed). */
+export function changedPaths(before: Map<string, string>, after: Map<string, string>): string[] {
+  const keys = new Set([...before.keys(), ...after.keys()]);
+  return [...keys].filter((k) => before.get(k) !== after.get(k)).sort();
+}

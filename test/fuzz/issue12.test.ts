@@ -1,0 +1,195 @@
+import { copyFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/errors.js';
+import { DEFAULT_MODELS_DIR, loadModels } from '../../src/fluid/models.js';
+import { runFluid } from '../../src/fluid/run.js';
+import { presetScenario } from '../../src/scenario/presets.js';
+import { cli, sandbox, violation } from './harness.js';
+
+/**
+ * Every failure issue 12 lists, as a named case: each once crashed, hung, ran out of memory, gave
+ * the wrong exit code or was silently accepted. The contract: exit 2 and one line naming the field.
+ */
+
+async function refused(args: string[], field: RegExp, maxMs = 5000): Promise<string> {
+  const r = await cli(args);
+  expect(violation(r, { maxMs, mustFail: true })).toBeNull();
+  expect(r.stderr).toMatch(field);
+  return r.stderr;
+}
+
+function file(dir: string, name: string, text: string): string {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+
+/** A models directory: the repository's bottleneck plus one flow model `test` with `flow` as its text. */
+function modelsWith(flow: string): string {
+  const d = sandbox('cclab-models-');
+  copyFileSync(join(DEFAULT_MODELS_DIR, 'bottleneck.model.yaml'), join(d, 'bottleneck.model.yaml'));
+  writeFileSync(join(d, 'test.model.yaml'), flow);
+  return d;
+}
+
+export const FLOW_MODEL = `kind: flow
+id: test
+title: test
+citation: none
+params:
+  Tp: { unit: s, scenario: true, min: 0.000001 }
+  k: { unit: "1", default: 1, min: 0, max: 2 }
+states:
+  W: { unit: segments, initial: 1, min: 1, max: 1000 }
+outputs:
+  - rate = W / R
+  - cwnd = W
+equations:
+  - dW/dt = EXPR
+`;
+
+function modelError(flow: string): InputError {
+  try {
+    loadModels(modelsWith(flow));
+  } catch (e) {
+    if (e instanceof InputError) return e;
+    throw new Error(`expected an InputError, got ${String(e)}`);
+  }
+  throw new Error('expected an InputError, the model loaded');
+}
+
+describe('issue 12: the schema looks keys up as own properties only', () => {
+  const dir = sandbox();
+  it('queue kind toString with limitPackets -5 is refused (was internal error: Invalid typed array length: -3)', async () => {
+    const p = file(dir, 'kind.yaml', 'durationS: 1\nbottleneck: {queue: {kind: toString, limitPackets: -5}}\n');
+    await refused(['simulate', '--scenario', p], /^cclab: error: .*kind\.yaml: bottleneck\.queue\.kind must be one of droptail, red, got 'toString'\n$/);
+  });
+  it.each(['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__'])('top-level key %s is an unknown key, in JSON and YAML', async (key) => {
+    const json = file(dir, `${key}.json`, `{"durationS": 1, "${key}": {"evil": 1}}`);
+    await refused(['simulate', '--scenario', json, '--print-scenario'], new RegExp(`^cclab: error: .*: ${key} is not a known key \\(known: `));
+    const yaml = file(dir, `${key}.yaml`, `durationS: 1\n${key}: {evil: 1}\n`);
+    await refused(['simulate', '--scenario', yaml, '--print-scenario'], new RegExp(`^cclab: error: .*: ${key} is not a known key`));
+  });
+  it('__proto__ inside a nested object and inside a flow is refused, not dropped', async () => {
+    await refused(['simulate', '--scenario', file(dir, 'np.json', '{"bottleneck": {"__proto__": {"x": 1}}}'), '--print-scenario'], /bottleneck\.__proto__ is not a known key/);
+    await refused(['simulate', '--scenario', file(dir, 'fp.yaml', 'flows:\n  - __proto__: {startS: 1}\n'), '--print-scenario'], /flows\[0\]\.__proto__ is not a known key/);
+  });
+  it('ccParams named constructor or __proto__ are not parameters of the variant', async () => {
+    await refused(['simulate', '--scenario', file(dir, 'cc.json', '{"ccParams": {"constructor": 1}}'), '--print-scenario'], /ccParams\.constructor is not a parameter of reno/);
+    await refused(['simulate', '--scenario', file(dir, 'cp.json', '{"ccParams": {"__proto__": 1}}'), '--print-scenario'], /ccParams\.__proto__ is not a parameter of reno/);
+    await refused(['simulate', '--cc-param', 'constructor=1', '--print-scenario'], /ccParams\.constructor is not a parameter of reno/);
+  });
+  it('sweep --set reaches own fields only (constructor, flows.length, ccParams.__proto__)', async () => {
+    const out = join(dir, 'sweep-out');
+    await refused(['sweep', '--set', 'constructor=1', '--dry-run', '--out', out], /--set path "constructor" does not exist/);
+    await refused(['sweep', '--set', 'flows.length=5', '--dry-run', '--out', out], /--set path "flows.length" does not exist/);
+    await refused(['sweep', '--set', 'bottleneck.toString=1', '--dry-run', '--out', out], /--set path "bottleneck.toString" does not exist/);
+    await refused(['sweep', '--variants', 'cubic', '--set', 'ccParams.__proto__=1', '--dry-run', '--out', out], /--set ccParams.__proto__ sweeps ccParams.__proto__, a parameter of none of cubic/);
+  });
+  it('a recipe scenario with __proto__ is refused', async () => {
+    const recipe = file(dir, 'r.yaml', 'scenarios:\n  - {name: x, __proto__: {durationS: 1}}\nvariants: [reno]\n');
+    await refused(['report', '--recipe', recipe, '--out', join(dir, 'rep')], /scenarios\[0\]: __proto__ is not a known key/);
+  });
+  it("a model parameter named constructor binds its own default (was '...got function Object()')", () => {
+    const d = modelsWith(FLOW_MODEL.replace('  k: {', '  constructor: { unit: "1", default: 1, min: 0, max: 2 }\n  k: {').replace('EXPR', 'constructor / R'));
+    const models = loadModels(d);
+    const r = runFluid({ ...presetScenario('lfn', 'reno', { durationS: 2 }), variant: 'test' as never }, { models });
+    expect(r.status).toBe('ok');
+  });
+  it("a call of toString(t - R) is an unknown function, not a crash", () => {
+    expect(modelError(FLOW_MODEL.replace('EXPR', 'toString(t - R)')).message).toMatch(/calls unknown function 'toString'/);
+  });
+});
+
+describe('issue 12: model files', () => {
+  it('a future value W(t + 1) is refused; W(t - R), W(t - k) with k >= 0 and W(t) are the past', () => {
+    expect(modelError(FLOW_MODEL.replace('EXPR', 'W(t + 1) - W')).message).toMatch(/^test\.model\.yaml:14: dW\/dt reads W\(t \+ 1\), which may lie in the future/);
+    expect(modelError(FLOW_MODEL.replace('EXPR', 'W(t - (R - 1)) - W')).message).toMatch(/reads W\(t - \(R - 1\)\), which may lie in the future/);
+    expect(modelError(FLOW_MODEL.replace('EXPR', 'W(2 * t) - W')).message).toMatch(/reads W\(2 \* t\), which may lie in the future/);
+    // k has min 0, R = Tp + q/C with q held at >= 0: both provably >= 0.
+    for (const ok of ['W(t - R) - W', 'W(t - k) - W', 'W(t) - W', 'W(t - (R + 2 * k)) - W', 'W(t - max(R, -1)) - W']) {
+      expect(() => loadModels(modelsWith(FLOW_MODEL.replace('EXPR', ok)))).not.toThrow();
+    }
+    // A lag of a parameter that may be negative cannot be shown to look back.
+    const negative = FLOW_MODEL.replace('k: { unit: "1", default: 1, min: 0, max: 2 }', 'k: { unit: "1", default: 1, min: -1, max: 2 }');
+    expect(modelError(negative.replace('EXPR', 'W(t - k) - W')).message).toMatch(/reads W\(t - k\), which may lie in the future/);
+  });
+  it('unknown top-level keys (colour: red) and unknown keys of params, states and events are refused', () => {
+    expect(modelError(`colour: red\n${FLOW_MODEL.replace('EXPR', '1 / R')}`).message).toBe('test.model.yaml:1: colour is not a known key (known: kind, id, form, title, citation, description, params, states, delay, outputs, equations, events)');
+    expect(modelError(FLOW_MODEL.replace('EXPR', '1 / R').replace('default: 1, min: 0', 'default: 1, mni: 0')).message).toMatch(/params\.k\.mni is not a known key \(known: unit, doc, default, min, max, scenario\)/);
+    expect(modelError(FLOW_MODEL.replace('EXPR', '1 / R').replace('initial: 1,', 'initial: 1, intial: 2,')).message).toMatch(/states\.W\.intial is not a known key/);
+    const withEvent = `${FLOW_MODEL.replace('EXPR', '1 / R')}events:\n  - { name: cut, when: W >= 10, set: [W = W / 2], colour: red }\n`;
+    expect(modelError(withEvent).message).toMatch(/events\[0\]\.colour is not a known key \(known: name, when, guard, set, reduction\)/);
+  });
+  it('a 200,000-term sum and a 2000-deep ternary are InputErrors, not "Maximum call stack size exceeded"', () => {
+    // 200k terms of 'k+' are 400 kB: over the model file limit; 100k terms fit the file but not the expression limit.
+    expect(modelError(FLOW_MODEL.replace('EXPR', Array(200_000).fill('k').join('+'))).message).toMatch(/test\.model\.yaml: \(file\) '.*' is 400\d+ bytes, more than the 262144 bytes accepted/);
+    expect(modelError(FLOW_MODEL.replace('EXPR', Array(100_000).fill('1').join('+'))).message).toMatch(/equations\[0\] is 2000\d+ characters long, more than the 2000 accepted/);
+    expect(modelError(FLOW_MODEL.replace('dW/dt = EXPR', `"dW/dt = ${Array(2000).fill('k > 1 ? 1 :').join(' ')} 0"`)).message).toMatch(/equations\[0\] is 2\d+ characters long, more than the 2000 accepted/);
+    expect(modelError(FLOW_MODEL.replace('EXPR', `${'('.repeat(300)}k${')'.repeat(300)}`)).message).toMatch(/equations\[0\] nests brackets 300 deep, more than the 32 accepted/);
+    // Within 2000 characters, a chain of 1990 unary minus signs (the deepest tree that fits) is still refused cleanly.
+    expect(modelError(FLOW_MODEL.replace('EXPR', `${'-'.repeat(1990)}k`)).message).toMatch(/dW\/dt nests 1991 operations deep, more than the 200 accepted/);
+  });
+});
+
+describe('issue 12: limits are checked before anything is allocated', () => {
+  const dir = sandbox();
+  const out = join(dir, 'never-written');
+  it('sweep --loss ..:log:10000 --rtt ..:log:10000 --dry-run: 10^8 points refused at once (was 4.4 GB heap, exit 134)', async () => {
+    const err = await refused(['sweep', '--loss', '1e-4..1e-1:log:10000', '--rtt', '10ms..100ms:log:10000', '--dry-run', '--out', out], /^cclab: error: --max-runs is 100000, but the sweep has 3000000000 runs \(10000 x 10000 points x 5 variants x 5 packet \+ 1 fluid runs\); shrink a range or raise --max-runs\n$/, 1000);
+    expect(err.split('\n')).toHaveLength(2);
+  });
+  it('a range count of 10^7 is refused before its values are computed (was a silent hang)', async () => {
+    await refused(['sweep', '--loss', '1e-4..1e-1:log:10000000', '--dry-run', '--out', out], /--loss needs a count in \[2, 10000\] in "1e-4\.\.1e-1:log:10000000"/, 1000);
+  });
+  it('--reps 1000000000 is counted, not run (was a silent hang)', async () => {
+    await refused(['sweep', '--reps', '1000000000', '--variants', 'reno', '--engines', 'packet', '--dry-run', '--out', out], /--max-runs is 100000, but the sweep has 1000000000 runs \(1 points x 1 variants x 1000000000 packet runs\)/, 1000);
+  });
+  it('--max-runs is the cap both ways: 4 runs pass at 4 and are refused at 3', async () => {
+    const args = ['sweep', '--loss', '1e-3,1e-2', '--reps', '2', '--engines', 'packet', '--variants', 'reno', '--dry-run', '--out', out];
+    await refused([...args, '--max-runs', '3'], /--max-runs is 3, but the sweep has 4 runs/);
+    const ok = await cli([...args, '--max-runs', '4']);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toBe('2 points x 1 variants x packet = 4 runs\n');
+  });
+  it('--dry-run with a shard counts by arithmetic: 10 runs, shard 3/4 holds runs 2 and 6', async () => {
+    const r = await cli(['sweep', '--loss', '1e-4..1e-1:log:5', '--reps', '2', '--engines', 'packet', '--variants', 'reno', '--shard', '3/4', '--dry-run', '--out', out]);
+    expect(r.stdout).toBe('5 points x 1 variants x packet = 10 runs, 2 in shard 3/4\n');
+  });
+  it('sweep --flows 1,1000000000 and simulate --flows 100000000 are refused before any flow is built', async () => {
+    await refused(['sweep', '--flows', '1,1000000000', '--dry-run', '--out', out], /--flows must be whole numbers in \[1, 10000\], got 1000000000/, 1000);
+    await refused(['simulate', '--flows', '100000000', '--print-scenario'], /--flows must be a whole number in \[1, 10000\], got 100000000/, 1000);
+  });
+  it('sweep --workers 100000 is refused (a thread each)', async () => {
+    await refused(['sweep', '--workers', '100000', '--loss', '1e-3', '--out', out], /--workers must be a whole number in \[0, 256\], got 100000/);
+  });
+  it('a scenario with 200,000 flows is refused by counting the raw list (was out of memory after 131 s at 17 M)', async () => {
+    const p = file(dir, 'many.json', `{"flows": [${Array(200_000).fill('{}').join(',')}]}`);
+    await refused(['simulate', '--scenario', p, '--print-scenario'], /many\.json: flows must have 1 to 10000 entries, got 200000/);
+  });
+  it('a scenario file over 4 MiB is refused unread', async () => {
+    const p = file(dir, 'big.yaml', `# ${'x'.repeat(5 * 1024 * 1024)}\ndurationS: 1\n`);
+    await refused(['simulate', '--scenario', p, '--print-scenario'], /--scenario '.*big\.yaml' is 524\d+ bytes, more than the 4194304 bytes accepted/, 1000);
+  });
+  it('--scenario naming a link to /dev/zero is refused at once (was read forever)', async () => {
+    const p = join(dir, 'zero.yaml');
+    symlinkSync('/dev/zero', p);
+    await refused(['simulate', '--scenario', p, '--print-scenario'], /--scenario '.*zero\.yaml' is not a regular file \(a device\)/, 1000);
+    await refused(['report', '--recipe', p, '--out', out], /--recipe '.*zero\.yaml' is not a regular file \(a device\)/, 1000);
+    await refused(['simulate', '--scenario', `${dir}/.json`, '--print-scenario'], /--scenario cannot read file '.*\/\.json' \(ENOENT\)/, 1000);
+  });
+});
+
+describe('issue 12: inputs that were silently accepted', () => {
+  it('--loss 0x0 and --seed 0x10 are not decimal numbers', async () => {
+    await refused(['simulate', '--loss', '0x0', '--print-scenario'], /^cclab: error: --loss must be a decimal number \(e\.g\. 0\.01, 1e-3\), got '0x0'\n$/);
+    await refused(['simulate', '--seed', '0x10', '--print-scenario'], /--seed must be a decimal number/);
+    await refused(['simulate', '--cc-param', 'hystart=0b1', '--variant', 'cubic', '--print-scenario'], /--cc-param hystart must be a decimal number/);
+  });
+  it('--variants reno,reno (which ran every case twice) and --engines packet,packet are refused', async () => {
+    await refused(['compare', '--variants', 'reno,reno'], /^cclab: error: --variants lists 'reno' twice, got 'reno,reno'\n$/);
+    await refused(['sweep', '--variants', 'reno,cubic,reno', '--dry-run', '--out', '/nonexistent/x'], /--variants lists 'reno' twice/);
+    await refused(['sweep', '--engines', 'packet,packet', '--dry-run', '--out', '/nonexistent/x'], /--engines lists 'packet' twice/);
+  });
+});
