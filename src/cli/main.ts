@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { EXIT_BAD_INPUT, InputError } from '../errors.js';
 import { register as registerCompare } from './compare.js';
+import { register as registerList } from './list.js';
 import { register as registerPredict } from './predict.js';
 import { register as registerReport } from './report.js';
 import { register as registerSimulate } from './simulate.js';
@@ -25,15 +26,19 @@ export function buildProgram(): Command {
   registerCompare(program);
   registerReport(program);
   registerSweep(program);
+  registerList(program);
   for (const cmd of program.commands) cmd.exitOverride();
   return program;
 }
 
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
+  // A command may set an exit code of its own (e.g. a failed fluid run, a sweep with failed runs);
+  // start from none, so a second call in one process (tests) does not see the first one's.
+  const before = process.exitCode;
+  process.exitCode = undefined;
   try {
     await program.parseAsync(argv);
-    // A command may have set an exit code of its own (e.g. a failed fluid run, a sweep with failed runs).
     return Number(process.exitCode ?? 0);
   } catch (e) {
     if (e instanceof CommanderError) {
@@ -48,5 +53,7 @@ export async function main(argv: string[]): Promise<number> {
     const err = e as Error;
     process.stderr.write(`cclab: internal error: ${err.message}${process.env.CCLAB_DEBUG ? `\n${err.stack}` : ' (set CCLAB_DEBUG=1 for details)'}\n`);
     return 1;
+  } finally {
+    process.exitCode = before;
   }
 }
