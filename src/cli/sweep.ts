@@ -128,10 +128,11 @@ export function register(program: Command): void {
       const workers = o.workers === undefined ? availableParallelism() : parseInteger(o.workers, '--workers');
       // Each worker is a thread with its own heap: thousands would exhaust memory before any run.
       if (workers < 0 || workers > MAX_WORKERS) throw new InputError('--workers', `must be a whole number in [0, ${MAX_WORKERS}], got ${workers}`);
-      for (const w of warnings(plan)) process.stderr.write(`cclab: warning: ${w}\n`);
       const maxRuns = parseMaxRuns(o.maxRuns);
       checkPlan(plan);
       checkPlanSize(plan, maxRuns);
+      // After every check: a refused sweep prints its one error line and nothing else.
+      for (const w of warnings(plan)) process.stderr.write(`cclab: warning: ${w}\n`);
       const modelsDir = o.models === undefined ? undefined : resolve(o.models);
       if (plan.engines.includes('fluid')) {
         // Compile missing models here, once, before workers start (a broken file fails fast, by name).

@@ -27,7 +27,7 @@ describe('units', () => {
     expect(parseProbability('10 %')).toBeCloseTo(0.1, 15);
     expect(() => parseProbability('100%', '--loss')).toThrow('--loss must be in [0, 1), got 100%');
     expect(() => parseProbability('1.5', '--loss')).toThrow('--loss must be in [0, 1), got 1.5');
-    expect(() => parseProbability('x%', '--loss')).toThrow(/--loss must be a number/);
+    expect(() => parseProbability('x%', '--loss')).toThrow(/--loss must be a decimal number/);
   });
 
   it('parseDurationS(text) reads s, ms, us and bare seconds', () => {
