@@ -172,6 +172,7 @@ export class Integrator {
    */
   restartAt(t: number, jump?: boolean): void {
     this.t = t;
+    this.history.invalidate();
     const y = this.y;
     this.box.settle(t, y, this.rawDerivative);
     if (jump ?? this.jumped) this.prop.add(t, y);
@@ -308,6 +309,7 @@ export class Integrator {
       return true;
     }
     history.unsettledReads = 0;
+    history.invalidate();
     stepper.step(t, hTry);
     this.stats.steps++;
     let err = stepper.error(atol, rtol);

@@ -18,6 +18,12 @@ export type DdeRhs = (t: number, y: ArrayLike<number>, dy: number[], past: PastF
 export type PastFn = ((s: number, i: number) => number) & {
   settledUntil: number;
   /**
+   * Changes whenever a value at s > settledUntil may have changed (a new step attempt, a new iterate,
+   * an accepted step, a restart): within one epoch such values are fixed, so a caller may cache them
+   * too, keyed by (s, epoch).
+   */
+  epoch: number;
+  /**
    * All components at time s into `out` (faster than n calls); with `idx`, only those components (the
    * others are left untouched: a caller that reads only some of the state saves the rest).
    */
