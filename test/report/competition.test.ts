@@ -5,15 +5,14 @@ import { buildChart, type ChartRequest } from '../../src/report/chartkit.js';
 import { competitionSection, fairnessChart, flowCwndChart, sharesChart } from '../../src/report/competition.js';
 import { compileStrict } from '../../src/report/vega.js';
 import { parseScenarioText } from '../../src/scenario/load.js';
-import { testEngines } from './engines.js';
+import { loadEngines } from '../../src/engines.js';
 
 const TWO = parseScenarioText('variant: reno\ndurationS: 8\nbottleneck: {bandwidthBps: 10e6}\nflows: [{variant: cubic}, {access: {delayS: 0.01}}]\n', 'two.yaml');
 const ONE = parseScenarioText('variant: reno\ndurationS: 8\nbottleneck: {bandwidthBps: 10e6}\n', 'one.yaml');
 
 describe('report: competition section', () => {
-  it('draws flows, shares and fairness for a two-flow case (specs compile without warnings), and nothing for one flow', async (ctx) => {
-    const { engines, real } = await testEngines();
-    if (!real) ctx.skip();
+  it('draws flows, shares and fairness for a two-flow case (specs compile without warnings), and nothing for one flow', async () => {
+    const engines = await loadEngines();
     const cases = await runComparison([TWO, ONE], ['reno'], { engines });
     const [two] = cases;
     const comp = two!.comparison.competition!;
