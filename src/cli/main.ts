@@ -7,6 +7,7 @@ import { register as registerPredict } from './predict.js';
 import { register as registerReport } from './report.js';
 import { register as registerSimulate } from './simulate.js';
 import { register as registerSweep } from './sweep.js';
+import { register as registerValidate } from './validate.js';
 
 /**
  * The `cclab` command: a thin layer over the library. Each subcommand lives in its own module and
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerReport(program);
   registerSweep(program);
   registerList(program);
+  registerValidate(program);
   for (const cmd of program.commands) cmd.exitOverride();
   return program;
 }
