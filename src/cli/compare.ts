@@ -1,6 +1,8 @@
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { flowVariants } from '../scenario/flowCc.js';
+import { EXIT_RUN_FAILED } from '../errors.js';
+import { asUserIo, checkOutDir } from '../io/outDir.js';
 import { formatBps, formatNumber, formatPct } from '../compare/format.js';
 import type { ComparisonCase } from '../compare/run.js';
 import type { Comparison } from '../compare/types.js';
@@ -92,5 +94,7 @@ export function register(program: Command): void {
       if (opts.out) await writeCompareOutputs(opts.out, cases, table);
       process.stdout.write((opts.json ? JSON.stringify(comparisons, null, 1) : table) + '\n');
       if (comparisons.some((c) => c.packet.status === 'failed' || c.fluid.status === 'failed')) process.exitCode = 1;
+import { EXIT_RUN_FAILED } from '../errors.js';
+import { asUserIo, checkOutDir } from '../io/outDir.js';
     });
 }

@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { flowVariants } from '../scenario/flowCc.js';
 import { summaryJson } from '../result/summaryJson.js';
 import { formatRate } from '../units.js';
-import { addSingleRunOptions, formatRunTable, writeRunOutputs, type SingleRunFlags } from './output.js';
+import { checkOutDir } from '../io/outDir.js';
+import { addSingleRunOptions, formatRunTable, reportRunFailure, writeRunOutputs, type SingleRunFlags } from './output.js';
 import { warnAbout } from './warnings.js';
 import { addScenarioOptions, parseVariant, scenarioFromOptions } from './scenarioOptions.js';
 
@@ -19,6 +20,7 @@ export function register(program: Command): void {
     .option('--models <dir>', "directory of fluid model files (default: the repository's models/)")
     .action(async (opts: PredictFlags) => {
       const scenario = scenarioFromOptions(opts, opts.variant === undefined ? undefined : parseVariant(opts.variant));
+      if (opts.out) checkOutDir(opts.out, '--out');
       warnAbout([scenario]);
       const { loadFluid, loadClosedForms, prepareFluidModels } = await import('../engines.js');
       const modelsDir = opts.models === undefined ? undefined : resolve(opts.models);
@@ -27,7 +29,7 @@ export function register(program: Command): void {
       const closedForm = closedForms(scenario).filter((c) => c.appliesTo.includes(scenario.variant));
       if (opts.out) writeRunOutputs(opts.out, result);
       // A failed solve prints its reason and NaN numbers: never exit 0 with them (--json too).
-      if (result.status === 'failed') process.exitCode = 1;
+      reportRunFailure(result);
       if (opts.json) {
         process.stdout.write(JSON.stringify({ ...summaryJson(result), closedForm }) + '\n');
         return;

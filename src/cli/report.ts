@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { relative } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InputError } from '../errors.js';
+import { asUserIo, checkOutDir } from '../io/outDir.js';
 import { formatBytes } from '../compare/format.js';
 import { loadRecipe, recipeFromFlags, type ReportRecipe } from '../report/recipe.js';
 import { parseDurationS, parseInteger } from '../units.js';
@@ -58,11 +59,14 @@ export function register(program: Command): void {
     .action(async (opts: ReportFlags) => {
       const recipe = recipeFromReportFlags(opts);
       const outDir = opts.out ?? `reports/${recipe.name}`;
+      // The report is written as a sibling temp folder renamed into place: both must be writable.
+      checkOutDir(outDir, '--out');
+      checkOutDir(dirname(resolve(outDir)), '--out');
       const [{ writeReport }, { progressReporter }] = await Promise.all([import('../report/write.js'), import('./progress.js')]);
       const progress = progressReporter({ name: 'report', unit: 'steps' });
       let out;
       try {
-        out = await writeReport(recipe, outDir, { onProgress: (done, total, label) => progress.update({ done, total, label }) });
+        out = await asUserIo('--out', () => writeReport(recipe, outDir, { onProgress: (done, total, label) => progress.update({ done, total, label }) }));
       } finally {
         progress.stop();
       }

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { summaryJson } from '../result/summaryJson.js';
 import { warnAbout } from './warnings.js';
 import { addScenarioOptions, parseVariant, scenarioFromOptions } from './scenarioOptions.js';
-import { addSingleRunOptions, formatRunTable, writeRunOutputs, type SingleRunFlags } from './output.js';
+import { checkOutDir } from '../io/outDir.js';
+import { addSingleRunOptions, formatRunTable, reportRunFailure, writeRunOutputs, type SingleRunFlags } from './output.js';
 
 interface SimulateFlags extends SingleRunFlags {
   printScenario?: boolean;
@@ -21,10 +22,12 @@ export function register(program: Command): void {
         process.stdout.write(JSON.stringify(scenario, null, 2) + '\n');
         return;
       }
+      if (opts.out) checkOutDir(opts.out, '--out');
       // Loaded on use so that `cclab --help` and other commands start fast.
       const runPacket = await (await import('../engines.js')).loadPacket();
       const result = runPacket(scenario);
       if (opts.out) writeRunOutputs(opts.out, result);
       process.stdout.write((opts.json ? JSON.stringify(summaryJson(result)) : formatRunTable(result)) + '\n');
+      reportRunFailure(result);
     });
 }

@@ -222,6 +222,8 @@ export function buildSystem(
     if (startS[g]! > 0) timedEvents.push({ name: `${who} ${verb[0]}`, atS: startS[g]!, action: () => {} });
     if (stopS[g]! < tEnd) timedEvents.push({ name: `${who} ${verb[1]}`, atS: stopS[g]!, action: () => {} });
   });
+  // Component names for the solver's failure messages ("flow 2 W = NaN at t = ...").
+  const names = [...layout.bottleneck.states, ...groups.flatMap((grp, g) => layout.flows[g]!.states.map((st) => (G > 1 || grp.members.length > 1 ? `${groupLabel(grp, 2)} ${st}` : st)))];
   const minTp = Math.min(...Tp);
   // The delays are R = Tp + queueing delay, one per distinct Tp: flows with equal propagation RTTs
   // have equal lags for ever, and one echo per event and distinct lag is all the solver must land on.
@@ -233,7 +235,7 @@ export function buildSystem(
     return lagBuf;
   };
   return {
-    problem: { n, rhs, rhsComponent, y0, tspan: [0, tEnd], minLagS: minTp, lags, bounds, events, timedEvents },
+    problem: { n, names, rhs, rhsComponent, y0, tspan: [0, tEnd], minLagS: minTp, lags, bounds, events, timedEvents },
     layout,
     groups,
     snapshot,

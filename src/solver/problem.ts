@@ -73,6 +73,8 @@ export interface Bound {
 export interface DdeProblem {
   /** Number of state components. */
   n: number;
+  /** Component names, for failure messages ("q", "flow 0 W"); default `y[i]`. */
+  names?: readonly string[];
   rhs: DdeRhs;
   /**
    * Optional: dy_i/dt alone, when it is much cheaper than the whole rhs (the queue's A - C versus every
