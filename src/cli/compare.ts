@@ -82,6 +82,7 @@ export function register(program: Command): void {
       // Build every scenario before running anything: a bad flag fails fast.
       const scenarios = opts.variants === undefined ? [scenarioFromOptions(opts)] : parseVariantList(opts.variants).map((v) => scenarioFromOptions(opts, v));
       const variants = scenarios.map((s) => s.variant);
+      if (opts.out) checkOutDir(opts.out, '--out');
       warnAbout(scenarios.slice(0, 1));
       const modelsDir = opts.models === undefined ? undefined : resolve(opts.models);
       const [{ runComparison }, { loadEngines, prepareFluidModels }] = await Promise.all([import('../compare/run.js'), import('../engines.js')]);
@@ -91,10 +92,12 @@ export function register(program: Command): void {
       for (let i = 0; i < variants.length; i++) cases.push(...(await runComparison([scenarios[i]!], [variants[i]!], { engines })));
       const comparisons = cases.map((c) => c.comparison);
       const table = formatComparisonTable(comparisons);
-      if (opts.out) await writeCompareOutputs(opts.out, cases, table);
+      if (opts.out) await asUserIo('--out', () => writeCompareOutputs(opts.out!, cases, table));
       process.stdout.write((opts.json ? JSON.stringify(comparisons, null, 1) : table) + '\n');
-      if (comparisons.some((c) => c.packet.status === 'failed' || c.fluid.status === 'failed')) process.exitCode = 1;
-import { EXIT_RUN_FAILED } from '../errors.js';
-import { asUserIo, checkOutDir } from '../io/outDir.js';
+      const failed = comparisons.filter((c) => c.packet.status === 'failed' || c.fluid.status === 'failed');
+      if (failed.length > 0) {
+        process.stderr.write(`cclab: error: run failed: ${failed.map((c) => c.variant).join(', ')} (see the table's status and notes)\n`);
+        process.exitCode = EXIT_RUN_FAILED;
+      }
     });
 }

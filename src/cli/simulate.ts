@@ -17,12 +17,12 @@ export function register(program: Command): void {
     .option('--print-scenario', 'print the resolved scenario as JSON and exit without running')
     .action(async (opts: SimulateFlags) => {
       const scenario = scenarioFromOptions(opts, opts.variant === undefined ? undefined : parseVariant(opts.variant));
+      if (opts.out && !opts.printScenario) checkOutDir(opts.out, '--out');
       warnAbout([scenario]);
       if (opts.printScenario) {
         process.stdout.write(JSON.stringify(scenario, null, 2) + '\n');
         return;
       }
-      if (opts.out) checkOutDir(opts.out, '--out');
       // Loaded on use so that `cclab --help` and other commands start fast.
       const runPacket = await (await import('../engines.js')).loadPacket();
       const result = runPacket(scenario);

@@ -131,6 +131,14 @@ export function register(program: Command): void {
       const maxRuns = parseMaxRuns(o.maxRuns);
       checkPlan(plan);
       checkPlanSize(plan, maxRuns);
+      const cacheDir = o.cache === false ? null : resolve(o.cache);
+      if (!o.dryRun) {
+        if (o.out === undefined) throw new InputError('--out', 'is required (the output folder, e.g. reports/loss-rtt), unless --dry-run');
+        // Where the results go must be usable before hours of runs (runSweep checks again).
+        const [{ assertSweepOutDir }, { checkOutDir }] = await Promise.all([import('../sweep/output.js'), import('../io/outDir.js')]);
+        assertSweepOutDir(o.out);
+        if (cacheDir !== null) checkOutDir(cacheDir, '--cache');
+      }
       // After every check: a refused sweep prints its one error line and nothing else.
       for (const w of warnings(plan)) process.stderr.write(`cclab: warning: ${w}\n`);
       const modelsDir = o.models === undefined ? undefined : resolve(o.models);
@@ -139,7 +147,6 @@ export function register(program: Command): void {
         const [{ prepareFluidModels }, { flowVariants }] = await Promise.all([import('../engines.js'), import('../scenario/flowCc.js')]);
         await prepareFluidModels([...new Set([...plan.variants, ...flowVariants(plan.base)])], { modelsDir });
       }
-      const cacheDir = o.cache === false ? null : resolve(o.cache);
       const codeVersion = (e: Parameters<typeof engineCodeVersion>[0]) => engineCodeVersion(e, undefined, { modelsDir });
       if (o.dryRun) {
         // Every point is checked, one at a time, before any run is built.
@@ -157,8 +164,7 @@ export function register(program: Command): void {
         );
         return;
       }
-      if (o.out === undefined) throw new InputError('--out', 'is required (the output folder, e.g. reports/loss-rtt), unless --dry-run');
-      const out = o.out;
+      const out = o.out!;
       const [{ runSweep }, { sweepReportHtml }] = await Promise.all([import('../sweep/sweep.js'), import('../sweep/report.js')]);
       const progress = progressReporter({ name: 'sweep', quiet: o.quiet });
       // Ctrl-C: restore the terminal (the bar hides the cursor) and say how to resume; finished runs

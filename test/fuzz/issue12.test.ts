@@ -217,7 +217,7 @@ describe('issue 12: exit codes and messages', () => {
       [['simulate', '--bogus'], /^cclab: error: unknown option '--bogus' \(run cclab --help for usage\)\n$/],
       [['simulatex'], /^cclab: error: unknown command 'simulatex' \(Did you mean simulate\?\) \(run cclab --help for usage\)\n$/],
       [['simulate', '--variant'], /^cclab: error: option '--variant <id>' argument missing \(run cclab --help for usage\)\n$/],
-      [['sweep', '--loss', '1e-3'], /^cclab: error: required option '--out <dir>' not specified/],
+      [['simulate', '--loss-direction', 'sideways'], /^cclab: error: option '--loss-direction <dir>' argument 'sideways' is invalid\. Allowed choices are data, both\. \(run cclab --help for usage\)\n$/],
     ] as const) {
       await refused([...args], msg);
     }
