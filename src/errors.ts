@@ -16,5 +16,11 @@ export class InputError extends Error {
   }
 }
 
-/** Exit code for bad input (usage errors), as the CLI contract promises. */
+/**
+ * Exit codes of the CLI (README.md, "Exit codes"): 2 for bad input and for user-caused I/O problems
+ * (a file where a folder should be, a path that cannot be written), 3 when a run finished but
+ * failed (the solver gave up, a model blew up: the result says where), 1 for an internal error (a bug).
+ */
 export const EXIT_BAD_INPUT = 2;
+export const EXIT_RUN_FAILED = 3;
+export const EXIT_INTERNAL = 1;

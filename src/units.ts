@@ -6,9 +6,6 @@ import { InputError } from './errors.js';
  * rest of the code never sees a unit suffix.
  */
 
-const RATE_UNITS: Record<string, number> = {
-  bps: 1, 'bit/s': 1, kbps: 1e3, 'kbit/s': 1e3, mbps: 1e6, 'mbit/s': 1e6, gbps: 1e9, 'gbit/s': 1e9, tbps: 1e12,
-};
 const TIME_UNITS: Record<string, number> = { s: 1, ms: 1e-3, us: 1e-6, µs: 1e-6, ns: 1e-9, min: 60 };
 
 const QUANTITY = /^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*([a-zµ/]*)\s*$/i;
@@ -26,9 +23,41 @@ function parseWithUnits(text: string, units: Record<string, number>, field: stri
   return value * factor;
 }
 
-/** `100Mbps` → 1e8 bits/s. A bare number is bits/s. */
+const RATE_PREFIX: Record<string, number> = {
+  '': 1, k: 1e3, K: 1e3, M: 1e6, m: 1e6, G: 1e9, g: 1e9, T: 1e12, t: 1e12,
+  Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40,
+};
+const RATE_UNIT = /^(|[kKmMgGtT]|[KMGT]i)(bps|bit\/s|bits\/s|b\/s|Bps|B\/s|byte\/s|bytes\/s)$/;
+
+/**
+ * A rate in bits/s: `100Mbps` → 1e8, `1.5Gbit/s`, `64kbps`, `12.5MBps` (megabytes/s) → 1e8,
+ * `1Mibps` → 2^20. Following SI and IEC 80000-13: `b` is a bit and `B` a byte (x 8); k, M, G, T are
+ * powers of 1000, Ki, Mi, Gi, Ti powers of 1024. A lowercase m or g is read as mega or giga (a rate
+ * in millibits per second is never meant), but the case of b/B is never guessed. A bare number is bits/s.
+ */
 export function parseRateBps(text: string, field = 'rate'): number {
-  return parseWithUnits(text, RATE_UNITS, field, '100Mbps', 'bps');
+  const m = QUANTITY.exec(text);
+  if (!m) throw new InputError(field, `must be a rate with an optional unit (e.g. 100Mbps, 12.5MBps), got '${text}'`);
+  const value = Number(m[1]);
+  const suffix = m[2] ?? '';
+  if (suffix === '') return value;
+  const u = RATE_UNIT.exec(suffix);
+  if (!u) {
+    throw new InputError(field, `has unknown unit '${suffix}' (accepted: bps, kbps, Mbps, Gbps, bit/s forms, Kibps, Mibps; bytes: Bps, kBps, MBps, GBps, MiBps; b = bit, B = byte)`);
+  }
+  const bytes = u[2]!.startsWith('B') || u[2]!.startsWith('byte');
+  return value * RATE_PREFIX[u[1]!]! * (bytes ? 8 : 1);
+}
+
+/**
+ * A probability in [0, 1): `1e-3`, `0.001` or `0.1%`. Loss flags take it, so a percentage means the
+ * same on every command.
+ */
+export function parseProbability(text: string, field = 'probability'): number {
+  const t = text.trim();
+  const p = t.endsWith('%') ? parseNumber(t.slice(0, -1), field) / 100 : parseNumber(t, field);
+  if (!(p >= 0 && p < 1)) throw new InputError(field, `must be in [0, 1), got ${text.trim()}`);
+  return p;
 }
 
 /** `100ms` → 0.1 s. A bare number is seconds. */

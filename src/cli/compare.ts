@@ -1,8 +1,14 @@
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { flowVariants } from '../scenario/flowCc.js';
+import { EXIT_RUN_FAILED } from '../errors.js';
+import { asUserIo, checkOutDir } from '../io/outDir.js';
 import { formatBps, formatNumber, formatPct } from '../compare/format.js';
+import type { ComparisonCase } from '../compare/run.js';
 import type { Comparison } from '../compare/types.js';
 import { primaryClosed } from '../report/tables.js';
 import { DEFAULT_VARIANT, VARIANTS } from '../variants.js';
+import { warnAbout } from './warnings.js';
 import { addScenarioOptions, parseVariantList, scenarioFromOptions, type ScenarioFlags } from './scenarioOptions.js';
 
 function pad(cells: string[][]): string {
@@ -51,6 +57,17 @@ export function formatComparisonTable(comparisons: readonly Comparison[]): strin
 interface CompareFlags extends ScenarioFlags {
   variants?: string;
   json?: boolean;
+  out?: string;
+  models?: string;
+}
+
+/** `--out DIR`: the comparisons as JSON and tidy CSV (the report's columns), and the table as text. */
+async function writeCompareOutputs(dir: string, cases: readonly ComparisonCase[], table: string): Promise<void> {
+  const [{ writeFileAtomic }, { toCsv }, t] = await Promise.all([import('../io/atomicWrite.js'), import('../report/csv.js'), import('../report/tables.js')]);
+  writeFileAtomic(join(dir, 'comparison.json'), JSON.stringify(cases.map((c) => c.comparison), null, 1) + '\n');
+  writeFileAtomic(join(dir, 'comparison.csv'), toCsv(t.comparisonRows(cases), t.COMPARISON_COLUMNS));
+  writeFileAtomic(join(dir, 'goodput.csv'), toCsv(t.goodputRows(cases), t.GOODPUT_COLUMNS));
+  writeFileAtomic(join(dir, 'comparison.txt'), table + '\n');
 }
 
 /** `cclab compare`: both engines on one scenario for several variants; a table or `--json`. */
@@ -59,17 +76,28 @@ export function register(program: Command): void {
   addScenarioOptions(cmd)
     .option('--variants <list>', `comma-separated variants: ${VARIANTS.join(', ')} (default: the scenario file's variant, else ${DEFAULT_VARIANT})`)
     .option('--json', 'print the comparisons as JSON (one array)')
+    .option('--out <dir>', 'also write comparison.json, comparison.csv, goodput.csv and comparison.txt (the table) to DIR')
+    .option('--models <dir>', "directory of fluid model files (default: the repository's models/)")
     .action(async (opts: CompareFlags) => {
       // Build every scenario before running anything: a bad flag fails fast.
       const scenarios = opts.variants === undefined ? [scenarioFromOptions(opts)] : parseVariantList(opts.variants).map((v) => scenarioFromOptions(opts, v));
       const variants = scenarios.map((s) => s.variant);
-      const { runComparison } = await import('../compare/run.js');
-      const comparisons: Comparison[] = [];
-      for (let i = 0; i < variants.length; i++) {
-        const [c] = await runComparison([scenarios[i]!], [variants[i]!]);
-        comparisons.push(c!.comparison);
+      if (opts.out) checkOutDir(opts.out, '--out');
+      warnAbout(scenarios.slice(0, 1));
+      const modelsDir = opts.models === undefined ? undefined : resolve(opts.models);
+      const [{ runComparison }, { loadEngines, prepareFluidModels }] = await Promise.all([import('../compare/run.js'), import('../engines.js')]);
+      await prepareFluidModels([...new Set(scenarios.flatMap((s) => flowVariants(s)))], { modelsDir });
+      const engines = await loadEngines({ modelsDir });
+      const cases: ComparisonCase[] = [];
+      for (let i = 0; i < variants.length; i++) cases.push(...(await runComparison([scenarios[i]!], [variants[i]!], { engines })));
+      const comparisons = cases.map((c) => c.comparison);
+      const table = formatComparisonTable(comparisons);
+      if (opts.out) await asUserIo('--out', () => writeCompareOutputs(opts.out!, cases, table));
+      process.stdout.write((opts.json ? JSON.stringify(comparisons, null, 1) : table) + '\n');
+      const failed = comparisons.filter((c) => c.packet.status === 'failed' || c.fluid.status === 'failed');
+      if (failed.length > 0) {
+        process.stderr.write(`cclab: error: run failed: ${failed.map((c) => c.variant).join(', ')} (see the table's status and notes)\n`);
+        process.exitCode = EXIT_RUN_FAILED;
       }
-      process.stdout.write((opts.json ? JSON.stringify(comparisons, null, 1) : formatComparisonTable(comparisons)) + '\n');
-      if (comparisons.some((c) => c.packet.status === 'failed' || c.fluid.status === 'failed')) process.exitCode = 1;
     });
 }

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { EXIT_BAD_INPUT, InputError } from '../errors.js';
+import { EXIT_BAD_INPUT, EXIT_INTERNAL, InputError } from '../errors.js';
 import { register as registerCompare } from './compare.js';
+import { register as registerList } from './list.js';
 import { register as registerPredict } from './predict.js';
 import { register as registerReport } from './report.js';
 import { register as registerSimulate } from './simulate.js';
 import { register as registerSweep } from './sweep.js';
+import { register as registerValidate } from './validate.js';
 
 /**
  * The `cclab` command: a thin layer over the library. Each subcommand lives in its own module and
@@ -18,22 +20,36 @@ export function buildProgram(): Command {
   const program = new Command('cclab')
     .description('TCP congestion control lab: packet simulator, fluid models, comparison reports and sweeps')
     .version(pkg.version)
-    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ outputError: commanderError })
     .exitOverride();
   registerSimulate(program);
   registerPredict(program);
   registerCompare(program);
   registerReport(program);
   registerSweep(program);
-  for (const cmd of program.commands) cmd.exitOverride();
+  registerList(program);
+  registerValidate(program);
+  for (const cmd of program.commands) cmd.exitOverride().configureOutput({ outputError: commanderError });
   return program;
+}
+
+/**
+ * Commander's own errors (unknown option, missing argument) in the CLI's form: one line with the
+ * `cclab:` prefix, its hint ("Did you mean ...?") on the same line, and where to find the usage.
+ */
+function commanderError(message: string, write: (s: string) => void): void {
+  const text = message.trim().split('\n').map((l) => l.trim()).filter((l) => l !== '').join(' ');
+  write(`cclab: ${text.startsWith('error: ') ? text : `error: ${text}`} (run cclab --help for usage)\n`);
 }
 
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
+  // A command may set an exit code of its own (e.g. a failed fluid run, a sweep with failed runs);
+  // start from none, so a second call in one process (tests) does not see the first one's.
+  const before = process.exitCode;
+  process.exitCode = undefined;
   try {
     await program.parseAsync(argv);
-    // A command may have set an exit code of its own (e.g. a failed fluid run, a sweep with failed runs).
     return Number(process.exitCode ?? 0);
   } catch (e) {
     if (e instanceof CommanderError) {
@@ -47,6 +63,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     const err = e as Error;
     process.stderr.write(`cclab: internal error: ${err.message}${process.env.CCLAB_DEBUG ? `\n${err.stack}` : ' (set CCLAB_DEBUG=1 for details)'}\n`);
-    return 1;
+    return EXIT_INTERNAL;
+  } finally {
+    process.exitCode = before;
   }
 }

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { ScenarioFlags } from './scenarioOptions.js';
+import { EXIT_RUN_FAILED } from '../errors.js';
 import { writeFileAtomic } from '../io/atomicWrite.js';
+import { asUserIo } from '../io/outDir.js';
 import { summaryJson } from '../result/summaryJson.js';
 import { tracesCsv } from '../result/traceCsv.js';
 import type { RunResult } from '../result/types.js';
@@ -33,10 +35,22 @@ export function formatRunTable(r: RunResult): string {
 
 /** `--out DIR`: the full result as JSON, the tidy traces as CSV, the scenario that produced them. */
 export function writeRunOutputs(dir: string, r: RunResult): void {
-  writeFileAtomic(join(dir, 'scenario.json'), JSON.stringify(r.spec, null, 2) + '\n');
-  writeFileAtomic(join(dir, 'traces.csv'), tracesCsv(r));
-  writeFileAtomic(join(dir, 'summary.json'), JSON.stringify(summaryJson(r), null, 2) + '\n');
-  writeFileAtomic(join(dir, 'result.json'), JSON.stringify(r) + '\n');
+  asUserIo('--out', () => {
+    writeFileAtomic(join(dir, 'scenario.json'), JSON.stringify(r.spec, null, 2) + '\n');
+    writeFileAtomic(join(dir, 'traces.csv'), tracesCsv(r));
+    writeFileAtomic(join(dir, 'summary.json'), JSON.stringify(summaryJson(r), null, 2) + '\n');
+    writeFileAtomic(join(dir, 'result.json'), JSON.stringify(r) + '\n');
+  });
+}
+
+/**
+ * A run that finished as failed (the solver gave up, a model blew up) is not a success: one line
+ * on stderr with the engine's reason and exit code 3, whatever was printed on stdout (--json too).
+ */
+export function reportRunFailure(r: RunResult): void {
+  if (r.status !== 'failed') return;
+  process.stderr.write(`cclab: error: run failed: ${r.failure ?? `${r.engine} run failed`}\n`);
+  process.exitCode = EXIT_RUN_FAILED;
 }
 
 /** Flags of the one-run commands (`simulate`, `predict`). */

@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
-import { relative } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import cliProgress from 'cli-progress';
 import { InputError } from '../errors.js';
+import { asUserIo, checkOutDir } from '../io/outDir.js';
 import { formatBytes } from '../compare/format.js';
-import type { ProgressFn } from '../compare/run.js';
 import { loadRecipe, recipeFromFlags, type ReportRecipe } from '../report/recipe.js';
 import { parseDurationS, parseInteger } from '../units.js';
 
@@ -43,32 +42,6 @@ export function recipeFromReportFlags(o: ReportFlags): ReportRecipe {
   return recipeFromFlags(flags, base);
 }
 
-/** A progress bar on a terminal; one line per finished run elsewhere (CI logs). */
-function progressReporter(): { onProgress: ProgressFn; stop(): void } {
-  if (process.stderr.isTTY) {
-    const bar = new cliProgress.SingleBar(
-      { format: 'report |{bar}| {value}/{total} {label}', hideCursor: true, clearOnComplete: true, stream: process.stderr },
-      cliProgress.Presets.shades_classic,
-    );
-    let started = false;
-    return {
-      onProgress(done, total, label) {
-        if (!started) {
-          bar.start(total, done, { label });
-          started = true;
-        } else bar.update(done, { label });
-      },
-      stop: () => bar.stop(),
-    };
-  }
-  return {
-    onProgress(done, total, label) {
-      process.stderr.write(`[${done}/${total}] ${label}\n`);
-    },
-    stop() {},
-  };
-}
-
 /** `cclab report`: run a recipe's scenarios x variants with both engines and write the HTML report. */
 export function register(program: Command): void {
   program
@@ -86,11 +59,14 @@ export function register(program: Command): void {
     .action(async (opts: ReportFlags) => {
       const recipe = recipeFromReportFlags(opts);
       const outDir = opts.out ?? `reports/${recipe.name}`;
-      const { writeReport } = await import('../report/write.js');
-      const progress = progressReporter();
+      // The report is written as a sibling temp folder renamed into place: both must be writable.
+      checkOutDir(outDir, '--out');
+      checkOutDir(dirname(resolve(outDir)), '--out');
+      const [{ writeReport }, { progressReporter }] = await Promise.all([import('../report/write.js'), import('./progress.js')]);
+      const progress = progressReporter({ name: 'report', unit: 'steps' });
       let out;
       try {
-        out = await writeReport(recipe, outDir, { onProgress: progress.onProgress });
+        out = await asUserIo('--out', () => writeReport(recipe, outDir, { onProgress: (done, total, label) => progress.update({ done, total, label }) }));
       } finally {
         progress.stop();
       }

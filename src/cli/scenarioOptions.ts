@@ -5,8 +5,8 @@ import { isPresetName, PRESET_NAMES, presetScenario } from '../scenario/presets.
 import { MAX_FLOWS } from '../scenario/scenarioSchema.js';
 import type { Scenario } from '../scenario/types.js';
 import { validateScenario } from '../scenario/validate.js';
-import { parseDurationS, parseInteger, parseNumber, parseRateBps } from '../units.js';
-import { DEFAULT_VARIANT, isVariant, VARIANTS, type Variant } from '../variants.js';
+import { parseDurationS, parseInteger, parseNumber, parseProbability, parseRateBps } from '../units.js';
+import { DEFAULT_VARIANT, ENGINES, isVariant, VARIANTS, type Engine, type Variant } from '../variants.js';
 
 /**
  * The scenario flags shared by `simulate`, `predict`, `compare` and `sweep` (one parser, so the
@@ -37,9 +37,9 @@ export interface ScenarioFlags {
 export function addScenarioOptions(cmd: Command): Command {
   return cmd
     .option('--scenario <name|file>', `preset (${PRESET_NAMES.join(', ')}) or a scenario file (.json, .yaml)`, 'normal')
-    .option('--bandwidth <rate>', 'bottleneck bandwidth, e.g. 100Mbps')
+    .option('--bandwidth <rate>', 'bottleneck bandwidth, e.g. 100Mbps or 12.5MBps (b = bit, B = byte)')
     .option('--delay <time>', 'bottleneck one-way propagation delay, e.g. 100ms')
-    .option('--loss <p>', 'random loss probability on the bottleneck, in [0, 1)')
+    .option('--loss <p>', 'random loss probability on the bottleneck, in [0, 1), e.g. 1e-3 or 0.1%')
     .addOption(new Option('--loss-direction <dir>', 'which packets random loss hits').choices(['data', 'both']))
     .option('--flows <n>', 'number of flows (copies of the first flow, staggered by 0.1 s on presets)')
     .option('--flow-variants <list>', `one congestion control per flow, comma-separated (${VARIANTS.join(', ')}); as many as --flows`)
@@ -75,8 +75,7 @@ function atLeast(value: number, min: number, flag: string): number {
 
 /** Parsed flag values in SI units; undefined where the flag was not given. */
 function parseFlags(o: ScenarioFlags) {
-  const loss = o.loss === undefined ? undefined : parseNumber(o.loss, '--loss');
-  if (loss !== undefined && !(loss >= 0 && loss < 1)) throw new InputError('--loss', `must be in [0, 1), got ${loss}`);
+  const loss = o.loss === undefined ? undefined : parseProbability(o.loss, '--loss');
   const seed = o.seed === undefined ? undefined : parseInteger(o.seed, '--seed');
   if (seed !== undefined && (seed < 0 || seed > 2 ** 32 - 1)) throw new InputError('--seed', `must be a whole number in [0, 4294967295], got ${seed}`);
   const delayS = o.delay === undefined ? undefined : parseDurationS(o.delay, '--delay');
@@ -117,6 +116,18 @@ function parseCcParams(items: string[]): Record<string, number> {
 export function parseVariant(text: unknown, flag = '--variant'): Variant {
   if (!isVariant(text)) throw new InputError(flag, `must be one of ${VARIANTS.join(', ')}, got '${String(text)}'`);
   return text;
+}
+
+/** `packet,fluid` → the engines; naming one twice is refused. */
+export function parseEngines(text: string, flag = '--engines'): Engine[] {
+  const list = text.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  for (const e of list) {
+    if (!(ENGINES as readonly string[]).includes(e)) throw new InputError(flag, `must list ${ENGINES.join(', ')}, got '${e}'`);
+  }
+  if (list.length === 0) throw new InputError(flag, `must list one or more of ${ENGINES.join(', ')}`);
+  const dup = list.find((e, i) => list.indexOf(e) !== i);
+  if (dup !== undefined) throw new InputError(flag, `lists '${dup}' twice, got '${text}'`);
+  return list as Engine[];
 }
 
 /** A comma list of variants; `distinct` (the default) refuses one named twice (`--flow-variants` may repeat). */

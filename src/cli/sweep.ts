@@ -1,17 +1,14 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { InputError } from '../errors.js';
 import { headlineAxis, setAxis, checkAxes, type Axis, type HeadlineAxis } from '../sweep/axes.js';
-import { defaultWorkers } from '../sweep/execute.js';
 import { checkPlan, checkPlanSize, DEFAULT_MAX_RUNS, planSize, validatePoints, type SweepPlan } from '../sweep/grid.js';
-import { mergeSweeps } from '../sweep/merge.js';
-import { progressReporter } from '../sweep/progress.js';
-import { sweepReportHtml } from '../sweep/report.js';
-import { parseShard, shardSize } from '../sweep/shard.js';
-import { runSweep } from '../sweep/sweep.js';
 import { parseInteger } from '../units.js';
-import { ENGINES, VARIANTS, type Engine } from '../variants.js';
-import { parseVariantList, scenarioFromOptions, type ScenarioFlags } from './scenarioOptions.js';
+import { VARIANTS } from '../variants.js';
+import { formatDuration, progressReporter } from './progress.js';
+import { bottleneckWarnings } from './warnings.js';
+import { parseEngines, parseVariantList, scenarioFromOptions, type ScenarioFlags } from './scenarioOptions.js';
 
 /**
  * `cclab sweep` and `cclab merge`. The sweep flags take ranges (`from..to:lin|log:count` or comma
@@ -34,7 +31,8 @@ interface SweepFlags extends Pick<ScenarioFlags, 'scenario' | 'duration' | 'mss'
   workers?: string;
   shard?: string;
   cache: string | false;
-  out: string;
+  out?: string;
+  models?: string;
   report: boolean;
   quiet?: boolean;
   dryRun?: boolean;
@@ -52,17 +50,6 @@ const collect = (v: string, acc: string[] = []) => [...acc, v];
 
 /** Most worker threads `--workers` accepts. */
 const MAX_WORKERS = 256;
-
-function parseEngines(text: string): Engine[] {
-  const list = text.split(',').map((e) => e.trim()).filter((e) => e !== '');
-  for (const e of list) {
-    if (!(ENGINES as readonly string[]).includes(e)) throw new InputError('--engines', `must list ${ENGINES.join(', ')}, got '${e}'`);
-  }
-  if (list.length === 0) throw new InputError('--engines', `must list one or more of ${ENGINES.join(', ')}`);
-  const dup = list.find((e, i) => list.indexOf(e) !== i);
-  if (dup !== undefined) throw new InputError('--engines', `lists '${dup}' twice, got '${text}'`);
-  return list as Engine[];
-}
 
 /** Builds the plan from the flags (exported for tests). */
 export function planFromFlags(o: SweepFlags): SweepPlan {
@@ -85,14 +72,12 @@ export function planFromFlags(o: SweepFlags): SweepPlan {
   return { base, axes, variants, engines: parseEngines(o.engines), reps: parseInteger(o.reps, '--reps'), seed };
 }
 
+/** The nominal bottleneck is not the tightest link at some grid point (e.g. --bandwidth above the access rate). */
 function warnings(plan: SweepPlan): string[] {
-  const out: string[] = [];
   const bw = plan.axes.find((a) => a.name === 'bandwidthBps');
-  const access = Math.min(...plan.base.flows.map((f) => f.access.bandwidthBps));
-  if (bw && bw.values.some((v) => (v as number) > access)) {
-    out.push(`--bandwidth above the access links' ${access / 1e6} Mbps leaves the access link as the bottleneck; add --access-bandwidth`);
-  }
-  return out;
+  if (!bw) return bottleneckWarnings(plan.base);
+  const top = Math.max(...bw.values.map(Number));
+  return bottleneckWarnings({ ...plan.base, bottleneck: { ...plan.base.bottleneck, bandwidthBps: top } });
 }
 
 export function register(program: Command): void {
@@ -101,7 +86,7 @@ export function register(program: Command): void {
     .description('sensitivity sweep: run a grid of scenarios (loss x RTT x ...) x variants x engines x replications, with cache, workers and a report')
     .option('--variants <list>', `congestion controls (${VARIANTS.join(', ')})`, VARIANTS.join(','))
     .option('--engines <list>', 'engines: packet, fluid', 'packet,fluid')
-    .option('--loss <range>', 'bottleneck loss probability, e.g. 1e-5..1e-1:log:9 or 1e-4,1e-3')
+    .option('--loss <range>', 'bottleneck loss probability, e.g. 1e-5..1e-1:log:9, 1e-4,1e-3 or 0.1%,1%')
     .option('--rtt <range>', "flow 0's base round-trip propagation delay, e.g. 10ms..400ms:log:8 (every link delay scaled by one factor)")
     .option('--bandwidth <range>', 'bottleneck rate, e.g. 1Mbps..100Mbps:log:3')
     .option('--flows <range>', 'number of flows, e.g. 1,2,4')
@@ -121,34 +106,67 @@ export function register(program: Command): void {
     .option('--delack <n>', 'segments per delayed ACK')
     .option('--min-rto <time>', 'minimum retransmission timeout')
     .option('--cc-param <key=value>', 'congestion-control parameter, repeatable', collect)
-    .option('--workers <n>', `worker threads (default: cores = ${defaultWorkers()}; 0 = in this thread)`)
+    .option('--models <dir>', "directory of fluid model files (default: the repository's models/)")
+    .option('--workers <n>', `worker threads (default: cores = ${availableParallelism()}; 0 = in this thread)`)
     .option('--shard <i/N>', 'run only the i-th of N disjoint parts (1-based), for job arrays; combine with cclab merge')
     .option('--cache <dir>', 'run cache directory (content-addressed)', '.cache/runs')
     .option('--no-cache', 'do not read or write the run cache')
     .option('--no-report', 'skip index.html')
-    .option('--dry-run', 'print the grid size and exit')
+    .option('--dry-run', 'print the number of runs, how many are cached and an estimated time, and exit (no --out needed)')
     .option('--max-runs <n>', 'refuse a sweep of more runs than this', String(DEFAULT_MAX_RUNS))
-    .option('--quiet', 'no progress bar')
-    .requiredOption('--out <dir>', 'output folder, e.g. reports/loss-rtt')
+    .option('--quiet', 'no progress output')
+    .option('--out <dir>', 'output folder, e.g. reports/loss-rtt (required unless --dry-run)')
     .action(async (o: SweepFlags) => {
       const plan = planFromFlags(o);
+      const [{ parseShard, shardSize }, { expandPlan }, { estimateSweep }, { engineCodeVersion }] = await Promise.all([
+        import('../sweep/shard.js'),
+        import('../sweep/grid.js'),
+        import('../sweep/estimate.js'),
+        import('../sweep/codeVersion.js'),
+      ]);
       const shard = o.shard === undefined ? undefined : parseShard(o.shard);
-      const workers = o.workers === undefined ? defaultWorkers() : parseInteger(o.workers, '--workers');
+      const workers = o.workers === undefined ? availableParallelism() : parseInteger(o.workers, '--workers');
       // Each worker is a thread with its own heap: thousands would exhaust memory before any run.
       if (workers < 0 || workers > MAX_WORKERS) throw new InputError('--workers', `must be a whole number in [0, ${MAX_WORKERS}], got ${workers}`);
-      for (const w of warnings(plan)) process.stderr.write(`cclab: warning: ${w}\n`);
       const maxRuns = parseMaxRuns(o.maxRuns);
       checkPlan(plan);
       checkPlanSize(plan, maxRuns);
+      const cacheDir = o.cache === false ? null : resolve(o.cache);
+      if (!o.dryRun) {
+        if (o.out === undefined) throw new InputError('--out', 'is required (the output folder, e.g. reports/loss-rtt), unless --dry-run');
+        // Where the results go must be usable before hours of runs (runSweep checks again).
+        const [{ assertSweepOutDir }, { checkOutDir }] = await Promise.all([import('../sweep/output.js'), import('../io/outDir.js')]);
+        assertSweepOutDir(o.out);
+        if (cacheDir !== null) checkOutDir(cacheDir, '--cache');
+      }
+      // After every check: a refused sweep prints its one error line and nothing else.
+      for (const w of warnings(plan)) process.stderr.write(`cclab: warning: ${w}\n`);
+      const modelsDir = o.models === undefined ? undefined : resolve(o.models);
+      if (plan.engines.includes('fluid')) {
+        // Compile missing models here, once, before workers start (a broken file fails fast, by name).
+        const [{ prepareFluidModels }, { flowVariants }] = await Promise.all([import('../engines.js'), import('../scenario/flowCc.js')]);
+        await prepareFluidModels([...new Set([...plan.variants, ...flowVariants(plan.base)])], { modelsDir });
+      }
+      const codeVersion = (e: Parameters<typeof engineCodeVersion>[0]) => engineCodeVersion(e, undefined, { modelsDir });
       if (o.dryRun) {
-        // Counted by arithmetic; each point is still checked, one at a time (no runs are built).
+        // Every point is checked, one at a time, before any run is built.
         validatePoints(plan);
         const { points, runs } = planSize(plan);
         const mine = shard ? shardSize(runs, shard) : runs;
-        process.stdout.write(`${points} points x ${plan.variants.length} variants x ${plan.engines.join('+')} = ${runs} runs${shard ? `, ${mine} in shard ${o.shard}` : ''}\n`);
+        // The runs themselves (bounded by --max-runs, as a real sweep builds them) for the cache look-up.
+        const { inShard } = await import('../sweep/shard.js');
+        const parallel = Math.max(1, workers);
+        const est = estimateSweep(expandPlan(plan, maxRuns).filter((r) => inShard(r.index, shard)), { cacheDir, workers: parallel, codeVersion });
+        process.stdout.write(
+          `${points} points x ${plan.variants.length} variants x ${plan.engines.join('+')} = ${runs} runs${shard ? `, ${mine} in shard ${o.shard}` : ''}\n` +
+            `${est.unique} to compute (identical runs share one result), ${est.cached} cached${cacheDir === null ? ' (cache off)' : ` in ${o.cache}`}\n` +
+            `estimated time: ${formatDuration(est.estimatedS)} on ${parallel} worker${parallel === 1 ? '' : 's'} (${est.basis})\n`,
+        );
         return;
       }
-      const progress = progressReporter({ quiet: o.quiet });
+      const out = o.out!;
+      const [{ runSweep }, { sweepReportHtml }] = await Promise.all([import('../sweep/sweep.js'), import('../sweep/report.js')]);
+      const progress = progressReporter({ name: 'sweep', quiet: o.quiet });
       // Ctrl-C: restore the terminal (the bar hides the cursor) and say how to resume; finished runs
       // are already in the cache, in-flight ones are simply lost.
       const onInterrupt = () => {
@@ -159,11 +177,13 @@ export function register(program: Command): void {
       process.once('SIGINT', onInterrupt);
       const t0 = performance.now();
       const outcome = await runSweep(plan, {
-        outDir: o.out,
-        cacheDir: o.cache === false ? null : resolve(o.cache),
+        outDir: out,
+        cacheDir,
         workers,
         shard,
         maxRuns,
+        modelsDir,
+        codeVersion,
         report: o.report ? sweepReportHtml : undefined,
         onProgress: (p) => progress.update(p),
       }).finally(() => {
@@ -172,7 +192,7 @@ export function register(program: Command): void {
       });
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
       process.stdout.write(
-        `sweep: ${outcome.records.length}${shard ? ` of ${outcome.gridRuns}` : ''} runs (${outcome.cached} cached, ${outcome.failed} failed) in ${secs} s -> ${o.out}\n`,
+        `sweep: ${outcome.records.length}${shard ? ` of ${outcome.gridRuns}` : ''} runs (${outcome.cached} cached, ${outcome.failed} failed) in ${secs} s -> ${out}\n`,
       );
       // Runs that threw (worker crash, out of memory, an engine bug) are not cached and may succeed on
       // a re-run: exit 1 so a job array retries. Runs the engine itself reported as failed are results.
@@ -192,6 +212,7 @@ export function register(program: Command): void {
     .option('--no-report', 'skip index.html')
     .option('--max-runs <n>', 'refuse a sweep of more runs than this (as sweep --max-runs)', String(DEFAULT_MAX_RUNS))
     .action(async (dirs: string[], o: { out: string; allowPartial?: boolean; report: boolean; maxRuns: string }) => {
+      const [{ mergeSweeps }, { sweepReportHtml }] = await Promise.all([import('../sweep/merge.js'), import('../sweep/report.js')]);
       const s = await mergeSweeps(dirs, o.out, { allowPartial: o.allowPartial, report: o.report ? sweepReportHtml : undefined, maxRuns: parseMaxRuns(o.maxRuns) });
       process.stdout.write(`merge: ${s.runs} runs from ${s.shards} folders${s.missing ? ` (${s.missing} missing)` : ''} -> ${o.out}\n`);
     });

@@ -9,5 +9,5 @@ export { slowStartEnd, TRANSIENT_METHOD } from './transient.js';
 export { competition, fairnessOverTime, FAIRNESS_METHOD, type Competition, type FlowShare, type FairnessOverTime, type RttFairness } from './competition.js';
 export { validityFlags, VALIDITY } from './validity.js';
 export { runComparison, type ComparisonCase, type ProgressFn, type RunComparisonOptions } from './run.js';
-export { loadEngines, type EngineSet } from './engines.js';
+export { loadEngines, type EngineSet } from '../engines.js';
 export { formatBps, formatPct, formatSeconds, formatNumber, formatBytes } from './format.js';

@@ -2,7 +2,7 @@ import type { RunResult } from '../result/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Variant } from '../variants.js';
 import { compareRuns } from './compare.js';
-import { loadEngines, type EngineSet } from './engines.js';
+import { loadEngines, type EngineSet } from '../engines.js';
 import type { ClosedFormPrediction, Comparison } from './types.js';
 
 /** Progress: `done` of `total` steps finished, `label` names the step that just finished (`starting` at 0). */

@@ -4,65 +4,16 @@ import type { ModelFile, Located } from './modelFile.js';
 import { compileExpr, emit, parseExpr } from './expr.js';
 import type { MathNode } from 'mathjs';
 import type { Resolver, SymbolRef, Compiled } from './expr.js';
+import { assembleSystem, constKey, strictBody, type CompiledSystem, type EventMeta } from './assemble.js';
 import { Z_A, Z_BN } from './layout.js';
 import { nonNegative, nonNegativeSymbols } from './sign.js';
 
 /**
  * Compile a bottleneck model and a flow model into plain JavaScript functions (via `new Function` on
- * code generated from the checked mathjs trees, see ./expr.ts).
- *
- * Memory layout shared by every generated function (the offsets are
- * owned by StateLayout, layout.ts): Y, the system state, with the flow's block at `off`; Z, the snapshot
- * of derived values at one time, with the flow's block (R, then its outputs) at `zo`.
- * - FP, BP: the flow's and the bottleneck's parameter values, in declaration order.
- * - past(s) returns { Y, Z } at an earlier time s (dense output, or the history before t = 0).
+ * code generated from the checked mathjs trees, see ./expr.ts). The memory layout of the generated
+ * functions is documented in ./assemble.ts (offsets owned by StateLayout, layout.ts).
  */
-export type GenFn = (t: number, Y: ArrayLike<number>, Z: Float64Array, off: number, zo: number, FP: Float64Array, BP: Float64Array, dy: number[], past: PastSnapshot) => number;
-export type PastSnapshot = ((s: number) => { Y: ArrayLike<number>; Z: Float64Array }) & {
-  /** Threshold of the next loss event (expdraw()): 1, or an Exp(1) draw in Poisson mode. */
-  draw: () => number;
-};
-
-export interface CompiledEvent {
-  name: string;
-  /** g(...) crosses zero in `direction` when the event's condition becomes true. */
-  g: GenFn;
-  direction: 'rising' | 'falling';
-  /** Returns 1 when armed (no guard: always). */
-  guard: GenFn;
-  /** Writes the new values of the assigned states into dy[0..] (evaluated with pre-event values). */
-  set: GenFn;
-  /** Flow-state index of each assignment. */
-  targets: number[];
-  /** Whether it is a window reduction (counted as a fast recovery). */
-  reduction: boolean;
-  /** Whether the guard / g read the snapshot Z (outputs, R, A): if not, they need no snapshot computed. */
-  guardReadsZ: boolean;
-  gReadsZ: boolean;
-}
-
-/** Does generated code read the current snapshot `Z[...]` (not a delayed `_Z0[...]`)? */
-const readsZ = (code: string): boolean => /(^|[^\w])Z\[/.test(code);
-
-export interface CompiledSystem {
-  bottleneck: ModelFile;
-  flow: ModelFile;
-  nb: number;
-  nf: number;
-  nbo: number;
-  nfo: number;
-  delay: GenFn;
-  flowOutputs: GenFn;
-  bnOutputs: GenFn;
-  bnRhs: GenFn;
-  flowRhs: GenFn;
-  events: CompiledEvent[];
-  /** Evaluate a parameter-only expression (initial values, bounds) for the flow (FP) or bottleneck (BP). */
-  flowConst(which: 'initial' | 'min' | 'max', k: number, FP: Float64Array, BP: Float64Array): number | undefined;
-  bnConst(which: 'initial' | 'min' | 'max', k: number, BP: Float64Array): number | undefined;
-  /** The generated source, for inspection and tests. */
-  source: Record<string, string>;
-}
+export type { CompiledEvent, CompiledSystem, GenFn, PastSnapshot } from './assemble.js';
 
 const ref = (code: (Y: string, Z: string) => string, delayable: boolean): SymbolRef => ({ code, delayable });
 
@@ -97,15 +48,9 @@ function resolver(bn: ModelFile, fl: ModelFile | undefined, s: Scope): { resolve
   return { resolve: (n) => table.get(n), forbidden };
 }
 
-/** Helpers the generated code may call (integer powers, see expr.ts powJs): defined once per function, inlined by the JIT. */
-const HELPERS = 'const $sq = (v) => v * v, $cube = (v) => v * v * v, $p4 = (v) => { const w = v * v; return w * w; };';
-
-function build(name: string, body: string, source: Record<string, string>): GenFn {
-  const code = `"use strict";\n${body}`;
-  source[name] = code;
-  // Named after the model part (shows in CPU profiles); the helpers close over nothing.
-  const fname = `gen_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
-  return new Function(`"use strict";\n${HELPERS}\nreturn function ${fname}(t, Y, Z, off, zo, FP, BP, dy, past) {\n${code}\n};`)() as GenFn;
+/** Records a generated function body under its name (assembleSystem turns the bodies into functions). */
+function build(name: string, body: string, source: Record<string, string>): void {
+  source[name] = strictBody(body);
 }
 
 /** Check a flow model against a bottleneck model and generate the system's functions. */
@@ -139,13 +84,13 @@ export function compileSystem(bn: ModelFile, fl: ModelFile): CompiledSystem {
 
   // Queueing delay: bottleneck states and parameters only (it defines R for the flows' outputs).
   const delayC = one(bn.delay, bf, 'delay', { ...none, bnStates: true, bnParams: true }, false, null);
-  const delay = build('delay', `return ${delayC.js};`, source);
+  build('delay', `return ${delayC.js};`, source);
 
   const fo = fl.outputs.map((o, i) => one(o, ff, `output '${o.name}'`, { ...none, bnStates: true, bnParams: true, flowStates: true, flowParams: true, flowOutputs: i, R: true }, true, null));
-  const flowOutputs = build('flowOutputs', fo.map((c, i) => `Z[zo + ${1 + i}] = ${c.js};`).join('\n') + '\nreturn 0;', source);
+  build('flowOutputs', fo.map((c, i) => `Z[zo + ${1 + i}] = ${c.js};`).join('\n') + '\nreturn 0;', source);
 
   const bo = bn.outputs.map((o, i) => one(o, bf, `output '${o.name}'`, { ...none, bnStates: true, bnParams: true, bnOutputs: i, A: true }, false, null));
-  const bnOutputs = build('bnOutputs', bo.map((c, i) => `Z[${Z_BN + i}] = ${c.js};`).join('\n') + '\nreturn 0;', source);
+  build('bnOutputs', bo.map((c, i) => `Z[${Z_BN + i}] = ${c.js};`).join('\n') + '\nreturn 0;', source);
 
   const rhsBody = (m: ModelFile, file: string, base: string, scope: Scope, withFlow: boolean): string => {
     const delays = new Map<string, number>();
@@ -163,11 +108,11 @@ export function compileSystem(bn: ModelFile, fl: ModelFile): CompiledSystem {
     });
     return [...pro, ...lines, 'return 0;'].join('\n');
   };
-  const bnRhs = build('bnRhs', rhsBody(bn, bf, '', { ...all, flowStates: false, flowParams: false, flowOutputs: 0, R: false }, false), source);
-  const flowRhs = build('flowRhs', rhsBody(fl, ff, 'off + ', all, true), source);
+  build('bnRhs', rhsBody(bn, bf, '', { ...all, flowStates: false, flowParams: false, flowOutputs: 0, R: false }, false), source);
+  build('flowRhs', rhsBody(fl, ff, 'off + ', all, true), source);
 
   if (bn.events.length > 0) throw new InputError('events', 'are supported in flow models only', `${bf}:${bn.events[0]!.line}`);
-  const events: CompiledEvent[] = fl.events.map((ev, k) => {
+  const events: EventMeta[] = fl.events.map((ev, k) => {
     const delays = new Map<string, number>();
     const whenNode = parseExpr(ev.when, ff, `events[${k}].when`) as unknown as { type: string; fn?: string; args?: MathNode[] };
     const cmp = whenNode.type === 'OperatorNode' ? whenNode.fn : undefined;
@@ -179,9 +124,9 @@ export function compileSystem(bn: ModelFile, fl: ModelFile): CompiledSystem {
     const side = (n: MathNode): Compiled => emit(n, { what: `events[${k}].when`, where: `${ff}:${ev.when.line}`, resolve, forbidden, allowDelays: true, delays, lagNonNegative });
     const lhs = side(whenNode.args![0]!);
     const rhs = side(whenNode.args![1]!);
-    const g = build(`event${k}.g`, [...lhs.prologue, ...rhs.prologue, `return (${lhs.js}) - (${rhs.js});`].join('\n'), source);
+    build(`event${k}.g`, [...lhs.prologue, ...rhs.prologue, `return (${lhs.js}) - (${rhs.js});`].join('\n'), source);
     const gd = ev.guard ? one(ev.guard, ff, `events[${k}].guard`, all, true, new Map()) : undefined;
-    const guard = build(`event${k}.guard`, gd ? [...gd.prologue, `return (${gd.js}) ? 1 : 0;`].join('\n') : 'return 1;', source);
+    build(`event${k}.guard`, gd ? [...gd.prologue, `return (${gd.js}) ? 1 : 0;`].join('\n') : 'return 1;', source);
     const setDelays = new Map<string, number>();
     const targets: number[] = [];
     const sets = ev.set.map((a, j) => {
@@ -190,46 +135,20 @@ export function compileSystem(bn: ModelFile, fl: ModelFile): CompiledSystem {
       targets.push(ti);
       return one(a.expr, ff, `events[${k}].set[${j}]`, all, true, setDelays, true);
     });
-    const set = build(`event${k}.set`, [...sets.flatMap((c) => c.prologue), ...sets.map((c, j) => `dy[${j}] = ${c.js};`), 'return 0;'].join('\n'), source);
-    return {
-      name: ev.name, g, direction: cmp === 'larger' || cmp === 'largerEq' ? 'rising' : 'falling', guard, set, targets, reduction: ev.reduction,
-      guardReadsZ: readsZ(source[`event${k}.guard`]!), gReadsZ: readsZ(source[`event${k}.g`]!),
-    };
+    build(`event${k}.set`, [...sets.flatMap((c) => c.prologue), ...sets.map((c, j) => `dy[${j}] = ${c.js};`), 'return 0;'].join('\n'), source);
+    return { name: ev.name, direction: cmp === 'larger' || cmp === 'largerEq' ? 'rising' : 'falling', targets, reduction: ev.reduction };
   });
 
   // Initial values and bounds: parameter-only expressions, evaluated once per run.
-  const constFn = (m: ModelFile, file: string, which: 'initial' | 'min' | 'max', withFlow: boolean): (GenFn | undefined)[] =>
-    m.states.map((s) => {
+  const constFn = (m: ModelFile, file: string, which: 'initial' | 'min' | 'max', withFlow: boolean): void => {
+    for (const s of m.states) {
       const src = s[which];
-      if (!src) return undefined;
+      if (!src) continue;
       const c = one(src, file, `states.${s.name}.${which}`, { ...none, bnParams: true, flowParams: withFlow }, withFlow, null);
-      return build(`${m.id}.${s.name}.${which}`, `return ${c.js};`, source);
-    });
-  const fConst = { initial: constFn(fl, ff, 'initial', true), min: constFn(fl, ff, 'min', true), max: constFn(fl, ff, 'max', true) };
-  const bConst = { initial: constFn(bn, bf, 'initial', false), min: constFn(bn, bf, 'min', false), max: constFn(bn, bf, 'max', false) };
-  const noPast: PastSnapshot = Object.assign(
-    () => {
-      throw new Error('no past in a constant expression');
-    },
-    { draw: () => 1 },
-  );
-  const empty = new Float64Array(0);
-
-  return {
-    bottleneck: bn,
-    flow: fl,
-    nb: bn.states.length,
-    nf: fl.states.length,
-    nbo: bn.outputs.length,
-    nfo: fl.outputs.length,
-    delay,
-    flowOutputs,
-    bnOutputs,
-    bnRhs,
-    flowRhs,
-    events,
-    flowConst: (which, k, FP, BP) => fConst[which][k]?.(0, empty, empty, 0, 0, FP, BP, [], noPast),
-    bnConst: (which, k, BP) => bConst[which][k]?.(0, empty, empty, 0, 0, empty, BP, [], noPast),
-    source,
+      build(constKey(m, s.name, which), `return ${c.js};`, source);
+    }
   };
+  for (const which of ['initial', 'min', 'max'] as const) constFn(fl, ff, which, true);
+  for (const which of ['initial', 'min', 'max'] as const) constFn(bn, bf, which, false);
+  return assembleSystem({ bottleneck: bn, flow: fl, source, events });
 }

@@ -1,17 +1,15 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { InputError } from '../errors.js';
 import { readModelFile } from './modelFile.js';
 import { compileSystem } from './compile.js';
 import type { CompiledSystem } from './compile.js';
 import { describe } from './modelDoc.js';
+import { checkFlowFile } from './compileModel.js';
+import { BOTTLENECK_FILE, DEFAULT_MODELS_DIR } from './systems.js';
 import type { ParsedModel } from './modelDoc.js';
 
-/** The repository's `models/` directory. */
-export const DEFAULT_MODELS_DIR = fileURLToPath(new URL('../../models/', import.meta.url));
-/** The shared bottleneck's file name inside a models directory. */
-export const BOTTLENECK_FILE = 'bottleneck.model.yaml';
+export { BOTTLENECK_FILE, DEFAULT_MODELS_DIR };
 
 export interface ModelSet {
   dir: string;
@@ -42,8 +40,7 @@ export function loadModels(dir: string = DEFAULT_MODELS_DIR): ModelSet {
   for (const f of names) {
     if (f === BOTTLENECK_FILE) continue;
     const m = readModelFile(join(dir, f));
-    if (m.kind !== 'flow') throw new InputError('kind', "must be 'flow' (only bottleneck.model.yaml is the shared queue)", f);
-    if (`${m.id}.model.yaml` !== f) throw new InputError('id', `'${m.id}' must match the file name (${f})`, f);
+    checkFlowFile(m);
     systems.set(m.id, compileSystem(bnFile, m));
     flows.set(m.id, describe(m));
   }

@@ -2,8 +2,7 @@ import type { Scenario } from '../scenario/types.js';
 import type { DropCounters, FlowSummary, FlowTrace, RunResult, Series } from '../result/types.js';
 import { solve } from '../solver/index.js';
 import type { Solution, SolveOptions } from '../solver/index.js';
-import { defaultModels, loadModelsCached } from './modelCache.js';
-import type { ModelSet } from './modelSet.js';
+import { modelSystems, type SystemSource } from './systems.js';
 import { mapScenario } from './scenarioMap.js';
 import { buildSystem } from './system.js';
 import type { FluidSystem, LossProcess } from './system.js';
@@ -15,8 +14,8 @@ import { flowCc } from '../scenario/flowCc.js';
 export interface RunFluidOptions {
   /** Directory of model files (default: the repository's models/). */
   modelsDir?: string;
-  /** Already loaded models (saves re-reading the files in a sweep). */
-  models?: ModelSet;
+  /** Already loaded models (a ModelSet from loadModels, or modelSystems(dir)). */
+  models?: SystemSource;
   /** Model parameter overrides by name; unknown names are an InputError. ccParams of the Scenario apply too. */
   params?: Record<string, number>;
   /**
@@ -173,7 +172,7 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
  * `opts.aggregate` is false), all coupled through the shared bottleneck.
  */
 export function fluidSystem(scenario: Scenario, opts: RunFluidOptions = {}): FluidSystem {
-  const models = opts.models ?? (opts.modelsDir ? loadModelsCached(opts.modelsDir) : defaultModels());
+  const models = opts.models ?? modelSystems(opts.modelsDir);
   const { link, flows } = mapScenario(scenario);
   const lossProcess = opts.lossProcess ?? 'periodic';
   const runParams = opts.params ?? {};

@@ -89,49 +89,39 @@ export function buildSystem(
     return Z;
   };
 
-  // Delayed snapshots: a few cached time points (each rhs call asks for t - R once per group).
-  const CACHE = 4;
-  const cacheS = new Float64Array(CACHE).fill(NaN);
-  const cacheY = Array.from({ length: CACHE }, () => new Float64Array(n));
-  const cacheZ = Array.from({ length: CACHE }, () => new Float64Array(zSize));
-  // Returned objects are reused (the generated code reads .Y and .Z at once), so look-ups allocate nothing.
-  const cacheObj = cacheY.map((Y, k) => ({ Y, Z: cacheZ[k]! }));
-  let cacheNext = 0;
-  let solverPast: PastFn = Object.assign(() => NaN, { settledUntil: -Infinity });
-  const scratch = { Y: new Float64Array(n), Z: new Float64Array(zSize) };
+  // Delayed snapshots: a few cached time points (each rhs call asks for t - R once per group, and
+  // groups with equal RTTs ask for the same time). Look-ups in the accepted solution are final; those
+  // inside the step in progress hold only for the solver's current epoch (they change between
+  // iterations and attempts), so they are cached apart, keyed by (s, epoch).
+  const cacheFinal = new SnapshotCache(n, zSize);
+  const cacheStep = new SnapshotCache(n, zSize);
+  let solverPast: PastFn = Object.assign(() => NaN, { settledUntil: -Infinity, epoch: -1 });
   // The state components a delayed snapshot can read (the snapshot's own inputs and the delayed state
   // references); the others are never evaluated at delayed times (CUBIC: 8 of 14).
   const need = delayedStateIndices(layout, groups.map((g) => g.system));
   const pastSnap: PastSnapshot = Object.assign((s: number) => {
-    if (s > solverPast.settledUntil) {
-      // Inside the step in progress: its values change between iterations, so never cache them.
-      if (solverPast.fill) solverPast.fill(s, scratch.Y, need);
-      else for (let j = 0; j < need.length; j++) scratch.Y[need[j]!] = solverPast(s, need[j]!);
-      snapshot(s, scratch.Y, scratch.Z);
-      return scratch;
-    }
-    for (let k = 0; k < CACHE; k++) if (cacheS[k] === s) return cacheObj[k]!;
-    const k = cacheNext;
-    cacheNext = (cacheNext + 1) % CACHE;
-    const Y = cacheY[k]!;
-    if (solverPast.fill) solverPast.fill(s, Y, need);
-    else for (let j = 0; j < need.length; j++) Y[need[j]!] = solverPast(s, need[j]!);
-    snapshot(s, Y, cacheZ[k]!);
-    cacheS[k] = s;
-    return cacheObj[k]!;
+    const inStep = s > solverPast.settledUntil;
+    const cache = inStep ? cacheStep : cacheFinal;
+    const key = inStep ? solverPast.epoch : 0;
+    const hit = cache.find(s, key);
+    if (hit) return hit;
+    const e = cache.next(s, key);
+    if (solverPast.fill) solverPast.fill(s, e.Y, need);
+    else for (let j = 0; j < need.length; j++) e.Y[need[j]!] = solverPast(s, need[j]!);
+    snapshot(s, e.Y, e.Z);
+    return e;
   }, { draw });
   const usePast = (past: PastFn): void => {
     if (solverPast !== past) {
       solverPast = past;
-      cacheS.fill(NaN);
+      cacheFinal.clear();
+      cacheStep.clear();
     }
   };
   const Zcur = new Float64Array(zSize);
 
   const rhs: DdeProblem['rhs'] = (t, y, dy, past) => {
     usePast(past);
-    // The dense output of the step in progress changes between stages: never reuse a look-up past
-    // the last accepted step. Look-ups are at s <= t - Tp, which the solver keeps inside accepted steps.
     snapshot(t, y, Zcur);
     bn.bnRhs(t, y, Zcur, 0, 0, FP[0]!, bnParams, dy, pastSnap);
     for (let g = 0; g < G; g++) {
@@ -232,15 +222,20 @@ export function buildSystem(
     if (startS[g]! > 0) timedEvents.push({ name: `${who} ${verb[0]}`, atS: startS[g]!, action: () => {} });
     if (stopS[g]! < tEnd) timedEvents.push({ name: `${who} ${verb[1]}`, atS: stopS[g]!, action: () => {} });
   });
+  // Component names for the solver's failure messages ("flow 2 W = NaN at t = ...").
+  const names = [...layout.bottleneck.states, ...groups.flatMap((grp, g) => layout.flows[g]!.states.map((st) => (G > 1 || grp.members.length > 1 ? `${groupLabel(grp, 2)} ${st}` : st)))];
   const minTp = Math.min(...Tp);
-  const lagBuf = new Float64Array(G);
+  // The delays are R = Tp + queueing delay, one per distinct Tp: flows with equal propagation RTTs
+  // have equal lags for ever, and one echo per event and distinct lag is all the solver must land on.
+  const lagTp = Float64Array.from(new Set(Tp));
+  const lagBuf = new Float64Array(lagTp.length);
   const lags = (t: number, y: ArrayLike<number>): Float64Array => {
     const d = bn.delay(t, y, Zev, 0, 0, FP[0]!, bnParams, noDy, noPast);
-    for (let g = 0; g < G; g++) lagBuf[g] = Tp[g]! + d;
+    for (let j = 0; j < lagTp.length; j++) lagBuf[j] = lagTp[j]! + d;
     return lagBuf;
   };
   return {
-    problem: { n, rhs, rhsComponent, y0, tspan: [0, tEnd], minLagS: minTp, lags, bounds, events, timedEvents },
+    problem: { n, names, rhs, rhsComponent, y0, tspan: [0, tEnd], minLagS: minTp, lags, bounds, events, timedEvents },
     layout,
     groups,
     snapshot,
@@ -278,6 +273,42 @@ export function delayedStateIndices(layout: StateLayout, systems: readonly Compi
   }
   out.push(...[...bn].filter((k) => k < layout.nb));
   return Int32Array.from(out.sort((a, b) => a - b));
+}
+
+/**
+ * A few delayed snapshots (state Y and outputs Z at time s), reused in rotation: the objects handed
+ * out stay valid for the next CACHE - 1 look-ups, so a generated function that reads several delayed
+ * times at once reads each its own, and look-ups allocate nothing.
+ */
+class SnapshotCache {
+  private static readonly CACHE = 4;
+  private readonly s = new Float64Array(SnapshotCache.CACHE).fill(NaN);
+  private readonly key = new Float64Array(SnapshotCache.CACHE).fill(NaN);
+  private readonly entries: { Y: Float64Array; Z: Float64Array }[];
+  private nextIdx = 0;
+
+  constructor(n: number, zSize: number) {
+    this.entries = Array.from({ length: SnapshotCache.CACHE }, () => ({ Y: new Float64Array(n), Z: new Float64Array(zSize) }));
+  }
+
+  find(s: number, key: number): { Y: Float64Array; Z: Float64Array } | undefined {
+    for (let k = 0; k < SnapshotCache.CACHE; k++) if (this.s[k] === s && this.key[k] === key) return this.entries[k]!;
+    return undefined;
+  }
+
+  /** The entry to fill for (s, key) (the oldest one). */
+  next(s: number, key: number): { Y: Float64Array; Z: Float64Array } {
+    const k = this.nextIdx;
+    this.nextIdx = (k + 1) % SnapshotCache.CACHE;
+    this.s[k] = s;
+    this.key[k] = key;
+    return this.entries[k]!;
+  }
+
+  clear(): void {
+    this.s.fill(NaN);
+    this.key.fill(NaN);
+  }
 }
 
 /** The dy argument of generated functions that write none (guards, g): no array allocated per call. */

@@ -7,6 +7,7 @@ import { cclabVersion } from './assets.js';
 import { buildChart, chartId, type BuiltChart } from './chartkit.js';
 import { cwndChart, errorSummaryChart, goodputChart, type ErrorRow, type GoodputRow as GoodputBar } from './charts.js';
 import { toCsv } from './csv.js';
+import { COMPETITION_CHARTS, competitionSection } from './competition.js';
 import { chartFigure, escapeHtml, renderPage, type Section } from './html.js';
 import type { ModelDoc, ModelDocSource } from './models.js';
 import type { ReportRecipe } from './recipe.js';
@@ -38,7 +39,9 @@ export const PAGE_LIMIT_BYTES = 5e6;
 
 /** Charts a recipe asks for, for progress totals. */
 export function chartCount(recipe: ReportRecipe, cases: number): number {
-  return (recipe.charts.includes('cwnd') ? cases : 0) + (recipe.charts.includes('goodput') ? 1 : 0) + (recipe.charts.includes('errors') ? 1 : 0);
+  // The competition section draws 3 charts for each scenario with several flows, per variant.
+  const multiFlow = recipe.scenarios.filter((s) => typeof s !== 'string' && s.flows.length > 1).length;
+  return (recipe.charts.includes('cwnd') ? cases : 0) + (recipe.charts.includes('goodput') ? 1 : 0) + (recipe.charts.includes('errors') ? 1 : 0) + COMPETITION_CHARTS * multiFlow * recipe.variants.length;
 }
 
 /** cwnd in segments (mean over flows; a single flow's trace as recorded, so no peak is resampled away). */
@@ -182,6 +185,8 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
     { id: 'errors-section', title: 'How far the models are from the simulation', html: errorsHtml + '<p class="muted">Numbered marks refer to the notes under the goodput table.</p>' },
   ];
   if (cwndSections.length > 0) sections.push({ id: 'cwnd-section', title: 'Congestion window over time', html: cwndIntro(), children: cwndSections });
+  const competing = await competitionSection(cases, add);
+  if (competing) sections.push(competing);
   if (modelsSection) sections.push({ id: 'models-section', title: 'Fluid models', html: `<p>The equations each fluid model integrates (delay-differential equations solved with Dormand–Prince 5).</p>${modelsSection}` });
   sections.push({ id: 'scenarios-section', title: 'Scenarios and how to rerun', html: scenarioTableHtml(scenarios) + rerunHtml(recipe, outDir, version, dataFiles) });
 

@@ -1,5 +1,5 @@
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from '../io/yaml.js';
 import { InputError } from '../errors.js';
 import { readUserFile } from '../io/userFile.js';
 import { loadScenarioFile, parseScenarioText } from '../scenario/load.js';

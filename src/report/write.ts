@@ -1,6 +1,6 @@
 import { relative, resolve } from 'node:path';
 import { runComparison, type ComparisonCase, type ProgressFn } from '../compare/run.js';
-import type { EngineSet } from '../compare/engines.js';
+import type { EngineSet } from '../engines.js';
 import { assertReplaceable, writeDirAtomic } from './atomicDir.js';
 import { buildReport, chartCount } from './build.js';
 import { defaultModelDocs, type ModelDocSource } from './models.js';

@@ -1,6 +1,6 @@
 import { basename, extname } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { InputError } from '../errors.js';
+import { parseYaml } from '../io/yaml.js';
 import { readUserFile } from '../io/userFile.js';
 import { DEFAULT_VARIANT, isVariant, VARIANTS, type Variant } from '../variants.js';
 import { dumbbellScenario } from './defaults.js';

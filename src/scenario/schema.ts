@@ -14,7 +14,11 @@ export type Schema =
   | { kind: 'object'; fields: Record<string, Schema>; nullable?: boolean; optional?: readonly string[] }
   | { kind: 'record'; value: Schema }
   | { kind: 'array'; items: Schema; minItems: number; maxItems: number }
-  | { kind: 'union'; tag: string; variants: Record<string, Schema & { kind: 'object' }> };
+  | { kind: 'union'; tag: string; variants: Record<string, Schema & { kind: 'object' }> }
+  /** A finite number, a string or a boolean (a swept value). */
+  | { kind: 'scalar' }
+  /** Anything: checked by other means (a sweep plan's base scenario, by validateScenario). */
+  | { kind: 'any' };
 
 export const num = (min: number, max: number, extra: Partial<Extract<Schema, { kind: 'number' }>> = {}): Schema => ({ kind: 'number', min, max, ...extra });
 export const int = (min: number, max: number, extra: Partial<Extract<Schema, { kind: 'number' }>> = {}): Schema => ({ kind: 'number', min, max, integer: true, ...extra });
@@ -42,7 +46,7 @@ export function check(value: unknown, schema: Schema, path: string, source?: str
   switch (schema.kind) {
     case 'number': {
       if (value === null && schema.nullable) return;
-      if (typeof value !== 'number' || !Number.isFinite(value)) fail(`must be a number in ${rangeText(schema)}, got ${describe(value)}`);
+      if (typeof value !== 'number' || !Number.isFinite(value)) fail(`must be ${schema.integer ? '' : 'a number in '}${rangeText(schema)}, got ${describe(value)}`);
       const v = value as number;
       const below = schema.minExclusive ? v <= schema.min : v < schema.min;
       const above = schema.maxExclusive ? v >= schema.max : v > schema.max;
@@ -90,6 +94,13 @@ export function check(value: unknown, schema: Schema, path: string, source?: str
       arr.forEach((item, i) => check(item, schema.items, `${path}[${i}]`, source));
       return;
     }
+    case 'scalar':
+      if (!(typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)))) {
+        fail(`must be a finite number, a string or true/false, got ${describe(value)}`);
+      }
+      return;
+    case 'any':
+      return;
     case 'union': {
       if (typeof value !== 'object' || value === null) fail(`must be an object, got ${describe(value)}`);
       const tag = Object.hasOwn(value as object, schema.tag) ? (value as Record<string, unknown>)[schema.tag] : undefined;

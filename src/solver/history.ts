@@ -52,6 +52,7 @@ export class History {
       },
       {
         settledUntil: t0,
+        epoch: 0,
         // The branches of fn, decided once for all components (fn's choice depends on s alone).
         fill: (s: number, out: { [i: number]: number }, idx?: ArrayLike<number>): void => {
           const m = idx ? idx.length : n;
@@ -97,6 +98,7 @@ export class History {
     this.tentT = ts;
     this.tentH = hs;
     this.tent = true;
+    this.fn.epoch++;
   }
 
   /** Component i at the end of the captured tentative step (to measure the iteration's change). */
@@ -107,11 +109,18 @@ export class History {
   /** The step in progress was accepted, rejected or cut: forget its tentative data. */
   release(): void {
     this.tent = false;
+    this.fn.epoch++;
+  }
+
+  /** The live state or the last accepted step changed: values beyond the accepted solution may differ. */
+  invalidate(): void {
+    this.fn.epoch++;
   }
 
   /** Everything up to the end of the accepted history is final. */
   settle(): void {
     this.fn.settledUntil = this.hist.tEnd;
     this.tent = false;
+    this.fn.epoch++;
   }
 }

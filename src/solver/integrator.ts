@@ -51,6 +51,9 @@ export class Integrator {
   h: number;
 
   private readonly n: number;
+  private readonly names: readonly string[] | undefined;
+  /** The first non-finite component of the last rejected step ('' after an accepted one). */
+  private blowUp = '';
   private readonly t0: number;
   private readonly t1: number;
   private readonly rtol: number;
@@ -96,6 +99,7 @@ export class Integrator {
     const [t0, t1] = tspan;
     if (problem.y0.length !== n) throw new RangeError(`y0 has ${problem.y0.length} components, expected ${n}`);
     this.n = n;
+    this.names = problem.names;
     this.t0 = t0;
     this.t1 = t1;
     this.rtol = opts.rtol ?? 1e-6;
@@ -149,8 +153,9 @@ export class Integrator {
       this.record(ev.name, t0);
     }
     this.h = NaN;
-    if (!this.y.every(Number.isFinite)) {
-      this.fail('non-finite initial state or derivative');
+    const bad = this.firstNonFinite(this.y);
+    if (bad) {
+      this.fail(`non-finite initial state: ${bad}`);
       return;
     }
     this.restartAt(t0, false);
@@ -172,13 +177,15 @@ export class Integrator {
    */
   restartAt(t: number, jump?: boolean): void {
     this.t = t;
+    this.history.invalidate();
     const y = this.y;
     this.box.settle(t, y, this.rawDerivative);
     if (jump ?? this.jumped) this.prop.add(t, y);
     this.jumped = false;
     this.stepper.reset(t, y);
-    if (!this.stepper.k1.every(Number.isFinite)) {
-      this.fail(this.stats.steps === 0 ? 'non-finite initial state or derivative' : 'non-finite derivative after an event');
+    const bad = this.firstNonFinite(this.stepper.k1, 'd/dt ');
+    if (bad) {
+      this.fail(`non-finite derivative ${this.stats.steps === 0 ? 'at the start' : 'after an event'}: ${bad}`);
       return;
     }
     const ev = this.allEvents;
@@ -226,6 +233,20 @@ export class Integrator {
   private fail(why: string): void {
     this.status = 'failed';
     this.message = `${why} at t = ${this.t.toPrecision(6)}`;
+  }
+
+  /** Notes the component a non-finite step attempt blew up in; the error the step is rejected with. */
+  private nonFiniteStep(): number {
+    this.blowUp = this.firstNonFinite(this.stepper.yNext);
+    return Infinity;
+  }
+
+  /** The first non-finite component of `a` as `name = value`, or '' when all are finite. */
+  private firstNonFinite(a: ArrayLike<number>, prefix = ''): string {
+    for (let i = 0; i < a.length; i++) {
+      if (!Number.isFinite(a[i]!)) return `${prefix}${this.names?.[i] ?? `y[${i}]`} = ${a[i]}`;
+    }
+    return '';
   }
 
   private record(name: string, t: number): void {
@@ -304,14 +325,16 @@ export class Integrator {
     const landing = t + hTry >= tTarget - 1e-12 * Math.max(1, Math.abs(tTarget));
     if (landing) hTry = tTarget - t;
     if (hTry < hMin && !landing) {
-      this.fail(`step size collapse (h = ${hTry.toExponential(2)} s)`);
+      // Shrunk by rejections of non-finite steps: say which component blew up, not just "collapse".
+      this.fail(this.blowUp ? `non-finite state (the model blew up): ${this.blowUp}` : `step size collapse (h = ${hTry.toExponential(2)} s)`);
       return true;
     }
     history.unsettledReads = 0;
+    history.invalidate();
     stepper.step(t, hTry);
     this.stats.steps++;
     let err = stepper.error(atol, rtol);
-    if (!finite(stepper.yNext)) err = Infinity;
+    if (!finite(stepper.yNext)) err = this.nonFiniteStep();
     if (err <= 1 && hTry > minLag && history.unsettledReads === 0) {
       // Longer than the smallest lag, but every delayed value the stages read was already final (the
       // actual lags exceed the step): the step is explicit as it stands, an iteration would repeat it.
@@ -324,7 +347,7 @@ export class Integrator {
         stepper.step(t, hTry);
         this.stats.steps++;
         err = stepper.error(atol, rtol);
-        if (!finite(stepper.yNext)) err = Infinity;
+        if (!finite(stepper.yNext)) err = this.nonFiniteStep();
         let change = 0;
         for (let i = 0; i < n; i++) change = Math.max(change, Math.abs(stepper.yNext[i]! - history.capturedEnd(i)) / (atol + rtol * Math.abs(history.capturedEnd(i))));
         if (change <= 0.5) {
@@ -340,13 +363,14 @@ export class Integrator {
       this.stats.rejected++;
       this.rejectedLast = true;
       if (hTry <= hMin) {
-        this.fail(err === Infinity ? 'non-finite state (NaN or Inf): the model blew up' : 'step size collapse');
+        this.fail(err === Infinity ? `non-finite state (the model blew up): ${this.blowUp}` : 'step size collapse');
         return true;
       }
       this.h = hTry * (err === Infinity ? 0.1 : Math.max(MIN_FACTOR, SAFETY * Math.pow(err, -ERR_EXPONENT)));
       return false;
     }
     // Accepted, unless an event fires inside the step.
+    this.blowUp = '';
     const tNext = t + hTry;
     this.stepT = t;
     this.stepH = hTry;

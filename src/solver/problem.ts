@@ -18,6 +18,12 @@ export type DdeRhs = (t: number, y: ArrayLike<number>, dy: number[], past: PastF
 export type PastFn = ((s: number, i: number) => number) & {
   settledUntil: number;
   /**
+   * Changes whenever a value at s > settledUntil may have changed (a new step attempt, a new iterate,
+   * an accepted step, a restart): within one epoch such values are fixed, so a caller may cache them
+   * too, keyed by (s, epoch).
+   */
+  epoch: number;
+  /**
    * All components at time s into `out` (faster than n calls); with `idx`, only those components (the
    * others are left untouched: a caller that reads only some of the state saves the rest).
    */
@@ -67,6 +73,8 @@ export interface Bound {
 export interface DdeProblem {
   /** Number of state components. */
   n: number;
+  /** Component names, for failure messages ("q", "flow 0 W"); default `y[i]`. */
+  names?: readonly string[];
   rhs: DdeRhs;
   /**
    * Optional: dy_i/dt alone, when it is much cheaper than the whole rhs (the queue's A - C versus every

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Scenario } from '../scenario/types.js';
 import type { Engine } from '../variants.js';
 import { writeFileAtomic } from '../io/atomicWrite.js';
+import { asUserIo } from '../io/outDir.js';
 import { isCompactRun, type CompactRun } from './compact.js';
 import { hashOf } from './hash.js';
 
@@ -58,14 +59,18 @@ export class RunCache {
       this.misses++;
       return undefined;
     }
+    const text = asUserIo('--cache', () => readFileSync(p, 'utf8'));
+    let rec: Partial<CacheRecord> | undefined;
     try {
-      const rec = JSON.parse(readFileSync(p, 'utf8')) as Partial<CacheRecord>;
-      if (rec.key === key && isCompactRun(rec.result)) {
-        this.hits++;
-        return rec.result;
-      }
-    } catch {
-      // Fall through: treat as a miss; the next put replaces it.
+      rec = JSON.parse(text) as Partial<CacheRecord>;
+    } catch (e) {
+      // Only unparsable JSON (a file edited by hand) is a miss that the next put replaces; an error
+      // reading the file (permissions, a directory in its place) surfaces.
+      if (!(e instanceof SyntaxError)) throw e;
+    }
+    if (rec?.key === key && isCompactRun(rec.result)) {
+      this.hits++;
+      return rec.result;
     }
     this.misses++;
     return undefined;
@@ -73,6 +78,6 @@ export class RunCache {
 
   put(parts: CacheKeyParts, key: string, result: CompactRun): void {
     const rec: CacheRecord = { key, engine: parts.engine, codeVersion: parts.codeVersion, scenario: parts.scenario, result };
-    writeFileAtomic(this.pathOf(key), JSON.stringify(rec));
+    asUserIo('--cache', () => writeFileAtomic(this.pathOf(key), JSON.stringify(rec)));
   }
 }

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
+import { PACKAGE_ROOT } from '../io/packageRoot.js';
+import { sourceClosure } from '../io/sourceClosure.js';
 import type { Engine } from '../variants.js';
+
+export { sourceClosure };
 
 /**
  * Bump when a change alters results in a way the hashed sources below cannot see (e.g. a dependency's
@@ -10,8 +13,8 @@ import type { Engine } from '../variants.js';
  */
 export const CODE_VERSION = 'sweep-cache-1';
 
-/** Repository root (this file is src/sweep/codeVersion.ts). */
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** Repository root. */
+export const REPO_ROOT = PACKAGE_ROOT;
 
 /**
  * What decides an engine's numbers: its entry module, every module it imports (followed
@@ -34,37 +37,17 @@ function listFiles(abs: string): string[] {
     .flatMap((d) => listFiles(join(abs, d.name)));
 }
 
-const IMPORT_RE = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
-
-/** The entry file and every .ts file it reaches through relative imports (`./x.js` → `./x.ts`). */
-export function sourceClosure(entryAbs: string): string[] {
-  const seen = new Set<string>();
-  const stack = [entryAbs];
-  while (stack.length > 0) {
-    const f = stack.pop()!;
-    if (seen.has(f) || !existsSync(f)) continue;
-    seen.add(f);
-    const text = readFileSync(f, 'utf8');
-    for (const m of text.matchAll(IMPORT_RE)) {
-      const spec = (m[1] ?? m[2])!;
-      const abs = resolve(dirname(f), spec);
-      const candidates = [abs.replace(/\.js$/, '.ts'), abs, `${abs}.ts`, join(abs, 'index.ts')];
-      const hit = candidates.find((c) => existsSync(c) && statSync(c).isFile());
-      if (hit) stack.push(hit);
-    }
-  }
-  return [...seen];
-}
-
 const memo = new Map<string, string>();
 
 /**
  * The model/code version of an engine's results: sha256 of the package version, {@link CODE_VERSION}
- * and every file of {@link ENGINE_SOURCES} (path and bytes, in sorted order). 16 hex digits.
- * Memoised per process: sources do not change under a running sweep.
+ * and every file of {@link ENGINE_SOURCES} (path and bytes, in sorted order; a data directory's files
+ * by their path inside it, so the same models copied elsewhere give the same version). `modelsDir`
+ * replaces the repository's models/ (`--models DIR`). 16 hex digits. Memoised per process: sources
+ * do not change under a running sweep.
  */
-export function engineCodeVersion(engine: Engine, root: string = REPO_ROOT): string {
-  const key = `${engine}\0${root}`;
+export function engineCodeVersion(engine: Engine, root: string = REPO_ROOT, opts: { modelsDir?: string } = {}): string {
+  const key = `${engine}\0${root}\0${opts.modelsDir ?? ''}`;
   const hit = memo.get(key);
   if (hit) return hit;
   const h = createHash('sha256');
@@ -72,9 +55,14 @@ export function engineCodeVersion(engine: Engine, root: string = REPO_ROOT): str
   const pkgVersion = existsSync(pkgPath) ? String((JSON.parse(readFileSync(pkgPath, 'utf8')) as { version?: unknown }).version) : '?';
   h.update(`${pkgVersion}\0${CODE_VERSION}\0${engine}\0`);
   const src = ENGINE_SOURCES[engine];
-  const files = [...new Set([...sourceClosure(join(root, src.entry)), ...src.data.flatMap((p) => listFiles(join(root, p)))])].sort();
-  for (const f of files) {
-    h.update(relative(root, f)).update('\0').update(readFileSync(f)).update('\0');
+  const named = new Map<string, string>();
+  for (const f of sourceClosure(join(root, src.entry))) named.set(relative(root, f), f);
+  for (const d of src.data) {
+    const dir = d === 'models' && opts.modelsDir !== undefined ? opts.modelsDir : join(root, d);
+    for (const f of listFiles(dir)) named.set(join(d, relative(dir, f)), f);
+  }
+  for (const name of [...named.keys()].sort()) {
+    h.update(name).update('\0').update(readFileSync(named.get(name)!)).update('\0');
   }
   const v = h.digest('hex').slice(0, 16);
   memo.set(key, v);

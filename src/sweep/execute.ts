@@ -6,8 +6,8 @@ import { cacheKey, RunCache, type CacheKeyParts } from './cache.js';
 import { engineCodeVersion } from './codeVersion.js';
 import { compactResult, emptySummary, type CompactRun } from './compact.js';
 import { DETERMINISTIC_ENGINES, type RunSpec } from './grid.js';
-import type { EngineFn } from './runEngine.js';
-import { loadEngine } from './worker.js';
+import type { EngineFn } from '../engines.js';
+import { loadEngine, type WorkerTask } from './worker.js';
 
 /** A finished run: its spec and result. */
 export interface RunRecord {
@@ -29,11 +29,13 @@ export interface ExecuteOptions {
   cacheDir: string | null;
   /** Worker threads; 0 runs in this thread (tests, debugging). Default: available cores. */
   workers?: number;
-  /** URL of a module exporting `runEngine` (default: src/sweep/runEngine.ts). Used by workers and in-process. */
+  /** URL of a module exporting `runEngine` (default: src/engines.ts). Used by workers and in-process. */
   engineModule?: string;
   /** In-process engine; overrides engineModule and forces in-process execution (a function cannot cross to a worker). */
   engine?: EngineFn;
-  /** Model/code version per engine, part of the cache key (default: engineCodeVersion). */
+  /** Directory of fluid model files (default: the repository's models/). */
+  modelsDir?: string;
+  /** Model/code version per engine, part of the cache key (default: engineCodeVersion of the models used). */
   codeVersion?: (engine: Engine) => string;
   onProgress?: (p: Progress) => void;
 }
@@ -50,8 +52,10 @@ export function sweepScenario(spec: RunSpec): RunSpec['scenario'] {
   return { ...spec.scenario, trace: { maxPoints: SWEEP_TRACE_POINTS } };
 }
 
-export const DEFAULT_ENGINE_MODULE = new URL('./runEngine.ts', import.meta.url).href;
-const WORKER_FILE = new URL('./worker.ts', import.meta.url).href;
+/** `.ts` when running the sources (tsx, vitest), `.js` in the compiled output: the worker loads the same kind. */
+const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+export const DEFAULT_ENGINE_MODULE = new URL(`../engines${EXT}`, import.meta.url).href;
+const WORKER_FILE = new URL(`./worker${EXT}`, import.meta.url).href;
 
 /**
  * Workers load TypeScript through tsx's CommonJS hook only (`--require tsx/cjs`, by absolute path so
@@ -60,7 +64,7 @@ const WORKER_FILE = new URL('./worker.ts', import.meta.url).href;
  * start-up; piscina requires the worker file first, and worker.ts requires the engine.
  */
 function tsxExecArgv(): string[] {
-  return ['--require', createRequire(import.meta.url).resolve('tsx/cjs')];
+  return EXT === '.ts' ? ['--require', createRequire(import.meta.url).resolve('tsx/cjs')] : [];
 }
 
 export function defaultWorkers(): number {
@@ -92,7 +96,7 @@ function failedRun(e: unknown): CompactRun {
  */
 export async function executeRuns(runs: readonly RunSpec[], opts: ExecuteOptions): Promise<RunRecord[]> {
   const cache = opts.cacheDir === null ? null : new RunCache(opts.cacheDir);
-  const codeVersion = opts.codeVersion ?? ((e: Engine) => engineCodeVersion(e));
+  const codeVersion = opts.codeVersion ?? ((e: Engine) => engineCodeVersion(e, undefined, { modelsDir: opts.modelsDir }));
   const out: (RunRecord | undefined)[] = new Array(runs.length);
   const progress: Progress = { done: 0, total: runs.length, cached: 0, failed: 0 };
   const report = () => opts.onProgress?.({ ...progress });
@@ -128,13 +132,14 @@ export async function executeRuns(runs: readonly RunSpec[], opts: ExecuteOptions
 
   const workers = opts.workers ?? defaultWorkers();
   const engineModule = opts.engineModule ?? DEFAULT_ENGINE_MODULE;
+  const engineOpts = opts.modelsDir === undefined ? {} : { modelsDir: opts.modelsDir };
   if (workers <= 0 || opts.engine || pending.size === 0) {
     const run = opts.engine ?? (pending.size > 0 ? await loadEngine(engineModule) : undefined);
     for (const [key, g] of pending) {
       let result: CompactRun;
       let ok = true;
       try {
-        result = compactResult(await run!(g.spec.engine, sweepScenario(g.spec)));
+        result = compactResult(await run!(g.spec.engine, sweepScenario(g.spec), engineOpts));
       } catch (e) {
         result = failedRun(e);
         ok = false;
@@ -157,7 +162,7 @@ export async function executeRuns(runs: readonly RunSpec[], opts: ExecuteOptions
           let result: CompactRun;
           let ok = true;
           try {
-            result = (await pool.run({ engineModule, engine: g.spec.engine, scenario: sweepScenario(g.spec) })) as CompactRun;
+            result = (await pool.run({ engineModule, engine: g.spec.engine, scenario: sweepScenario(g.spec), ...engineOpts } satisfies WorkerTask)) as CompactRun;
           } catch (e) {
             result = failedRun(e);
             ok = false;

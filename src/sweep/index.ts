@@ -10,7 +10,7 @@ export { canonicalJson, hashOf, sha256Hex } from './hash.js';
 export { RunCache, cacheKey, type CacheKeyParts } from './cache.js';
 export { engineCodeVersion, CODE_VERSION, ENGINE_SOURCES } from './codeVersion.js';
 export { compactResult, type CompactRun } from './compact.js';
-export { runEngine, type EngineFn } from './runEngine.js';
+export { runEngine, type EngineFn } from '../engines.js';
 export { executeRuns, defaultWorkers, type ExecuteOptions, type Progress, type RunRecord } from './execute.js';
 export { runSweep, type SweepOptions, type SweepOutcome } from './sweep.js';
 export { interval, tQuantile975, elasticity, type Interval, type Elasticity } from './stats.js';
@@ -20,4 +20,3 @@ export { writeSweepOutputs, readSweepOutput, SWEEP_FORMAT, type SweepManifest, t
 export { mergeSweeps, type MergeSummary } from './merge.js';
 export { sweepReport, sweepReportHtml } from './report.js';
 export { elasticities, winners, reportRows, theoryRows, type ClosedFormsFn } from './analysis.js';
-export { progressReporter } from './progress.js';

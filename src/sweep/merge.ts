@@ -1,7 +1,9 @@
 import { InputError } from '../errors.js';
 import type { RunRecord } from './execute.js';
-import { expandPlan, type SweepPlan } from './grid.js';
-import { readSweepOutput, writeSweepOutputs, type ReportWriter } from './output.js';
+import { join } from 'node:path';
+import { expandPlan, type RunSpec, type SweepPlan } from './grid.js';
+import { asUserIo } from '../io/outDir.js';
+import { assertSweepOutDir, readSweepOutput, writeSweepOutputs, type ReportWriter } from './output.js';
 
 export interface MergeSummary {
   runs: number;
@@ -18,6 +20,7 @@ export interface MergeSummary {
  */
 export async function mergeSweeps(dirs: readonly string[], outDir: string, opts: { allowPartial?: boolean; report?: ReportWriter; maxRuns?: number } = {}): Promise<MergeSummary> {
   if (dirs.length === 0) throw new InputError('merge', 'needs at least one shard folder');
+  assertSweepOutDir(outDir);
   let plan: SweepPlan | undefined;
   let hash = '';
   const byId = new Map<string, RunRecord['result']>();
@@ -39,7 +42,7 @@ export async function mergeSweeps(dirs: readonly string[], outDir: string, opts:
       byId.set(r.runId, r.result);
     }
   }
-  const specs = expandPlan(plan!, opts.maxRuns);
+  const specs = expandPlanFrom(plan!, join(dirs[0]!, 'sweep.json'), opts.maxRuns);
   const records: RunRecord[] = [];
   const missing: string[] = [];
   for (const spec of specs) {
@@ -50,6 +53,21 @@ export async function mergeSweeps(dirs: readonly string[], outDir: string, opts:
   if (missing.length > 0 && !opts.allowPartial) {
     throw new InputError('merge', `is missing ${missing.length} of ${specs.length} runs (e.g. ${missing[0]}); shards seen: ${[...shardsSeen].sort().join(', ')}; use --allow-partial to merge anyway`);
   }
-  await writeSweepOutputs(outDir, plan!, records, null, opts.report);
+  await asUserIo('--out', () => writeSweepOutputs(outDir, plan!, records, null, opts.report));
   return { runs: records.length, shards: dirs.length, missing: missing.length };
+}
+
+/**
+ * The runs of a plan read from `source` (a sweep.json): a problem with the plan is reported against
+ * the file's field (`plan.axes[0] (loss)`), not the flag that would have set it on a command line.
+ */
+function expandPlanFrom(plan: SweepPlan, source: string, maxRuns?: number): RunSpec[] {
+  try {
+    return expandPlan(plan, maxRuns);
+  } catch (e) {
+    if (!(e instanceof InputError) || e.field === '--max-runs') throw e;
+    const i = plan.axes.findIndex((a) => a.flag === e.field);
+    const field = i >= 0 ? `plan.axes[${i}] (${plan.axes[i]!.name})` : e.field.startsWith('--') ? 'plan' : `plan: ${e.source ? `${e.source}: ` : ''}${e.field}`;
+    throw new InputError(field, e.problem, source);
+  }
 }

@@ -1,6 +1,7 @@
 import { executeRuns, type ExecuteOptions, type RunRecord } from './execute.js';
 import { expandPlan, type SweepPlan } from './grid.js';
-import { writeSweepOutputs, type ReportWriter } from './output.js';
+import { asUserIo, checkOutDir } from '../io/outDir.js';
+import { assertSweepOutDir, writeSweepOutputs, type ReportWriter } from './output.js';
 import { inShard, type Shard } from './shard.js';
 
 export interface SweepOptions extends ExecuteOptions {
@@ -28,9 +29,12 @@ export interface SweepOutcome {
  */
 export async function runSweep(plan: SweepPlan, opts: SweepOptions): Promise<SweepOutcome> {
   const all = expandPlan(plan, opts.maxRuns);
+  // Before any run: where the results go must be usable (hours of runs, then an error, is no good).
+  assertSweepOutDir(opts.outDir);
+  if (opts.cacheDir !== null) checkOutDir(opts.cacheDir, '--cache');
   const mine = all.filter((r) => inShard(r.index, opts.shard));
   const records = await executeRuns(mine, opts);
-  await writeSweepOutputs(opts.outDir, plan, records, opts.shard ?? null, opts.report);
+  await asUserIo('--out', () => writeSweepOutputs(opts.outDir, plan, records, opts.shard ?? null, opts.report));
   return {
     records,
     gridRuns: all.length,

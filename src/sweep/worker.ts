@@ -8,13 +8,15 @@ import { fileURLToPath } from 'node:url';
 import type { Scenario } from '../scenario/types.js';
 import type { Engine } from '../variants.js';
 import { compactResult, type CompactRun } from './compact.js';
-import type { EngineFn } from './runEngine.js';
+import type { EngineFn } from '../engines.js';
 
 export interface WorkerTask {
   /** URL of a module exporting `runEngine: EngineFn`. */
   engineModule: string;
   engine: Engine;
   scenario: Scenario;
+  /** Directory of fluid model files (default: the repository's models/). */
+  modelsDir?: string;
 }
 
 const modules = new Map<string, Promise<EngineFn>>();
@@ -47,5 +49,5 @@ export async function loadEngine(url: string): Promise<EngineFn> {
 
 export default async function runTask(task: WorkerTask): Promise<CompactRun> {
   const run = await loadEngine(task.engineModule);
-  return compactResult(await run(task.engine, task.scenario));
+  return compactResult(await run(task.engine, task.scenario, task.modelsDir === undefined ? {} : { modelsDir: task.modelsDir }));
 }

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { presetScenario } from '../../src/scenario/presets.js';
-import { cclab } from './cliHarness.js';
+import { cli, cclabProcess } from './cliHarness.js';
 
 /** The CLI contract for bad input: one line on stderr naming the field and what is accepted, exit 2, no stack. */
-function expectBadInput(args: string[], pattern: RegExp): void {
-  const r = cclab(args);
+async function expectBadInput(args: string[], pattern: RegExp): Promise<void> {
+  const r = await cli(args);
   expect(r.code).toBe(2);
   const lines = r.stderr.trim().split('\n');
   expect(lines[0]).toMatch(pattern);
@@ -15,44 +15,71 @@ function expectBadInput(args: string[], pattern: RegExp): void {
 }
 
 describe('cclab simulate: bad input', () => {
-  it('unknown variant names the accepted ones', () => {
-    expectBadInput(['simulate', '--variant', 'vegas'], /--variant must be one of tahoe, reno, newreno, westwood, cubic, got 'vegas'/);
+  it('unknown variant names the accepted ones', async () => {
+    await expectBadInput(['simulate', '--variant', 'vegas'], /--variant must be one of tahoe, reno, newreno, westwood, cubic, got 'vegas'/);
   });
-  it('unknown preset', () => {
-    expectBadInput(['simulate', '--scenario', 'wan'], /--scenario must be one of normal, lfn, lossy or a .json\/.yaml file, got 'wan'/);
+  it('unknown preset', async () => {
+    await expectBadInput(['simulate', '--scenario', 'wan'], /--scenario must be one of normal, lfn, lossy or a .json\/.yaml file, got 'wan'/);
   });
-  it('zero or negative bandwidth', () => {
-    expectBadInput(['simulate', '--bandwidth', '0Mbps'], /--bandwidth must be a rate > 0, got 0/);
-    expectBadInput(['simulate', '--bandwidth', '-5Mbps'], /--bandwidth must be a rate > 0/);
+  it('zero or negative bandwidth', async () => {
+    await expectBadInput(['simulate', '--bandwidth', '0Mbps'], /--bandwidth must be a rate > 0, got 0/);
+    await expectBadInput(['simulate', '--bandwidth', '-5Mbps'], /--bandwidth must be a rate > 0/);
   });
-  it('loss outside [0, 1)', () => {
-    expectBadInput(['simulate', '--loss', '1'], /--loss must be in \[0, 1\), got 1/);
-    expectBadInput(['simulate', '--loss', '-0.1'], /--loss must be in \[0, 1\)/);
+  it('loss outside [0, 1)', async () => {
+    await expectBadInput(['simulate', '--loss', '1'], /--loss must be in \[0, 1\), got 1/);
+    await expectBadInput(['simulate', '--loss', '-0.1'], /--loss must be in \[0, 1\)/);
   });
-  it('unknown flag', () => {
-    expectBadInput(['simulate', '--bogus'], /unknown option '--bogus'/);
+  it('unknown flag', async () => {
+    await expectBadInput(['simulate', '--bogus'], /unknown option '--bogus'/);
   });
-  it('missing, malformed and misspelt scenario files', () => {
+  it('missing, malformed and misspelt scenario files', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cclab-cli-'));
-    expectBadInput(['simulate', '--scenario', join(dir, 'none.yaml')], /--scenario cannot read file/);
+    await expectBadInput(['simulate', '--scenario', join(dir, 'none.yaml')], /--scenario cannot read file/);
     writeFileSync(join(dir, 'bad.json'), '{"durationS": ');
-    expectBadInput(['simulate', '--scenario', join(dir, 'bad.json')], /bad.json: \(file\) is not valid JSON/);
+    await expectBadInput(['simulate', '--scenario', join(dir, 'bad.json')], /bad.json: \(file\) is not valid JSON/);
     writeFileSync(join(dir, 'typo.yaml'), 'durationS: 10\nbottleneck:\n  delay: 0.1\n');
-    expectBadInput(['simulate', '--scenario', join(dir, 'typo.yaml')], /typo.yaml: bottleneck.delay is not a known key/);
+    await expectBadInput(['simulate', '--scenario', join(dir, 'typo.yaml')], /typo.yaml: bottleneck.delay is not a known key/);
   });
 });
 
 describe('cclab simulate: scenario resolution', () => {
-  it('--print-scenario shows the preset with the flags applied', () => {
-    const r = cclab(['simulate', '--scenario', 'lfn', '--variant', 'cubic', '--duration', '500s', '--seed', '7', '--print-scenario']);
+  it('--print-scenario shows the preset with the flags applied', async () => {
+    const r = await cli(['simulate', '--scenario', 'lfn', '--variant', 'cubic', '--duration', '500s', '--seed', '7', '--print-scenario']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(presetScenario('lfn', 'cubic', { durationS: 500, seed: 7 }));
   });
-  it('--help exits 0 and lists the overrides', () => {
-    const r = cclab(['simulate', '--help']);
+  it('every loss flag takes a percentage; MBps is megabytes per second', async () => {
+    const r = await cli(['simulate', '--scenario', 'lossy', '--loss', '2%', '--bandwidth', '1MBps', '--print-scenario']);
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.bottleneck.loss.rate).toBeCloseTo(0.02, 15);
+    expect(s.bottleneck.bandwidthBps).toBe(8e6);
+  });
+  it('warns when the nominal bottleneck is not the tightest link (--bandwidth 1Gbps on normal keeps the 10 Mbit/s access link)', async () => {
+    const r = await cli(['simulate', '--bandwidth', '1Gbps', '--print-scenario']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^cclab: warning: the bottleneck link \(1\.000 Gbit\/s\) is not the tightest link on normal: the access link runs at 10\.00 Mbit\/s, so goodput is capped near 8\.629 Mbit\/s; raise it with --access-bandwidth\n$/);
+    const ok = await cli(['simulate', '--bandwidth', '1Gbps', '--access-bandwidth', '10Gbps', '--print-scenario']);
+    expect(ok.stderr).toBe('');
+  });
+  it('--help exits 0 and lists the overrides', async () => {
+    const r = await cli(['simulate', '--help']);
     expect(r.code).toBe(0);
     for (const flag of ['--bandwidth', '--delay', '--loss', '--flows', '--duration', '--mss', '--queue', '--seed', '--json', '--out']) {
       expect(r.stdout).toContain(flag);
     }
+  });
+});
+
+describe('cclab as a process (end to end)', () => {
+  it('bad input: exit code 2 and one line on stderr, no stack trace', () => {
+    const r = cclabProcess(['simulate', '--loss', '1.5']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('cclab: error: --loss must be in [0, 1), got 1.5');
+  });
+  it('--help exits 0 and lists every command', () => {
+    const r = cclabProcess(['--help']);
+    expect(r.code).toBe(0);
+    for (const c of ['simulate', 'predict', 'compare', 'report', 'sweep', 'merge', 'list']) expect(r.stdout).toMatch(new RegExp(`^  ${c}\\b`, 'm'));
   });
 });

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cclab } from './cliHarness.js';
+import { cli, cclabProcess } from './cliHarness.js';
 
 const REQUIRED_KEYS = ['engine', 'variant', 'scenario', 'durationS', 'mssBytes', 'goodputBps', 'meanCwndBytes', 'meanCwndSegments', 'retransmits', 'timeouts', 'events', 'wallS'];
 
@@ -12,9 +12,9 @@ function withoutWall(json: Record<string, unknown>): Record<string, unknown> {
 }
 
 describe('cclab simulate / predict: runs', () => {
-  it('simulate --json prints one object with the documented keys, reproducible by seed', () => {
+  it('simulate --json prints one object with the documented keys, reproducible by seed', async () => {
     const args = ['simulate', '--scenario', 'lossy', '--variant', 'newreno', '--duration', '20s', '--seed', '3', '--json'];
-    const a = cclab(args);
+    const a = await cli(args);
     expect(a.code).toBe(0);
     const ja = JSON.parse(a.stdout) as Record<string, unknown>;
     for (const k of REQUIRED_KEYS) expect(ja).toHaveProperty(k);
@@ -22,15 +22,15 @@ describe('cclab simulate / predict: runs', () => {
     expect(ja.mssBytes).toBe(340);
     expect(ja.goodputBps as number).toBeGreaterThan(0);
     expect(ja.goodputBps as number).toBeLessThan(1e6 * (340 / 394));
-    const b = JSON.parse(cclab(args).stdout) as Record<string, unknown>;
+    const b = JSON.parse((await cli(args)).stdout) as Record<string, unknown>;
     expect(withoutWall(b)).toEqual(withoutWall(ja));
-    const c = JSON.parse(cclab([...args.slice(0, -2), '4', '--json']).stdout) as Record<string, unknown>;
+    const c = JSON.parse((await cli([...args.slice(0, -2), '4', '--json'])).stdout) as Record<string, unknown>;
     expect(c.goodputBps).not.toBe(ja.goodputBps);
   });
 
-  it('simulate --out writes the result, summary, scenario and tidy traces', () => {
+  it('simulate --out writes the result, summary, scenario and tidy traces', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'cclab-out-')), 'run');
-    const r = cclab(['simulate', '--scenario', 'lossy', '--variant', 'cubic', '--duration', '10s', '--out', dir]);
+    const r = await cli(['simulate', '--scenario', 'lossy', '--variant', 'cubic', '--duration', '10s', '--out', dir]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/goodput\s+\d/);
     for (const f of ['result.json', 'summary.json', 'scenario.json', 'traces.csv']) expect(existsSync(join(dir, f))).toBe(true);
@@ -43,8 +43,8 @@ describe('cclab simulate / predict: runs', () => {
     expect(csv.some((l) => l.startsWith(',queuePackets,'))).toBe(true);
   });
 
-  it('predict --json gives the same keys with engine fluid, plus the closed forms that apply', () => {
-    const r = cclab(['predict', '--scenario', 'lfn', '--variant', 'reno', '--duration', '20s', '--json']);
+  it('predict --json gives the same keys with engine fluid, plus the closed forms that apply (as a process)', () => {
+    const r = cclabProcess(['predict', '--scenario', 'lfn', '--variant', 'reno', '--duration', '20s', '--json']);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout) as Record<string, unknown> & { closedForm: { formula: string; appliesTo: string[] }[] };
     for (const k of REQUIRED_KEYS) expect(j).toHaveProperty(k);

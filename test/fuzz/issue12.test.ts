@@ -1,4 +1,4 @@
-import { copyFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
@@ -151,11 +151,11 @@ describe('issue 12: limits are checked before anything is allocated', () => {
     await refused([...args, '--max-runs', '3'], /--max-runs is 3, but the sweep has 4 runs/);
     const ok = await cli([...args, '--max-runs', '4']);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toBe('2 points x 1 variants x packet = 4 runs\n');
+    expect(ok.stdout.split('\n')[0]).toBe('2 points x 1 variants x packet = 4 runs');
   });
   it('--dry-run with a shard counts by arithmetic: 10 runs, shard 3/4 holds runs 2 and 6', async () => {
     const r = await cli(['sweep', '--loss', '1e-4..1e-1:log:5', '--reps', '2', '--engines', 'packet', '--variants', 'reno', '--shard', '3/4', '--dry-run', '--out', out]);
-    expect(r.stdout).toBe('5 points x 1 variants x packet = 10 runs, 2 in shard 3/4\n');
+    expect(r.stdout.split('\n')[0]).toBe('5 points x 1 variants x packet = 10 runs, 2 in shard 3/4');
   });
   it('sweep --flows 1,1000000000 and simulate --flows 100000000 are refused before any flow is built', async () => {
     await refused(['sweep', '--flows', '1,1000000000', '--dry-run', '--out', out], /--flows must be whole numbers in \[1, 10000\], got 1000000000/, 1000);
@@ -191,5 +191,95 @@ describe('issue 12: inputs that were silently accepted', () => {
     await refused(['compare', '--variants', 'reno,reno'], /^cclab: error: --variants lists 'reno' twice, got 'reno,reno'\n$/);
     await refused(['sweep', '--variants', 'reno,cubic,reno', '--dry-run', '--out', '/nonexistent/x'], /--variants lists 'reno' twice/);
     await refused(['sweep', '--engines', 'packet,packet', '--dry-run', '--out', '/nonexistent/x'], /--engines lists 'packet' twice/);
+  });
+});
+
+describe('issue 12: exit codes and messages', () => {
+  const dir = sandbox();
+  const aFile = file(dir, 'a-file.txt', 'not a folder\n');
+  const quickSweep = ['sweep', '--engines', 'fluid', '--variants', 'reno', '--loss', '1e-3', '--duration', '2s', '--workers', '0', '--no-cache', '--no-report', '--quiet'];
+  it('--out naming an existing file is exit 2 with the path (simulate, predict, sweep, merge, report; was internal error)', async () => {
+    for (const args of [['simulate', '--duration', '1s'], ['predict', '--duration', '1s'], quickSweep, ['report', '--scenarios', 'lfn', '--variants', 'reno', '--duration', '4s']]) {
+      await refused([...args, '--out', aFile], new RegExp(`^cclab: error: --out '${aFile}' exists and is not a directory\\n$`));
+    }
+    await refused(['merge', dir, '--out', aFile], /--out '.*a-file\.txt' exists and is not a directory/);
+    expect(readFileSync(aFile, 'utf8')).toBe('not a folder\n');
+  });
+  it('--out and --cache under a file or an unwritable folder are exit 2 naming the path', async () => {
+    await refused(['simulate', '--duration', '1s', '--out', join(aFile, 'sub')], /--out cannot create '.*a-file\.txt\/sub': '.*a-file\.txt' is not a directory/);
+    // /proc/sys refuses writes even to root.
+    await refused(['simulate', '--duration', '1s', '--out', '/proc/sys/cclab-out'], /--out cannot write '\/proc\/sys\/cclab-out' \(in '\/proc\/sys'\) \(EACCES\)/);
+    await refused([...quickSweep.filter((a) => a !== '--no-cache'), '--cache', join(aFile, 'cache'), '--out', join(dir, 'sw1')], /--cache cannot create '.*a-file\.txt\/cache': '.*a-file\.txt' is not a directory/);
+    await refused(['report', '--scenarios', 'lfn', '--variants', 'reno', '--duration', '4s', '--out', '/proc/sys/cclab-report'], /--out cannot write '\/proc\/sys\/cclab-report'/);
+  });
+  it("commander's own errors carry the cclab: prefix, on one line", async () => {
+    for (const [args, msg] of [
+      [['simulate', '--bogus'], /^cclab: error: unknown option '--bogus' \(run cclab --help for usage\)\n$/],
+      [['simulatex'], /^cclab: error: unknown command 'simulatex' \(Did you mean simulate\?\) \(run cclab --help for usage\)\n$/],
+      [['simulate', '--variant'], /^cclab: error: option '--variant <id>' argument missing \(run cclab --help for usage\)\n$/],
+      [['simulate', '--loss-direction', 'sideways'], /^cclab: error: option '--loss-direction <dir>' argument 'sideways' is invalid\. Allowed choices are data, both\. \(run cclab --help for usage\)\n$/],
+    ] as const) {
+      await refused([...args], msg);
+    }
+  });
+  it('sweep --out and merge --out refuse an existing folder that is not a sweep output (as report does)', async () => {
+    const mine = join(dir, 'my-notes');
+    mkdirSync(mine);
+    writeFileSync(join(mine, 'thesis.tex'), '\\documentclass{article}\n');
+    await refused([...quickSweep, '--out', mine], /^cclab: error: --out '.*my-notes' exists and is not a sweep output folder \(no \.cclab-sweep or sweep\.json in it\)/);
+    const shard = join(dir, 'shard');
+    expect((await cli([...quickSweep, '--out', shard])).code).toBe(0);
+    await refused(['merge', shard, '--out', mine], /--out '.*my-notes' exists and is not a sweep output folder/);
+    expect(readdirSync(mine)).toEqual(['thesis.tex']);
+    // Its own folder is fine to write again (a resumed or extended sweep), and so is an empty one.
+    expect((await cli([...quickSweep, '--out', shard])).code).toBe(0);
+    mkdirSync(join(dir, 'empty'));
+    expect((await cli(['merge', shard, '--out', join(dir, 'empty')])).code).toBe(0);
+  });
+  it('runs.json is byte-identical across runs of the same sweep; wall times are in timings.json', async () => {
+    const a = join(dir, 'det-a');
+    const b = join(dir, 'det-b');
+    expect((await cli([...quickSweep, '--loss', '1e-3,1e-2', '--out', a])).code).toBe(0);
+    expect((await cli([...quickSweep, '--loss', '1e-3,1e-2', '--out', b])).code).toBe(0);
+    expect(readFileSync(join(a, 'runs.json'), 'utf8')).toBe(readFileSync(join(b, 'runs.json'), 'utf8'));
+    expect(readFileSync(join(a, 'runs.json'), 'utf8')).not.toContain('wallS');
+    const timings = JSON.parse(readFileSync(join(a, 'timings.json'), 'utf8')) as { runId: string; wallS: number; cached: boolean }[];
+    expect(timings).toHaveLength(2);
+    for (const t of timings) expect(t.wallS).toBeGreaterThan(0);
+  });
+  it('merging a tampered sweep.json names the sweep.json field, not a flag (was "--loss must be in [0, 1)")', async () => {
+    const shard = join(dir, 'tamper');
+    expect((await cli([...quickSweep, '--out', shard])).code).toBe(0);
+    const manifest = join(shard, 'sweep.json');
+    const good = readFileSync(manifest, 'utf8');
+    const edit = async (change: (m: Record<string, any>) => void, msg: RegExp) => {
+      const m = JSON.parse(good) as Record<string, any>;
+      change(m);
+      writeFileSync(manifest, JSON.stringify(m));
+      await refused(['merge', shard, '--out', join(dir, 'merged')], msg);
+    };
+    await edit((m) => (m.plan.axes[0].values = [5]), /sweep\.json: planHash is [0-9a-f]{16}, but the plan in this file hashes to [0-9a-f]{16}: sweep\.json was edited/);
+    await edit((m) => (m.plan.reps = 'five'), /sweep\.json: plan\.reps must be a whole number in \[1, \d+\], got 'five'/);
+    await edit((m) => (m.plan.variants = ['reno', 'vegas']), /sweep\.json: plan\.variants\[1\] must be one of tahoe, reno/);
+    await edit((m) => (m.plan.constructor = 1), /sweep\.json: plan\.constructor is not a known key/);
+    await edit((m) => (m.plan.base.durationS = -1), /sweep\.json: plan\.base: durationS must be/);
+    // A consistent edit (hash recomputed) of an invalid value is reported against the axis, not --loss.
+    const { planHash } = await import('../../src/sweep/grid.js');
+    await edit((m) => {
+      m.plan.axes[0].values = [5];
+      m.planHash = planHash(m.plan);
+    }, /sweep\.json: plan\.axes\[0\] \(loss\) must be in \[0, 1\), got 5/);
+    writeFileSync(manifest, good);
+  });
+  it('a blow-up names the first non-finite component, its value and the time (was "step size collapse")', () => {
+    const d = sandbox('cclab-models-');
+    copyFileSync(join(DEFAULT_MODELS_DIR, 'bottleneck.model.yaml'), join(d, 'bottleneck.model.yaml'));
+    const reno = readFileSync(join(DEFAULT_MODELS_DIR, 'reno.model.yaml'), 'utf8');
+    const eq = '  - "dL/dt = ss == 1 ? rate(t - R) * p(t - R) : 0"';
+    expect(reno).toContain(eq);
+    writeFileSync(join(d, 'reno.model.yaml'), reno.replace(eq, '  - "dL/dt = t > 2 ? sqrt(-1) : (ss == 1 ? rate(t - R) * p(t - R) : 0)"'));
+    const r = runFluid(presetScenario('lfn', 'reno', { durationS: 5 }), { models: loadModels(d) });
+    expect(r.status).toBe('failed');
+    expect(r.failure).toBe("fluid model 'reno' failed: non-finite state (the model blew up): L = NaN at t = 2.00000");
   });
 });

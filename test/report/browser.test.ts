@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateRecipe } from '../../src/report/recipe.js';
 import { writeReport, type ReportOutput } from '../../src/report/write.js';
 import { compileWithWarnings } from '../../src/report/vega.js';
-import { testEngines } from './engines.js';
+import { loadEngines } from '../../src/engines.js';
 
 /**
  * The report as a person meets it: rendered with the engines, opened from disk in a real Chromium with
@@ -25,7 +25,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the report in a brows
   let out: ReportOutput;
   beforeAll(async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'cclab-browser-')), 'report');
-    const { engines } = await testEngines();
+    const engines = await loadEngines();
     out = await writeReport(recipe, dir, { engines });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   });

@@ -1,4 +1,4 @@
-import type { EngineSet } from '../../src/compare/engines.js';
+import type { EngineSet } from '../../src/engines.js';
 import type { ClosedFormPrediction } from '../../src/compare/types.js';
 import type { RunResult, Series } from '../../src/result/types.js';
 import type { Scenario } from '../../src/scenario/types.js';

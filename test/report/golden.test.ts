@@ -3,11 +3,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runComparison, type ComparisonCase } from '../../src/compare/run.js';
-import type { EngineSet } from '../../src/compare/engines.js';
+import type { EngineSet } from '../../src/engines.js';
 import { resolveScenarios, validateRecipe, type ReportRecipe } from '../../src/report/recipe.js';
 import { FlagNotes, goodputRows, goodputTableHtml } from '../../src/report/tables.js';
 import { fakeEngines } from './fakeEngines.js';
-import { testEngines } from './engines.js';
+import { loadEngines } from '../../src/engines.js';
 
 /**
  * Golden files of the goodput table (numbers rounded to 3 significant digits, as STYLE.md asks) to
@@ -51,9 +51,8 @@ describe('goodput table golden files', () => {
     await goldenTable('goodput-table.synthetic', recipe, fakeEngines);
   });
 
-  it('should match the golden table of the real engines (lossy and lfn, 20 s, reno and cubic)', async (ctx) => {
-    const { engines, real } = await testEngines();
-    if (!real) ctx.skip();
+  it('should match the golden table of the real engines (lossy and lfn, 20 s, reno and cubic)', async () => {
+    const engines = await loadEngines();
     const recipe = validateRecipe({ name: 'golden', scenarios: ['lossy', 'lfn'], variants: ['reno', 'cubic'], duration: 20, seed: 1 });
     await goldenTable('goodput-table.engines', recipe, engines);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { parseDurationS, parseInteger, parseNumber, parseRateBps } from '../../src/units.js';
+import { parseDurationS, parseInteger, parseNumber, parseProbability, parseRateBps } from '../../src/units.js';
 
 describe('units', () => {
   it('parseRateBps(text) reads SI rate suffixes case-insensitively', () => {
@@ -9,6 +9,25 @@ describe('units', () => {
     expect(parseRateBps('64kbps')).toBe(64e3);
     expect(parseRateBps('1e6')).toBe(1e6);
     expect(parseRateBps('10 mbps')).toBe(10e6);
+  });
+
+  it('parseRateBps(text) reads B as bytes and Ki/Mi/Gi as powers of 1024 (SI / IEC 80000-13)', () => {
+    expect(parseRateBps('100MBps')).toBe(800e6);
+    expect(parseRateBps('12.5MB/s')).toBe(100e6);
+    expect(parseRateBps('1Mibps')).toBe(2 ** 20);
+    expect(parseRateBps('1MiBps')).toBe(8 * 2 ** 20);
+    expect(parseRateBps('2 kbit/s')).toBe(2000);
+    expect(() => parseRateBps('100MBPS', '--bandwidth')).toThrow(/--bandwidth has unknown unit 'MBPS'.*b = bit, B = byte/);
+    expect(() => parseRateBps('1Mib', '--bandwidth')).toThrow(InputError);
+  });
+
+  it('parseProbability(text) takes fractions and percentages, in [0, 1)', () => {
+    expect(parseProbability('1e-3')).toBe(1e-3);
+    expect(parseProbability('0.1%')).toBeCloseTo(1e-3, 15);
+    expect(parseProbability('10 %')).toBeCloseTo(0.1, 15);
+    expect(() => parseProbability('100%', '--loss')).toThrow('--loss must be in [0, 1), got 100%');
+    expect(() => parseProbability('1.5', '--loss')).toThrow('--loss must be in [0, 1), got 1.5');
+    expect(() => parseProbability('x%', '--loss')).toThrow(/--loss must be a decimal number/);
   });
 
   it('parseDurationS(text) reads s, ms, us and bare seconds', () => {

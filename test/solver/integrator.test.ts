@@ -150,3 +150,41 @@ describe('solve(problem): every event that crosses inside a step fires', () => {
     expect(second).toBe(0);
   });
 });
+
+describe('PastFn.epoch', () => {
+  it('a value beyond the accepted solution is the same for the same (s, epoch), so callers may cache it', () => {
+    // x' = 1 - x - x(t - 0.1): steps far longer than the lag, so the rhs reads inside the step in progress
+    // (extrapolated first, then iterated on the step's own dense output).
+    const seen = new Map<string, number>();
+    let inStep = 0;
+    let mismatches = 0;
+    const epochs = new Set<number>();
+    const sol = solve(
+      {
+        n: 1,
+        y0: [0],
+        tspan: [0, 10],
+        minLagS: 0.1,
+        rhs: (t, y, dy, past) => {
+          const s = t - 0.1;
+          const v = past(s, 0);
+          if (s > past.settledUntil) {
+            inStep++;
+            epochs.add(past.epoch);
+            const key = `${s}|${past.epoch}`;
+            const before = seen.get(key);
+            if (before !== undefined && before !== v) mismatches++;
+            seen.set(key, v);
+          }
+          dy[0] = 1 - y[0]! - v;
+        },
+      },
+      { rtol: 1e-8, atol: 1e-10 },
+    );
+    expect(sol.status).toBe('ok');
+    expect(Math.abs(sol.at(10, 0) - 0.5)).toBeLessThan(1e-6);
+    expect(inStep).toBeGreaterThan(100);
+    expect(epochs.size).toBeGreaterThan(10);
+    expect(mismatches).toBe(0);
+  });
+});

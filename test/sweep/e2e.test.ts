@@ -57,7 +57,7 @@ describe('packet engine determinism across workers', () => {
 
 describe('trace settings do not change summaries', () => {
   it.each(['packet', 'fluid'] as const)('%s: the summary is the same with 10 and 4000 trace points (why the cache key skips trace)', async (engine) => {
-    const { runEngine } = await import('../../src/sweep/runEngine.js');
+    const { runEngine } = await import('../../src/engines.js');
     const { presetScenario } = await import('../../src/scenario/presets.js');
     const s = presetScenario('lossy', 'cubic', { durationS: 5 });
     s.bottleneck.loss.rate = 0.02;

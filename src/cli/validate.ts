@@ -1,0 +1,122 @@
+import { existsSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { InputError } from '../errors.js';
+import { parseRange } from '../sweep/range.js';
+import { parseInteger, parseRateBps } from '../units.js';
+import { VARIANTS } from '../variants.js';
+import type { ValidateGrid } from '../validate/grid.js';
+import { progressReporter } from './progress.js';
+import { parseVariantList } from './scenarioOptions.js';
+
+/** The issue's grid (src/validate/grid.ts's DEFAULT_GRID, which test/validate/cli.test.ts checks against these). */
+const DEFAULTS = { losses: [1e-5, 1e-4, 1e-3, 1e-2, 5e-2], rttsMs: [10, 30, 100, 300], seeds: 5, seed: 1, bandwidthMbps: 100, minLossEvents: 20 } as const;
+/** Worker threads have a heap each: thousands would exhaust memory before any run. */
+const MAX_WORKERS = 256;
+
+interface ValidateFlags {
+  variants: string;
+  loss: string;
+  rtt: string;
+  seeds: string;
+  seed: string;
+  bandwidth: string;
+  minLossEvents: string;
+  models?: string;
+  workers?: string;
+  shard?: string;
+  cache: string | false;
+  out: string;
+  quiet?: boolean;
+  dryRun?: boolean;
+}
+
+/** The grid from the flags (exported for tests). */
+export function gridFromFlags(o: ValidateFlags): ValidateGrid {
+  const seeds = parseInteger(o.seeds, '--seeds');
+  if (seeds < 1 || seeds > 1000) throw new InputError('--seeds', `must be a whole number in [1, 1000], got ${seeds}`);
+  const losses = parseRange('--loss', o.loss, 'number');
+  for (const p of losses) if (!(p > 0 && p < 1)) throw new InputError('--loss', `values must be in (0, 1), got ${p}`);
+  const rttsS = parseRange('--rtt', o.rtt, 'duration');
+  for (const r of rttsS) if (!(r > 0 && r <= 10)) throw new InputError('--rtt', `values must be in (0, 10] s, got ${r}`);
+  const bandwidthBps = parseRateBps(o.bandwidth, '--bandwidth');
+  if (!(bandwidthBps >= 1e3 && bandwidthBps <= 1e11)) throw new InputError('--bandwidth', `must be in [1 kbit/s, 100 Gbit/s], got ${o.bandwidth}`);
+  const minLossEvents = parseInteger(o.minLossEvents, '--min-loss-events');
+  if (minLossEvents < 1 || minLossEvents > 10_000) throw new InputError('--min-loss-events', `must be a whole number in [1, 10000], got ${minLossEvents}`);
+  const seed = parseInteger(o.seed, '--seed');
+  if (seed < 0 || seed > 2 ** 32 - 1) throw new InputError('--seed', `must be a whole number in [0, 4294967295], got ${seed}`);
+  return { variants: parseVariantList(o.variants), losses, rttsS, seeds, seed, bandwidthBps, minLossEvents };
+}
+
+export function register(program: Command): void {
+  const d = DEFAULTS;
+  program
+    .command('validate')
+    .description('fluid models and closed forms against the packet engine over a standard loss x RTT grid: agreement table, report page and CSV')
+    .option('--variants <list>', 'congestion controls', VARIANTS.join(','))
+    .option('--loss <range>', 'random loss rates', d.losses.join(','))
+    .option('--rtt <range>', 'base RTTs', d.rttsMs.map((r) => `${r}ms`).join(','))
+    .option('--seeds <n>', 'packet runs per point (the fluid model runs once)', String(d.seeds))
+    .option('--seed <n>', 'seed the run seeds are derived from', String(d.seed))
+    .option('--bandwidth <rate>', 'bottleneck rate (access links 10x faster)', `${d.bandwidthMbps}Mbps`)
+    .option('--min-loss-events <n>', 'loss events each run must see after its first slow start', String(d.minLossEvents))
+    .option('--models <dir>', "folder of fluid model files to validate (default: the repository's models/)")
+    .option('--workers <n>', `worker threads (default: cores = ${availableParallelism()}; 0 = in this thread)`)
+    .option('--shard <i/N>', 'run only the i-th of N parts into the cache; then run without --shard (same --cache) for the table')
+    .option('--cache <dir>', 'run cache directory (content-addressed, shared with cclab sweep)', '.cache/runs')
+    .option('--no-cache', 'do not read or write the run cache')
+    .option('--out <dir>', 'output folder: index.html, points.csv, summary.csv', 'reports/validate')
+    .option('--dry-run', 'print the grid size and the simulated time, and exit')
+    .option('--quiet', 'no progress bar')
+    .action(async (o: ValidateFlags) => {
+      const grid = gridFromFlags(o);
+      const { parseShard } = await import('../sweep/shard.js');
+      const shard = o.shard === undefined ? undefined : parseShard(o.shard);
+      const workers = o.workers === undefined ? availableParallelism() : parseInteger(o.workers, '--workers');
+      if (workers < 0 || workers > MAX_WORKERS) throw new InputError('--workers', `must be a whole number in [0, ${MAX_WORKERS}], got ${workers}`);
+      let modelsDir: string | undefined;
+      if (o.models !== undefined) {
+        modelsDir = resolve(o.models);
+        if (!existsSync(modelsDir) || !statSync(modelsDir).isDirectory()) throw new InputError('--models', `must be a folder of *.model.yaml files, got '${o.models}'`);
+      }
+      // Compile (and check) the models once, before workers start: a broken file fails fast, by name.
+      const { prepareFluidModels } = await import('../engines.js');
+      await prepareFluidModels(grid.variants, { modelsDir });
+      const { expandGrid } = await import('../validate/grid.js');
+      if (o.dryRun) {
+        const { points, runs } = expandGrid(grid);
+        const simS = points.reduce((a, p) => a + p.scenario.durationS * (grid.seeds + 1), 0);
+        process.stdout.write(`${points.length} points x (${grid.seeds} packet + 1 fluid) = ${runs.length} runs, ${simS.toFixed(0)} s simulated\n`);
+        return;
+      }
+      const { runValidate, summaryText, flaggedText } = await import('../validate/index.js');
+      const progress = progressReporter({ name: 'validate', quiet: o.quiet });
+      const t0 = performance.now();
+      const outcome = await runValidate({
+        grid,
+        outDir: shard ? undefined : o.out,
+        shard,
+        cacheDir: o.cache === false ? null : resolve(o.cache),
+        workers,
+        ...(modelsDir === undefined ? {} : { modelsDir }),
+        onProgress: (p) => progress.update(p),
+      }).finally(() => progress.stop());
+      const secs = ((performance.now() - t0) / 1000).toFixed(1);
+      const cached = outcome.records.filter((r) => r.cached).length;
+      const cpu = `runs took ${outcome.wallS.packet.toFixed(1)} s packet, ${outcome.wallS.fluid.toFixed(1)} s fluid of CPU when computed`;
+      if (!outcome.summary || !outcome.rows) {
+        process.stdout.write(`validate: shard ${o.shard}: ${outcome.records.length} of ${outcome.gridRuns} runs (${cached} cached) in ${secs} s; ${cpu}\n`);
+        return;
+      }
+      process.stdout.write(`${summaryText(outcome.summary)}\n\n`);
+      const flagged = flaggedText(outcome.rows);
+      if (flagged) process.stdout.write(`outside the validity regions:\n${flagged}\n\n`);
+      process.stdout.write(`validate: ${outcome.records.length} runs (${cached} cached) in ${secs} s; ${cpu} -> ${o.out}\n`);
+      const threw = outcome.records.filter((r) => r.result.failure?.startsWith('threw:')).length;
+      if (threw > 0) {
+        process.stderr.write(`cclab: ${threw} runs threw (see points.csv); re-run to retry them\n`);
+        process.exitCode = 1;
+      }
+    });
+}

@@ -1,0 +1,100 @@
+import { createRequire } from 'node:module';
+import { isMainThread } from 'node:worker_threads';
+import type { ClosedFormPrediction } from './compare/types.js';
+import type { runFluid as RunFluid } from './fluid/run.js';
+import type { RunResult } from './result/types.js';
+import type { Scenario } from './scenario/types.js';
+import type { closedForms as ClosedForms } from './theory/closedForms.js';
+import type { runPacket as RunPacket } from './packet/run.js';
+import type { Engine } from './variants.js';
+
+/**
+ * The one place the engines are loaded: lazily, so that `cclab --help` never loads the simulator and a
+ * packet-only command never loads the fluid engine (or, through its compiler, mathjs). Every command,
+ * the comparison, the report and the sweep workers get their engines here.
+ */
+
+/** The engines a comparison needs. Tests substitute their own. */
+export interface EngineSet {
+  runPacket(s: Scenario): RunResult | Promise<RunResult>;
+  runFluid(s: Scenario): RunResult | Promise<RunResult>;
+  closedForms(s: Scenario): readonly ClosedFormPrediction[];
+}
+
+export interface EngineOptions {
+  /** Directory of fluid model files (default: the repository's models/). */
+  modelsDir?: string;
+}
+
+const requireHere = createRequire(import.meta.url);
+const TS = import.meta.url.endsWith('.ts');
+
+/**
+ * Loads a sibling module. In a sweep's worker thread running the TypeScript sources, tsx's CommonJS
+ * hook is the only one that reaches the thread on Node 20 (see sweep/execute.ts), so `require` the
+ * .ts file there; everywhere else (compiled output, main threads, vitest) `import()` works.
+ */
+async function load<T>(tsPath: string, importIt: () => Promise<T>): Promise<T> {
+  if (TS && !isMainThread) {
+    try {
+      return requireHere(tsPath) as T;
+    } catch (e) {
+      // Only "cannot load a .ts file here" falls back to import(); a real error in the engine surfaces.
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ERR_UNKNOWN_FILE_EXTENSION' && code !== 'MODULE_NOT_FOUND' && !(e instanceof SyntaxError)) throw e;
+    }
+  }
+  return importIt();
+}
+
+let packet: Promise<typeof RunPacket> | undefined;
+let fluid: Promise<typeof RunFluid> | undefined;
+let theory: Promise<typeof ClosedForms> | undefined;
+
+/** The packet engine's `runPacket`. */
+export function loadPacket(): Promise<typeof RunPacket> {
+  packet ??= load('./packet/run.ts', () => import('./packet/run.js')).then((m) => m.runPacket);
+  return packet;
+}
+
+/** The fluid engine's `runFluid`. */
+export function loadFluid(): Promise<typeof RunFluid> {
+  fluid ??= load('./fluid/run.ts', () => import('./fluid/run.js')).then((m) => m.runFluid);
+  return fluid;
+}
+
+/** The closed forms of src/theory. */
+export function loadClosedForms(): Promise<typeof ClosedForms> {
+  theory ??= load('./theory/closedForms.ts', () => import('./theory/closedForms.js')).then((m) => m.closedForms);
+  return theory;
+}
+
+/**
+ * Compiles (in this process, asynchronously) the fluid models `variants` need that are not in the
+ * model cache yet, so that runs never compile synchronously. Broken or missing model files throw
+ * their InputError here, before anything runs.
+ */
+export async function prepareFluidModels(variants: readonly string[], opts: EngineOptions = {}): Promise<void> {
+  const { prepareSystems, DEFAULT_MODELS_DIR } = await load('./fluid/systems.ts', () => import('./fluid/systems.js'));
+  await prepareSystems(opts.modelsDir ?? DEFAULT_MODELS_DIR, variants);
+}
+
+/** All three, bound to the options (e.g. a models directory). */
+export async function loadEngines(opts: EngineOptions = {}): Promise<EngineSet> {
+  const [p, f, t] = await Promise.all([loadPacket(), loadFluid(), loadClosedForms()]);
+  const fluidOpts = opts.modelsDir === undefined ? {} : { modelsDir: opts.modelsDir };
+  return { runPacket: (s) => p(s), runFluid: (s) => f(s, fluidOpts), closedForms: (s) => t(s) };
+}
+
+/** Signature of a sweep's engine dispatch (tests inject fakes through a module exporting `runEngine`). */
+export type EngineFn = (engine: Engine, scenario: Scenario, opts?: EngineOptions) => RunResult | Promise<RunResult>;
+
+/** The one dispatch from an engine id to its implementation. */
+export async function runEngine(engine: Engine, scenario: Scenario, opts: EngineOptions = {}): Promise<RunResult> {
+  switch (engine) {
+    case 'packet':
+      return (await loadPacket())(scenario);
+    case 'fluid':
+      return (await loadFluid())(scenario, opts.modelsDir === undefined ? {} : { modelsDir: opts.modelsDir });
+  }
+}

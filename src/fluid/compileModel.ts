@@ -1,0 +1,44 @@
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { InputError } from '../errors.js';
+import type { SystemParts } from './assemble.js';
+import { compileSystem } from './compile.js';
+import { readModelFile, type ModelFile } from './modelFile.js';
+import { registerCompiler, stringifyParts, type CompileReply } from './systems.js';
+
+/**
+ * The compiler behind systems.ts's cache: reads and checks one flow model file and the bottleneck,
+ * and compiles them (this is the module that loads mathjs). Importing it registers it, so misses
+ * compile in-process; run as a script (`node compileModel.js bottleneck flow...`) it prints one
+ * CompileReply per flow model as JSON, for a caller that cannot load mathjs itself.
+ */
+
+/** The checks every flow model file gets beyond its own schema: its kind, and its id matching the file name. */
+export function checkFlowFile(m: ModelFile): void {
+  const f = basename(m.path);
+  if (m.kind !== 'flow') throw new InputError('kind', "must be 'flow' (only bottleneck.model.yaml is the shared queue)", f);
+  if (`${m.id}.model.yaml` !== f) throw new InputError('id', `'${m.id}' must match the file name (${f})`, f);
+}
+
+export function compileParts(bottleneckPath: string, flowPath: string): SystemParts {
+  const bottleneck = readModelFile(bottleneckPath);
+  const flow = readModelFile(flowPath);
+  checkFlowFile(flow);
+  const c = compileSystem(bottleneck, flow);
+  return { bottleneck, flow, source: c.source, events: c.events.map((e) => ({ name: e.name, direction: e.direction, targets: e.targets, reduction: e.reduction })) };
+}
+
+registerCompiler(compileParts);
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [bottleneckPath, ...flowPaths] = process.argv.slice(2);
+  const replies: CompileReply[] = flowPaths.map((flowPath) => {
+    try {
+      return { parts: compileParts(bottleneckPath!, flowPath) };
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      return { error: { field: e.field, problem: e.problem, ...(e.source !== undefined ? { source: e.source } : {}) } };
+    }
+  });
+  process.stdout.write(stringifyParts(replies));
+}

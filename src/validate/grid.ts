@@ -1,0 +1,178 @@
+import { dumbbellScenario } from '../scenario/defaults.js';
+import { flowPath, packetBits } from '../scenario/path.js';
+import type { Scenario } from '../scenario/types.js';
+import { validateScenario } from '../scenario/validate.js';
+import type { RunSpec } from '../sweep/grid.js';
+import { pointIdOf } from '../sweep/grid.js';
+import { deriveSeed } from '../sweep/seed.js';
+import { HEADLINE_AXES } from '../sweep/axes.js';
+import { applyRtt } from '../sweep/scenarioAxes.js';
+import { closedForms, effectiveB } from '../theory/closedForms.js';
+import { primaryClosedForm } from './analyse.js';
+import { VARIANTS, type Variant } from '../variants.js';
+
+/**
+ * The `cclab validate` grid: variants x random loss x base RTT on one bottleneck, every point run
+ * with the packet engine (several seeds) and the fluid engine (deterministic: once), each long
+ * enough for a fixed number of loss events after the first slow start, measured after it.
+ */
+
+export interface ValidateGrid {
+  variants: Variant[];
+  losses: number[];
+  /** Base (propagation) RTTs, s. */
+  rttsS: number[];
+  /** Packet runs per point (distinct derived seeds). */
+  seeds: number;
+  /** The seed every run seed is derived from. */
+  seed: number;
+  bandwidthBps: number;
+  /** Loss events each run must see after its first slow start. */
+  minLossEvents: number;
+}
+
+export const DEFAULT_GRID: Readonly<ValidateGrid> = {
+  variants: [...VARIANTS],
+  losses: [1e-5, 1e-4, 1e-3, 1e-2, 5e-2],
+  rttsS: [0.01, 0.03, 0.1, 0.3],
+  seeds: 5,
+  seed: 1,
+  bandwidthBps: 100e6,
+  minLossEvents: 20,
+};
+
+/** Access links this many times faster than the bottleneck never limit (the dumbbell's are 10x). */
+export const ACCESS_SPEEDUP = 10;
+/** Margin on the estimated run length (the estimate is a mean; runs vary by seed). */
+export const LENGTH_MARGIN = 1.3;
+/** Loss events after the first slow start that are left out of the measurement (the recovery from its overshoot). */
+export const SETTLE_EVENTS = 2;
+
+/**
+ * One grid point's scenario: the generic dumbbell (MSS 1448 B, delayed ACKs of 2, minRto 1 s) with a
+ * `bandwidthBps` bottleneck and access links ACCESS_SPEEDUP times faster, every delay scaled to the
+ * base RTT, a drop-tail buffer of one BDP, a receive window that never limits, random loss p on
+ * data packets; run length from {@link runLength}.
+ */
+export function pointScenario(variant: Variant, loss: number, rttS: number, bandwidthBps: number, minLossEvents: number): Scenario {
+  const s = dumbbellScenario(variant);
+  s.name = 'validate';
+  s.bottleneck.bandwidthBps = bandwidthBps;
+  for (const f of s.flows) {
+    f.access.bandwidthBps = ACCESS_SPEEDUP * bandwidthBps;
+    if (f.receiverAccess) f.receiverAccess.bandwidthBps = ACCESS_SPEEDUP * bandwidthBps;
+  }
+  applyRtt(s, rttS);
+  const bdp = Math.max(1, Math.ceil(flowPath(s).bdpPackets));
+  s.bottleneck.queue = { kind: 'droptail', limitPackets: bdp };
+  for (const f of s.flows) {
+    f.access.queuePackets = bdp;
+    if (f.receiverAccess) f.receiverAccess.queuePackets = bdp;
+  }
+  s.bottleneck.loss = { rate: loss, direction: 'data' };
+  // Nor does the receive window: 4 x (BDP + buffer) (the default 2 MiB is 1448 segments, below the
+  // 2520-packet BDP at 300 ms).
+  s.tcp.rcvBufBytes = Math.max(s.tcp.rcvBufBytes, 4 * 2 * bdp * s.mssBytes);
+  const len = runLength(s, minLossEvents);
+  s.measureFromS = len.measureFromS;
+  s.durationS = len.durationS;
+  return s;
+}
+
+export interface RunLength {
+  /** Expected loss events per second in steady state. */
+  eventRatePerS: number;
+  /** Expected end of the first slow start. */
+  slowStartS: number;
+  measureFromS: number;
+  durationS: number;
+}
+
+/**
+ * How long a run must be for `minLossEvents` loss events after its first slow start, estimated from
+ * the path and textbook windows (it need not be exact: `validate` checks the count the packet runs
+ * saw). Two sources of loss events: random losses, one per lost packet but at most one per RTT
+ * (x p with x = min(link, W / R)); and, when the loss-limited window (the variant's primary closed
+ * form before caps) does not fit in BDP + buffer, buffer overflows once per sawtooth period (Reno family:
+ * (1 - beta) W_cap b_eff RTTs of +1/b_eff per RTT; CUBIC: K = cbrt(W_cap (1 - beta) / C) s). The
+ * measurement starts SETTLE_EVENTS events after the expected end of slow start (window growth
+ * x(1 + 1/b) per RTT from the initial window up to the first loss or W_cap).
+ */
+export function runLength(s: Scenario, minLossEvents: number): RunLength {
+  const path = flowPath(s);
+  const C = path.tightest.bandwidthBps / packetBits(s);
+  const R = path.baseRttS;
+  const B = s.bottleneck.queue.limitPackets;
+  const wCap = C * R + B;
+  const p = s.bottleneck.loss.rate;
+  const b = effectiveB(s);
+  const cubic = s.variant === 'cubic';
+  const wLoss = p > 0 ? (primaryClosedForm(s.variant, closedForms(s))?.validity.rawCwndSegments ?? Infinity) : Infinity;
+  const w = Math.min(wLoss, wCap);
+  const rAvg = R + (wLoss > wCap ? B / (2 * C) : 0);
+  const x = Math.min(C, w / rAvg);
+  const random = Math.min(x * p, 1 / rAvg);
+  let overflow = 0;
+  if (wLoss > 0.8 * wCap) {
+    const beta = cubic ? 0.7 : 0.5;
+    const periodS = cubic
+      ? Math.cbrt((wCap * (1 - beta)) / 0.4) + rAvg
+      : s.variant === 'tahoe'
+        ? rAvg * (Math.log2(Math.max(2, wCap / 2)) + (wCap / 2) * b)
+        : (1 - beta) * wCap * b * rAvg;
+    overflow = 1 / periodS;
+  }
+  const eventRatePerS = random + overflow;
+  const growth = Math.log(1 + 1 / s.tcp.delAckCount);
+  const firstLossWindow = Math.min(wCap, p > 0 ? 1 / (2 * p) : wCap);
+  const slowStartS = (R * Math.log(Math.max(2, firstLossWindow / s.tcp.initialCwndSegments))) / growth + 2 * R;
+  const measureFromS = slowStartS + SETTLE_EVENTS / eventRatePerS;
+  const durationS = measureFromS + (LENGTH_MARGIN * minLossEvents) / eventRatePerS;
+  return { eventRatePerS, slowStartS, measureFromS: round3(measureFromS), durationS: round3(durationS) };
+}
+
+/** Run lengths in ms resolution: stable cache keys, readable CSVs. */
+function round3(x: number): number {
+  return Math.ceil(x * 1000) / 1000;
+}
+
+/** One grid point (variant x loss x RTT) and its scenario. */
+export interface ValidatePoint {
+  pointId: string;
+  variant: Variant;
+  loss: number;
+  rttS: number;
+  scenario: Scenario;
+}
+
+/**
+ * The points and runs of a grid, in plan order (point by point: the packet seeds, then the fluid
+ * run). Seeds come from the sweep's derivation (common random numbers across variants). Every
+ * point's scenario passes validateScenario before any run starts.
+ */
+export function expandGrid(g: ValidateGrid): { points: ValidatePoint[]; runs: RunSpec[] } {
+  const axes = [
+    { ...HEADLINE_AXES.loss, values: g.losses },
+    { ...HEADLINE_AXES.rtt, values: g.rttsS },
+  ];
+  const points: ValidatePoint[] = [];
+  const runs: RunSpec[] = [];
+  for (const variant of g.variants) {
+    for (const loss of g.losses) {
+      for (const rttS of g.rttsS) {
+        const point = [loss, rttS];
+        const pointId = `${pointIdOf(axes, point)}-${variant}`;
+        const scenario = pointScenario(variant, loss, rttS, g.bandwidthBps, g.minLossEvents);
+        validateScenario(scenario, `validate point ${variant}, loss=${loss}, rtt=${rttS}s`);
+        points.push({ pointId, variant, loss, rttS, scenario });
+        const rec = { loss, rttS };
+        for (let rep = 0; rep < g.seeds; rep++) {
+          const seed = deriveSeed(g.seed, rec, rep);
+          runs.push({ index: runs.length, runId: `${pointId}-packet-r${rep}`, pointId, point, variant, engine: 'packet', rep, seed, scenario: { ...structuredClone(scenario), seed } });
+        }
+        runs.push({ index: runs.length, runId: `${pointId}-fluid-r0`, pointId, point, variant, engine: 'fluid', rep: 0, seed: 1, scenario: { ...structuredClone(scenario), seed: 1 } });
+      }
+    }
+  }
+  return { points, runs };
+}
