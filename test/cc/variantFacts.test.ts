@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { createCongestionControl, getCongestionControl } from '../../src/cc/registry.js';
 import { DEFAULT_MODELS_DIR } from '../../src/fluid/modelSet.js';
 import { readModelFile } from '../../src/fluid/modelFile.js';
@@ -34,7 +34,7 @@ describe('variant registry (src/variants.ts)', () => {
   it("fluid models' copies of an algorithm's knobs have its defaults and admit its whole range", () => {
     let shared = 0;
     for (const v of VARIANTS) {
-      const model = readModelFile(`${DEFAULT_MODELS_DIR}${v}.model.yaml`);
+      const model = readModelFile(join(DEFAULT_MODELS_DIR, `${v}.model.yaml`));
       for (const spec of getCongestionControl(v).params) {
         const decl = model.params.find((p) => p.name === spec.name && !p.scenario);
         if (!decl) continue;

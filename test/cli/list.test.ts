@@ -21,7 +21,7 @@ describe('cclab list', () => {
     const rows = JSON.parse((await cli(['list', 'params', '--json'])).stdout) as { variant: string; name: string; default: number; min: number; max: number }[];
     const expected = VARIANTS.flatMap((v) => CONGESTION_CONTROLS[v].params.map((p) => ({ variant: v, name: p.name, default: p.default, min: p.min, max: p.max })));
     expect(rows.map(({ variant, name, default: d, min, max }) => ({ variant, name, default: d, min, max }))).toEqual(expected);
-    expect((await cli(['list', 'params'])).stdout).toMatch(/^cubic\s+hystart\s+0\s+\[0, 1\]\s+flag/m);
+    expect((await cli(['list', 'params'])).stdout).toMatch(/^cubic\s+hystart\s+1\s+\[0, 1\]\s+flag/m);
   });
   it('list models reports a broken file by name and still lists the others; exit 1', async () => {
     const d = mkdtempSync(join(tmpdir(), 'cclab-list-'));
