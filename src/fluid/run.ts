@@ -177,7 +177,9 @@ export function fluidSystem(scenario: Scenario, opts: RunFluidOptions = {}): Flu
   const lossProcess = opts.lossProcess ?? 'periodic';
   const runParams = opts.params ?? {};
   const cc = flows.map((_, i) => flowCc(scenario, i));
-  const systems = cc.map((c) => models.system(c.variant));
+  // One look-up per model, not per flow (a look-up reads and hashes the model files).
+  const byModel = new Map([...new Set(cc.map((c) => c.variant))].map((v) => [v, models.system(v)]));
+  const systems = cc.map((c) => byModel.get(c.variant)!);
   const distinct = [...new Set(systems)];
   checkRunParams(distinct.map((c) => c.flow), runParams);
   const draws = new Set(distinct.filter((c) => Object.values(c.source).some((code) => code.includes('past.draw()'))));
