@@ -4,6 +4,8 @@ import type { ScenarioFlags } from './scenarioOptions.js';
 import { EXIT_RUN_FAILED } from '../errors.js';
 import { writeFileAtomic } from '../io/atomicWrite.js';
 import { asUserIo } from '../io/outDir.js';
+import { jainIndex, shares } from '../result/fairness.js';
+import { flowCc } from '../scenario/flowCc.js';
 import { summaryJson } from '../result/summaryJson.js';
 import { tracesCsv } from '../result/traceCsv.js';
 import type { RunResult } from '../result/types.js';
@@ -26,11 +28,30 @@ export function formatRunTable(r: RunResult): string {
     ['fast recoveries', String(s.fastRecoveries)],
     ['loss rate', s.lossRate.toExponential(3)],
     ['drops', `queue ${s.drops.queue}, random ${s.drops.random}, ACK random ${s.drops.ackRandom}, ACK queue ${s.drops.ackQueue}`],
+    ...competitionRows(r),
     ...(r.stats.events !== undefined ? ([['events', String(r.stats.events)]] as [string, string][]) : []),
     ['wall time', `${r.stats.wallS.toFixed(3)} s`],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
+}
+
+/** Flows listed one per row in the table; more are summarised (all are in --json and --out). */
+export const MAX_FLOW_ROWS = 10;
+
+/** With several flows: Jain's index and each flow's variant, goodput and share. */
+function competitionRows(r: RunResult): [string, string][] {
+  if (r.flows.length < 2 || r.status !== 'ok') return [];
+  const g = r.flows.map((f) => f.summary.goodputBps);
+  const j = jainIndex(g);
+  const share = shares(g);
+  const rows: [string, string][] = [['fairness', `Jain's index ${j === null ? 'n/a' : j.toFixed(4)} over ${g.length} flows`]];
+  for (let i = 0; i < Math.min(MAX_FLOW_ROWS, g.length); i++) {
+    const sh = share[i];
+    rows.push([`flow ${i}`, `${flowCc(r.spec, i).variant}, ${formatRate(g[i]!)}${sh === null || sh === undefined ? '' : ` (${(100 * sh).toFixed(1)}%)`}`]);
+  }
+  if (g.length > MAX_FLOW_ROWS) rows.push([`flows ${MAX_FLOW_ROWS}-${g.length - 1}`, `${formatRate(Math.min(...g.slice(MAX_FLOW_ROWS)))} to ${formatRate(Math.max(...g.slice(MAX_FLOW_ROWS)))}`]);
+  return rows;
 }
 
 /** `--out DIR`: the full result as JSON, the tidy traces as CSV, the scenario that produced them. */

@@ -177,14 +177,18 @@ export function fluidSystem(scenario: Scenario, opts: RunFluidOptions = {}): Flu
   const lossProcess = opts.lossProcess ?? 'periodic';
   const runParams = opts.params ?? {};
   const cc = flows.map((_, i) => flowCc(scenario, i));
-  const systems = cc.map((c) => models.system(c.variant));
-  checkRunParams([...new Set(systems)].map((c) => c.flow), runParams);
+  // One look-up per model, not per flow (a look-up reads and hashes the model files).
+  const byModel = new Map([...new Set(cc.map((c) => c.variant))].map((v) => [v, models.system(v)]));
+  const systems = cc.map((c) => byModel.get(c.variant)!);
+  const distinct = [...new Set(systems)];
+  checkRunParams(distinct.map((c) => c.flow), runParams);
+  const draws = new Set(distinct.filter((c) => Object.values(c.source).some((code) => code.includes('past.draw()'))));
   const fluidFlows: FluidFlow[] = flows.map((f, i) => ({
     model: cc[i]!.variant,
     system: systems[i]!,
     flow: f,
     params: bindFlow(systems[i]!.flow, f, cc[i]!.ccParams, runParams),
-    random: lossProcess === 'poisson' && Object.values(systems[i]!.source).some((code) => code.includes('past.draw()')),
+    random: lossProcess === 'poisson' && draws.has(systems[i]!),
   }));
   return buildSystem(link, groupFlows(fluidFlows, opts.aggregate ?? true), scenario.durationS, { process: lossProcess, seed: scenario.seed });
 }

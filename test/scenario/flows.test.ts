@@ -143,4 +143,15 @@ describe('cclab simulate with mixed flows (in process)', () => {
     const [a, b] = j.perFlow.map((f) => f.goodputBps) as [number, number];
     expect(j.jainIndex).toBeCloseTo((a + b) ** 2 / (2 * (a * a + b * b)), 12);
   });
+
+  it("the table lists each flow's variant, goodput and share, and Jain's index", async () => {
+    const args = ['simulate', '--scenario', 'lfn', '--flows', '2', '--flow-variants', 'cubic,reno', '--duration', '3s'];
+    const json = JSON.parse((await run([...args, '--json'])).out) as { jainIndex: number; perFlow: { goodputBps: number }[] };
+    vi.restoreAllMocks();
+    const table = (await run(args)).out;
+    const [a, b] = json.perFlow.map((f) => f.goodputBps) as [number, number];
+    expect(table).toContain(`Jain's index ${json.jainIndex.toFixed(4)} over 2 flows`);
+    expect(table).toMatch(new RegExp(`flow 0 +cubic, .* \\(${((100 * a) / (a + b)).toFixed(1)}%\\)`));
+    expect(table).toMatch(new RegExp(`flow 1 +reno, .* \\(${((100 * b) / (a + b)).toFixed(1)}%\\)`));
+  });
 });
