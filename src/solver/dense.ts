@@ -95,30 +95,25 @@ export class DenseOutput {
 
   /** Every component at time s into `out` (one search for all components). */
   atAll(s: number, out: { [i: number]: number }): void {
-    const k = this.find(s);
-    const n = this.n;
-    const base = k * 5 * n;
-    const d = this.data;
-    // evalStep's formula, with theta computed once for all components.
-    const theta = (s - this.t0s[k]!) / this.hs[k]!;
-    const theta1 = 1 - theta;
-    for (let i = 0; i < n; i++) {
-      const b = base + i;
-      out[i] = d[b]! + theta * (d[b + n]! + theta1 * (d[b + 2 * n]! + theta * (d[b + 3 * n]! + theta1 * d[b + 4 * n]!)));
-    }
+    this.atSome(s, out);
   }
 
-  /** Components `idx` at time s into `out` (one search; the other entries of `out` are left as they are). */
-  atSome(s: number, out: { [i: number]: number }, idx: ArrayLike<number>): void {
+  /**
+   * Components `idx` (default all) at time s into `out`, with one step search and theta computed once
+   * (evalStep's formula); the other entries of `out` are left as they are.
+   */
+  atSome(s: number, out: { [i: number]: number }, idx?: ArrayLike<number>): void {
     const k = this.find(s);
     const n = this.n;
     const base = k * 5 * n;
     const d = this.data;
     const theta = (s - this.t0s[k]!) / this.hs[k]!;
     const theta1 = 1 - theta;
-    for (let j = 0; j < idx.length; j++) {
-      const b = base + idx[j]!;
-      out[idx[j]!] = d[b]! + theta * (d[b + n]! + theta1 * (d[b + 2 * n]! + theta * (d[b + 3 * n]! + theta1 * d[b + 4 * n]!)));
+    const m = idx ? idx.length : n;
+    for (let j = 0; j < m; j++) {
+      const i = idx ? idx[j]! : j;
+      const b = base + i;
+      out[i] = d[b]! + theta * (d[b + n]! + theta1 * (d[b + 2 * n]! + theta * (d[b + 3 * n]! + theta1 * d[b + 4 * n]!)));
     }
   }
 
