@@ -29,8 +29,8 @@ export function loadModels(dir: string = DEFAULT_MODELS_DIR): ModelSet {
   let names: string[];
   try {
     names = readdirSync(dir).filter((f) => f.endsWith('.model.yaml')).sort();
-  } catch {
-    throw new InputError('models', `directory not found: ${dir}`);
+  } catch (e) {
+    throw new InputError('models', `cannot read the models directory '${dir}' (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   if (!names.includes(BOTTLENECK_FILE)) throw new InputError('models', `${BOTTLENECK_FILE} is missing`, dir);
   const bnFile = readModelFile(join(dir, BOTTLENECK_FILE));

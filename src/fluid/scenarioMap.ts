@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { InputError } from '../errors.js';
 import { baseRttS, packetBits, sharedQueue } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
@@ -48,15 +49,19 @@ export const UNLIMITED_SEGMENTS = 1e9;
  * models/README.md).
  */
 export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowParams[] } {
-  if (s.flows.length === 0) throw new InputError('flows', 'must list at least one flow');
-  if (!(s.mssBytes > 0)) throw new InputError('mssBytes', `must be > 0, got ${s.mssBytes}`);
-  if (!(s.durationS > 0)) throw new InputError('durationS', `must be > 0, got ${s.durationS}`);
-  const pr = s.bottleneck.loss.rate;
-  if (!(pr >= 0 && pr < 1)) throw new InputError('bottleneck.loss.rate', `must be in [0, 1), got ${pr}`);
+  // Preconditions that validateScenario guarantees (the one user-facing check): failing one is a bug
+  // in a caller that skipped it, an AssertionError, not bad input.
+  const holds = (ok: boolean, field: string, rule: string, got: unknown): void =>
+    assert.ok(ok, `fluid engine: ${field} must be ${rule}, got ${String(got)} (the scenario skipped validateScenario)`);
   const positive = (v: number, field: string): number => {
-    if (!(v > 0) || !Number.isFinite(v)) throw new InputError(field, `must be a positive finite number, got ${v}`);
+    holds(v > 0 && Number.isFinite(v), field, 'a positive finite number', v);
     return v;
   };
+  holds(s.flows.length > 0, 'flows', 'a non-empty list', s.flows.length);
+  positive(s.mssBytes, 'mssBytes');
+  positive(s.durationS, 'durationS');
+  const pr = s.bottleneck.loss.rate;
+  holds(pr >= 0 && pr < 1, 'bottleneck.loss.rate', 'in [0, 1)', pr);
   positive(s.bottleneck.bandwidthBps, 'bottleneck.bandwidthBps');
 
   for (const [i, f] of s.flows.entries()) {
@@ -70,7 +75,7 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
   const link: FluidLink = {
     Tmin: Math.min(...s.flows.map((_, i) => baseRttS(s, i))),
     C: packetsPerSecond(tight.bandwidthBps, wireBits),
-    B: Math.max(1, tight.queuePackets),
+    B: positive(tight.queuePackets, `the ${tight.role} queue`),
     where: tight.role,
     pr,
     red: bq.kind === 'red' && isRed

@@ -1,38 +1,39 @@
-import { InputError } from '../errors.js';
+import assert from 'node:assert/strict';
 import type { LinkSpec, Scenario } from '../scenario/types.js';
 
 /**
- * The few checks the engine itself needs so that it cannot loop forever or divide by zero.
- * Full validation with friendly messages happens at the input boundary (src/scenario/validate.ts).
+ * The preconditions the packet engine relies on so that it cannot loop forever, divide by zero or
+ * allocate a negative buffer. They hold for every scenario validateScenario (src/scenario/validate.ts)
+ * accepts, the one user-facing check with the friendly messages: a failure here is a bug in a caller
+ * that skipped it (an AssertionError, exit 1), never bad input. Queues hold at least one packet, as
+ * the schema says.
  */
 export function checkEngineInput(s: Scenario): void {
-  const positive = (v: number, field: string): void => {
-    if (!(v > 0) || !Number.isFinite(v)) throw new InputError(field, `must be a positive finite number, got ${v}`);
-  };
+  const holds = (ok: boolean, field: string, rule: string, got: unknown): void =>
+    assert.ok(ok, `packet engine: ${field} must be ${rule}, got ${String(got)} (the scenario skipped validateScenario)`);
+  const positive = (v: number, field: string): void => holds(v > 0 && Number.isFinite(v), field, 'a positive finite number', v);
   const link = (l: LinkSpec, field: string): void => {
     positive(l.bandwidthBps, `${field}.bandwidthBps`);
-    if (!(l.delayS >= 0)) throw new InputError(`${field}.delayS`, `must be >= 0, got ${l.delayS}`);
-    if (!(l.queuePackets >= 0) || !Number.isInteger(l.queuePackets)) {
-      throw new InputError(`${field}.queuePackets`, `must be a whole number >= 0, got ${l.queuePackets}`);
-    }
+    holds(l.delayS >= 0, `${field}.delayS`, '>= 0', l.delayS);
+    holds(Number.isInteger(l.queuePackets) && l.queuePackets >= 1, `${field}.queuePackets`, 'a whole number >= 1', l.queuePackets);
   };
   positive(s.durationS, 'durationS');
   positive(s.mssBytes, 'mssBytes');
-  if (!(s.headerBytes >= 0)) throw new InputError('headerBytes', `must be >= 0, got ${s.headerBytes}`);
-  if (!(s.measureFromS >= 0 && s.measureFromS < s.durationS)) {
-    throw new InputError('measureFromS', `must be in [0, durationS), got ${s.measureFromS}`);
-  }
+  holds(s.headerBytes >= 0, 'headerBytes', '>= 0', s.headerBytes);
+  holds(s.measureFromS >= 0 && s.measureFromS < s.durationS, 'measureFromS', 'in [0, durationS)', s.measureFromS);
   positive(s.bottleneck.bandwidthBps, 'bottleneck.bandwidthBps');
-  if (!(s.bottleneck.delayS >= 0)) throw new InputError('bottleneck.delayS', `must be >= 0, got ${s.bottleneck.delayS}`);
+  holds(s.bottleneck.delayS >= 0, 'bottleneck.delayS', '>= 0', s.bottleneck.delayS);
+  const q = s.bottleneck.queue.limitPackets;
+  holds(Number.isInteger(q) && q >= 1, 'bottleneck.queue.limitPackets', 'a whole number >= 1', q);
   const rate = s.bottleneck.loss.rate;
-  if (!(rate >= 0 && rate < 1)) throw new InputError('bottleneck.loss.rate', `must be in [0, 1), got ${rate}`);
-  if (s.flows.length === 0) throw new InputError('flows', 'must have at least one flow');
+  holds(rate >= 0 && rate < 1, 'bottleneck.loss.rate', 'in [0, 1)', rate);
+  holds(s.flows.length > 0, 'flows', 'a non-empty list', s.flows.length);
   s.flows.forEach((f, i) => {
     link(f.access, `flows[${i}].access`);
     if (f.receiverAccess !== null) link(f.receiverAccess, `flows[${i}].receiverAccess`);
-    if (!(f.startS >= 0)) throw new InputError(`flows[${i}].startS`, `must be >= 0, got ${f.startS}`);
+    holds(f.startS >= 0, `flows[${i}].startS`, '>= 0', f.startS);
   });
-  if (!(s.tcp.delAckCount >= 1)) throw new InputError('tcp.delAckCount', `must be >= 1, got ${s.tcp.delAckCount}`);
+  holds(s.tcp.delAckCount >= 1, 'tcp.delAckCount', '>= 1', s.tcp.delAckCount);
   positive(s.tcp.rcvBufBytes, 'tcp.rcvBufBytes');
-  if (!(s.trace.maxPoints >= 4)) throw new InputError('trace.maxPoints', `must be >= 4, got ${s.trace.maxPoints}`);
+  holds(s.trace.maxPoints >= 4, 'trace.maxPoints', '>= 4', s.trace.maxPoints);
 }

@@ -283,3 +283,22 @@ describe('issue 12: exit codes and messages', () => {
     expect(r.failure).toBe("fluid model 'reno' failed: non-finite state (the model blew up): L = NaN at t = 2.00000");
   });
 });
+
+describe('issue 13: validateScenario is the one user-facing check; the engines assert', () => {
+  it('a scenario that skipped validation trips an assertion (a bug, exit 1), never an InputError', async () => {
+    const { checkEngineInput } = await import('../../src/packet/input.js');
+    const { mapScenario } = await import('../../src/fluid/scenarioMap.js');
+    const s = presetScenario('lfn', 'reno', { durationS: 2 });
+    s.flows[0]!.access.queuePackets = 0; // the schema's minimum is 1 (the engine used to accept 0)
+    expect(() => checkEngineInput(s)).toThrow(/^packet engine: flows\[0\]\.access\.queuePackets must be a whole number >= 1, got 0 \(the scenario skipped validateScenario\)$/);
+    expect(() => checkEngineInput(s)).not.toThrow(InputError);
+    const t = presetScenario('lfn', 'reno', { durationS: 2 });
+    t.bottleneck.loss.rate = 1.5;
+    expect(() => mapScenario(t)).toThrow(/^fluid engine: bottleneck\.loss\.rate must be in \[0, 1\), got 1\.5/);
+    expect(() => mapScenario(t)).not.toThrow(InputError);
+  });
+  it('the same scenario through the CLI is refused by the schema, naming the field', async () => {
+    const d = sandbox();
+    await refused(['simulate', '--scenario', file(d, 'q0.yaml', 'flows:\n  - access: {queuePackets: 0}\n'), '--print-scenario'], /flows\[0\]\.access\.queuePackets must be a whole number in \[1, 10000000\], got 0/);
+  });
+});
