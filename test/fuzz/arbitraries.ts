@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { stringify as toYaml } from 'yaml';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
+import { VARIANTS } from '../../src/variants.js';
 
 /**
  * Generators of bad and good input for the fuzz suite. Each generated case carries what a correct
@@ -66,7 +67,16 @@ function setAt(root: Json, path: string[], value: Json): void {
   let node = root as { [k: string]: Json };
   for (const seg of path.slice(0, -1)) node = node[seg] as { [k: string]: Json };
   // defineProperty: a key named __proto__ must become an own property, as JSON.parse makes it.
-  Object.defineProperty(node, path[path.length - 1]!, { value, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(node, path[path.length - 1]!, { value: ownKeys(value), enumerable: true, writable: true, configurable: true });
+}
+
+/** A deep copy in which every key (`__proto__` too) is an own property. */
+function ownKeys(x: Json): Json {
+  if (x === null || typeof x !== 'object') return x;
+  if (Array.isArray(x)) return x.map(ownKeys);
+  const out: { [k: string]: Json } = {};
+  for (const k of Object.keys(x)) Object.defineProperty(out, k, { value: ownKeys(x[k]!), enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 export interface ScenarioCase {
@@ -116,7 +126,7 @@ const mutation = (template: Json) => {
       what: `bottleneck.queue = {kind: ${JSON.stringify(kind)}, limitPackets: ${String(limit)}}`,
     })),
     // flows as a count of any size or a list of partial flows with junk in them.
-    fc.oneof(fc.integer({ min: -5, max: 20_000_000 }), fc.constantFrom(0, 1, 3, 10_000, 10_001, 1e9, 2.5)).map((n) => ({
+    fc.oneof(fc.oneof(fc.integer({ min: -5, max: 50 }), fc.integer({ min: 10_001, max: 20_000_000 })), fc.constantFrom(0, 1, 3, 10_001, 1e9, 2.5)).map((n) => ({
       path: ['flows'],
       value: n as Json,
       refuse: !(Number.isInteger(n) && n >= 1 && n <= 10_000),
@@ -128,6 +138,19 @@ const mutation = (template: Json) => {
       // Only flows that are all empty objects are surely valid; anything else may be either.
       refuse: list.length === 0 || list.some((f) => Object.keys(f).some((k) => PROTOTYPE_KEYS.includes(k))),
       what: `flows = ${JSON.stringify(list)}`,
+    })),
+    // A flow's own variant and knobs (flows[i].variant, flows[i].ccParams).
+    fc.oneof(fc.constantFrom(...VARIANTS), fc.constantFrom(...PROTOTYPE_KEYS), fc.string({ maxLength: 6 })).map((v) => ({
+      path: ['flows', '0', 'variant'],
+      value: v as Json,
+      refuse: !(VARIANTS as readonly string[]).includes(v),
+      what: `flows[0].variant = ${JSON.stringify(v)}`,
+    })),
+    fc.record({ key: fc.constantFrom(...PROTOTYPE_KEYS), value: awkwardNumber }).map(({ key, value }) => ({
+      path: ['flows', '0', 'ccParams'],
+      value: Object.defineProperty({}, key, { value, enumerable: true, writable: true, configurable: true }) as Json,
+      refuse: true,
+      what: `flows[0].ccParams = {${key}: ${String(value)}}`,
     })),
     // base set to a name that is no preset.
     fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.string({ maxLength: 6 })).map((b) => ({
@@ -167,5 +190,41 @@ export function scenarioCase(): fc.Arbitrary<ScenarioCase> {
         what += `; cut at ${Math.round(cut * 100)}%`;
       }
       return { text, ext: yaml ? '.yaml' : '.json', expect: refuse && cut === null ? 'refuse' : 'either', what } as ScenarioCase;
+    });
+}
+
+/**
+ * Scenario files that must be accepted and run: the template (1 s, one 100 Mbit/s dumbbell) with
+ * mild changes that keep every field in range and the run cheap.
+ */
+export function validScenarioCase(): fc.Arbitrary<{ text: string; ext: '.json' | '.yaml'; what: string }> {
+  return fc
+    .record({
+      variant: fc.constantFrom(...VARIANTS),
+      base: fc.constantFrom(undefined, 'lfn', 'lossy', 'dumbbell'),
+      flows: fc.integer({ min: 1, max: 3 }),
+      loss: fc.constantFrom(0, 1e-4, 1e-3, 0.01),
+      delayS: fc.double({ min: 0, max: 0.05, noNaN: true }),
+      bandwidthBps: fc.constantFrom(1e6, 1e7, 5e7),
+      queue: fc.integer({ min: 1, max: 200 }),
+      red: fc.boolean(),
+      yaml: fc.boolean(),
+    })
+    .map((c) => {
+      const s: Record<string, unknown> = {
+        variant: c.variant,
+        durationS: 1,
+        flows: c.flows,
+        bottleneck: {
+          bandwidthBps: c.bandwidthBps,
+          delayS: c.delayS,
+          loss: { rate: c.loss },
+          queue: c.red
+            ? { kind: 'red', limitPackets: c.queue + 10, minThPackets: Math.floor(c.queue / 4), maxThPackets: c.queue, maxP: 0.1, weight: 0.002, gentle: true }
+            : { kind: 'droptail', limitPackets: c.queue },
+        },
+      };
+      if (c.base !== undefined) s.base = c.base;
+      return { text: c.yaml ? toYaml(s) : JSON.stringify(s), ext: c.yaml ? '.yaml' : '.json', what: JSON.stringify(s) } as const;
     });
 }

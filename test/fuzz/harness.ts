@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { cli as inProcess, type CliRun as InProcessRun } from '../cli/cliHarness.js';
 
 /**
  * In-process CLI runs for the fuzz suite: `main(argv)` with stdout and stderr captured, and the
@@ -11,31 +11,15 @@ import { main } from '../../src/cli/main.js';
  * line `cclab: error: <field> ...`, no stack trace, within a time bound.
  */
 
-export interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
+export interface CliRun extends InProcessRun {
   ms: number;
 }
 
-/** Runs `cclab <args>` in this process. Commands that write files should be given paths under a sandbox. */
+/** Runs `cclab <args>` in this process (test/cli/cliHarness.ts), timed. Give written paths under a sandbox. */
 export async function cli(args: readonly string[]): Promise<CliRun> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const realOut = process.stdout.write.bind(process.stdout);
-  const realErr = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((s: string | Uint8Array) => (out.push(String(s)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((s: string | Uint8Array) => (err.push(String(s)), true)) as typeof process.stderr.write;
   const t0 = performance.now();
-  let code: number;
-  try {
-    code = await main(['node', 'cclab', ...args]);
-  } finally {
-    process.stdout.write = realOut;
-    process.stderr.write = realErr;
-    process.exitCode = undefined;
-  }
-  return { code, stdout: out.join(''), stderr: err.join(''), ms: performance.now() - t0 };
+  const r = await inProcess([...args]);
+  return { ...r, ms: performance.now() - t0 };
 }
 
 /** What went wrong with a run, or null when it kept the contract. `bad` inputs must not exit 0. */
@@ -43,11 +27,10 @@ export function violation(r: CliRun, opts: { maxMs: number; mustFail?: boolean; 
   if (/\n\s+at \S/.test(r.stderr) || /\n\s+at \S/.test(r.stdout)) return 'stack trace';
   if (r.ms > opts.maxMs) return `took ${Math.round(r.ms)} ms (bound ${opts.maxMs} ms)`;
   if (r.code === 0) return opts.mustFail ? 'silently accepted' : null;
-  if (r.code === 3 && opts.allowRunFailed) return /^cclab: error: run failed: .+\n$/.test(r.stderr) ? null : `exit 3 without one 'run failed' line: ${JSON.stringify(r.stderr)}`;
+  const errors = r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('cclab: warning: '));
+  if (r.code === 3 && opts.allowRunFailed) return errors.length === 1 && /^cclab: error: run failed: ./.test(errors[0]!) ? null : `exit 3 without one 'run failed' line: ${JSON.stringify(r.stderr)}`;
   if (r.code === 1) return `internal error: ${r.stderr.trim()}`;
   if (r.code !== 2) return `exit code ${r.code}: ${r.stderr.trim()}`;
-  const lines = r.stderr.split('\n').filter((l) => l !== '');
-  const errors = lines.filter((l) => !l.startsWith('cclab: warning: '));
   if (errors.length !== 1) return `exit 2 with ${errors.length} error lines: ${JSON.stringify(r.stderr)}`;
   if (!/^cclab: error: \S+ \S/.test(errors[0]!)) return `exit 2 without 'cclab: error: <field> ...': ${JSON.stringify(errors[0])}`;
   return null;
@@ -70,8 +53,10 @@ export function treeDigest(dir: string): Map<string, string> {
   const walk = (d: string): void => {
     for (const name of readdirSync(d).sort()) {
       const p = join(d, name);
-      const st = statSync(p);
-      if (st.isDirectory()) {
+      // lstat: a link (to /dev/zero, say) is recorded as a link, never followed.
+      const st = lstatSync(p);
+      if (st.isSymbolicLink()) out.set(p, `link ${readlinkSync(p)}`);
+      else if (st.isDirectory()) {
         out.set(p, 'dir');
         walk(p);
       } else out.set(p, createHash('sha256').update(readFileSync(p)).digest('hex'));
