@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { flowVariants } from '../scenario/flowCc.js';
+import type { Scenario } from '../scenario/types.js';
 import { summaryJson } from '../result/summaryJson.js';
 import { formatRate } from '../units.js';
 import { checkOutDir } from '../io/outDir.js';
@@ -10,6 +11,7 @@ import { addScenarioOptions, parseVariant, scenarioFromOptions } from './scenari
 
 interface PredictFlags extends SingleRunFlags {
   models?: string;
+  stability?: boolean;
 }
 
 export function register(program: Command): void {
@@ -18,6 +20,7 @@ export function register(program: Command): void {
     .description('solve the fluid (delay-differential) model of one scenario and variant, with closed-form predictions');
   addSingleRunOptions(addScenarioOptions(cmd))
     .option('--models <dir>', "directory of fluid model files (default: the repository's models/)")
+    .option('--stability', "the fluid model's equilibrium and the gain and phase margins of its linearised loop (mean-field models)")
     .action(async (opts: PredictFlags) => {
       const scenario = scenarioFromOptions(opts, opts.variant === undefined ? undefined : parseVariant(opts.variant));
       if (opts.out) checkOutDir(opts.out, '--out');
@@ -28,10 +31,11 @@ export function register(program: Command): void {
       const result = runFluid(scenario, modelsDir === undefined ? {} : { modelsDir });
       const closedForm = closedForms(scenario).filter((c) => c.appliesTo.includes(scenario.variant));
       if (opts.out) writeRunOutputs(opts.out, result);
+      const stability = opts.stability ? await stabilityOf(scenario, modelsDir) : undefined;
       // A failed solve prints its reason and NaN numbers: never exit 0 with them (--json too).
       reportRunFailure(result);
       if (opts.json) {
-        process.stdout.write(JSON.stringify({ ...summaryJson(result), closedForm }) + '\n');
+        process.stdout.write(JSON.stringify({ ...summaryJson(result), closedForm, ...(stability ? { stability } : {}) }) + '\n');
         return;
       }
       const lines = [formatRunTable(result), '', 'closed forms:'];
@@ -41,6 +45,32 @@ export function register(program: Command): void {
         if (!c.validity.valid) lines.push(`    outside its validity: ${c.validity.reasons.join('; ')}`);
       }
       if (closedForm.length === 0) lines.push('  none applies to this variant');
+      if (stability) {
+        lines.push('', 'linear stability:');
+        if ('reason' in stability) lines.push(`  n/a: ${stability.reason}`);
+        else {
+          lines.push(`  equilibrium: ${stability.regime} queue, W0 ${stability.W0.toFixed(2)} segments, q0 ${stability.q0.toFixed(1)} packets, p0 ${stability.p0.toExponential(3)}, R0 ${(1000 * stability.R0).toFixed(1)} ms`);
+          lines.push(`  ${stability.stable ? 'stable' : 'unstable'}: phase margin ${stability.phaseMarginDeg.toFixed(1)} deg, gain margin ${stability.gainMargin.toFixed(3)}${stability.note ? ` (${stability.note})` : ''}`);
+        }
+      }
       process.stdout.write(lines.join('\n') + '\n');
     });
+}
+
+/** The loop's figures for --stability (JSON-ready), or why there are none (a hybrid model, no equilibrium). */
+async function stabilityOf(s: Scenario, modelsDir: string | undefined) {
+  const [{ scenarioStability }, { loadModelsCached, defaultModels }, { InputError }] = await Promise.all([
+    import('../theory/stability.js'), import('../fluid/modelCache.js'), import('../errors.js'),
+  ]);
+  try {
+    const a = scenarioStability(s, { models: modelsDir === undefined ? defaultModels() : loadModelsCached(modelsDir) });
+    const e = a.equilibrium;
+    return {
+      regime: e.regime, W0: e.W0, q0: e.q0, p0: e.p0, R0: e.R0, stable: a.stable, phaseMarginDeg: a.phaseMarginDeg, gainMargin: a.gainMargin,
+      crossoverRadS: a.crossoverRadS, ...(a.note ? { note: a.note } : {}),
+    };
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    return { reason: err.problem };
+  }
 }

@@ -8,6 +8,7 @@ import { buildChart, chartId, type BuiltChart } from './chartkit.js';
 import { cwndChart, errorSummaryChart, goodputChart, type ErrorRow, type GoodputRow as GoodputBar } from './charts.js';
 import { toCsv } from './csv.js';
 import { COMPETITION_CHARTS, competitionSection } from './competition.js';
+import { stabilitySection } from './stability.js';
 import { chartFigure, escapeHtml, renderPage, type Section } from './html.js';
 import type { ModelDoc, ModelDocSource } from './models.js';
 import type { ReportRecipe } from './recipe.js';
@@ -187,6 +188,8 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
   if (cwndSections.length > 0) sections.push({ id: 'cwnd-section', title: 'Congestion window over time', html: cwndIntro(), children: cwndSections });
   const competing = await competitionSection(cases, add);
   if (competing) sections.push(competing);
+  const stability = stabilitySection(cases, warnings);
+  if (stability) sections.push(stability);
   if (modelsSection) sections.push({ id: 'models-section', title: 'Fluid models', html: `<p>The equations each fluid model integrates (delay-differential equations solved with Dormand–Prince 5).</p>${modelsSection}` });
   sections.push({ id: 'scenarios-section', title: 'Scenarios and how to rerun', html: scenarioTableHtml(scenarios) + rerunHtml(recipe, outDir, version, dataFiles) });
 

@@ -1,0 +1,151 @@
+import { compile, derivative, parse, type EvalFunction, type MathNode } from 'mathjs';
+import { InputError } from '../errors.js';
+import type { ParsedModel } from '../fluid/modelDoc.js';
+
+/**
+ * A fluid model's equations as plain expressions of its variables, for equilibria and
+ * linearisation (src/theory/stability.ts). N identical flows of one mean-field model share the
+ * bottleneck, so one flow's states stand for all (A = N x rate). Outputs, R (= Tp + the
+ * bottleneck's delay) and A are substituted by their definitions; a delayed value X(t - R) becomes
+ * the variable `X_tau` (and its definition is written in delayed variables); parameters become
+ * numbers. Conditionals, min, max and abs stay until {@link resolveAt} picks the branch an
+ * operating point is on, so mathjs `derivative` can differentiate what is left.
+ */
+
+export interface LinearModel {
+  /** Continuous flow states, then the bottleneck's, in the order of `rhs`. */
+  states: string[];
+  /** The right-hand side of each state's equation (in `states` order). */
+  rhs: MathNode[];
+  /**
+   * The bottleneck's drop probability `p` at the current time, in the states. In `rhs` it stays the
+   * variable `p` (`p_tau` delayed): the loop is broken there, as Hollot et al. do.
+   */
+  p: MathNode;
+  /** The per-flow send rate `rate` (packets/s) and the RTT R. */
+  rate: MathNode;
+  R: MathNode;
+  /** Which states belong to the bottleneck (`q`, `v`, ...). */
+  bottleneckStates: string[];
+}
+
+type Sym = { name: string };
+type Fn = { fn: { name: string }; args: MathNode[] };
+
+const MATH_FUNCTIONS = new Set(['abs', 'sqrt', 'cbrt', 'exp', 'log', 'log2', 'log10', 'min', 'max', 'pow', 'floor', 'ceil', 'sign', 'tanh']);
+
+/**
+ * Build the expressions of `flow` with `N` flows on `bottleneck`. `values` gives every parameter of
+ * both models (scenario-bound ones included) and the discrete states (modes) the operating point is in.
+ */
+export function linearModel(flow: ParsedModel, bottleneck: ParsedModel, N: number, values: Record<string, number>): LinearModel {
+  if (flow.form !== 'mean-field') {
+    throw new InputError('variant', `'${flow.id}' is a hybrid model (discrete loss events): it has no equilibrium to linearise; use a mean-field model (${flow.file})`);
+  }
+  const flowStates = new Set(flow.states.map((s) => s.name));
+  const bnStates = new Set(bottleneck.states.map((s) => s.name));
+  const flowOut = new Map(flow.outputs.map((o) => [o.name, o.expression]));
+  const bnOut = new Map(bottleneck.outputs.map((o) => [o.name, o.expression]));
+  const delay = bottleneck.source.delay?.text ?? '0';
+
+  const inline = (text: string, delayed: boolean, depth = 0): MathNode => {
+    if (depth > 50) throw new InputError('models', `outputs of ${flow.file} or ${bottleneck.file} refer to each other in a cycle`);
+    return parse(text).transform((n, path): MathNode => {
+      // A function's own name is a child of its node: not a variable.
+      if (path === 'fn') return n;
+      if (n.type === 'FunctionNode') {
+        const f = n as unknown as Fn;
+        if (!MATH_FUNCTIONS.has(f.fn.name)) {
+          // A delayed value X(t - R): the definition of X, in delayed variables.
+          return inlineName(f.fn.name, true, depth);
+        }
+        return n;
+      }
+      if (n.type === 'SymbolNode') return inlineName((n as unknown as Sym).name, delayed, depth);
+      return n;
+    });
+    function inlineName(name: string, d: boolean, dp: number): MathNode {
+      // The loop is broken at the drop probability: p stays a variable (p, p_tau) in the flows' equations.
+      if (name === 'p' && keepP) return parse(d ? 'p_tau' : 'p');
+      if (flowStates.has(name) && !flow.states.find((s) => s.name === name)!.discrete) return parse(d ? `${name}_tau` : name);
+      if (bnStates.has(name)) return parse(d ? `${name}_tau` : name);
+      if (flowOut.has(name)) return parse(`(${inline(flowOut.get(name)!, d, dp + 1).toString()})`);
+      if (bnOut.has(name)) return parse(`(${inline(bnOut.get(name)!, d, dp + 1).toString()})`);
+      if (name === 'R') return parse(`(${values.Tp} + (${inline(delay, d, dp + 1).toString()}))`);
+      if (name === 'A') return parse(`(${N} * (${inline(flowOut.get('rate') ?? 'W / R', d, dp + 1).toString()}))`);
+      if (name in values) return parse(`(${values[name]})`);
+      if (name === 't') throw new InputError('models', `${flow.file} uses t: a time-varying right-hand side has no equilibrium`);
+      throw new InputError('models', `'${name}' has no value for the linearisation (${flow.file}, ${bottleneck.file})`);
+    }
+  };
+
+  let keepP = true;
+  const states: string[] = [];
+  const rhs: MathNode[] = [];
+  for (const m of [flow, bottleneck]) {
+    for (const s of m.states) {
+      if (s.discrete) continue;
+      const eq = m.equations.find((e) => e.state === s.name)!;
+      states.push(s.name);
+      rhs.push(inline(eq.expression, false));
+    }
+  }
+  keepP = false;
+  return {
+    states,
+    rhs,
+    p: inline('p', false),
+    rate: inline(flowOut.get('rate') ?? 'W / R', false),
+    R: inline('R', false),
+    bottleneckStates: bottleneck.states.filter((s) => !s.discrete).map((s) => s.name),
+  };
+}
+
+/**
+ * The expression with every conditional, min, max and abs replaced by the branch taken at `point`
+ * (a linearisation is local: the branch does not change in a neighbourhood, except exactly on a
+ * switching surface, where the side of `point` is taken).
+ */
+export function resolveAt(node: MathNode, point: Record<string, number>): MathNode {
+  const value = (n: MathNode): number => Number(n.compile().evaluate({ ...point }));
+  return node.transform(function pick(n: MathNode): MathNode {
+    if (n.type === 'ConditionalNode') {
+      const c = n as unknown as { condition: MathNode; trueExpr: MathNode; falseExpr: MathNode };
+      return (value(c.condition) ? c.trueExpr : c.falseExpr).transform(pick);
+    }
+    if (n.type === 'FunctionNode') {
+      const f = n as unknown as Fn;
+      if ((f.fn.name === 'min' || f.fn.name === 'max') && f.args.length >= 2) {
+        const vals = f.args.map(value);
+        const k = vals.indexOf(f.fn.name === 'min' ? Math.min(...vals) : Math.max(...vals));
+        return f.args[k]!.transform(pick);
+      }
+      if (f.fn.name === 'abs' && f.args.length === 1) {
+        return value(f.args[0]!) >= 0 ? f.args[0]!.transform(pick) : parse(`-(${f.args[0]!.transform(pick).toString()})`);
+      }
+    }
+    return n;
+  });
+}
+
+/** d node / d variable at `point` (the branch at `point`, then mathjs `derivative`). */
+export function partialAt(node: MathNode, variable: string, point: Record<string, number>): number {
+  return derivativeAt(resolveAt(node, point), variable, point);
+}
+
+/** d node / d variable at `point` for a node already on one branch ({@link resolveAt}). */
+export function derivativeAt(resolved: MathNode, variable: string, point: Record<string, number>): number {
+  // Unsimplified: mathjs's simplify costs ~100 ms per call here and the value is the same.
+  return Number(derivative(resolved, variable, { simplify: false }).compile().evaluate({ ...point }));
+}
+
+/** Whether the resolved expression is the constant 0 (a state frozen in this mode, e.g. NewReno's L in congestion avoidance). */
+export function isZeroAt(node: MathNode, point: Record<string, number>): boolean {
+  const r = resolveAt(node, point);
+  return r.type === 'ConstantNode' && Number((r as unknown as { value: number }).value) === 0;
+}
+
+/** Compiled evaluation of an expression (conditionals evaluated natively). */
+export function evaluator(node: MathNode): EvalFunction {
+  return compile(node.toString());
+}

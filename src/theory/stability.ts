@@ -1,0 +1,409 @@
+import { inv, multiply, type MathNode } from 'mathjs';
+import { InputError } from '../errors.js';
+import type { ModelSet } from '../fluid/modelSet.js';
+import { defaultModels } from '../fluid/modelCache.js';
+import { bindBottleneck, bindFlow } from '../fluid/params.js';
+import { mapScenario } from '../fluid/scenarioMap.js';
+import { flowCc } from '../scenario/flowCc.js';
+import type { Scenario } from '../scenario/types.js';
+import { derivativeAt, evaluator, isZeroAt, linearModel, resolveAt, type LinearModel } from './linearModel.js';
+
+/**
+ * Linear stability of the TCP/queue loop from the fluid models' own equations, after Hollot,
+ * Misra, Towsley, Gong, "A control theoretic analysis of RED", IEEE INFOCOM 2001: the equilibrium
+ * of N identical flows on the bottleneck, the loop linearised around it (mathjs derivatives of the
+ * model files' right-hand sides, delayed terms at the equilibrium RTT R0), broken at the drop
+ * probability p:
+ *
+ *   plant   s x = (A0 + A1 e^{-s R0}) x + (B0 + B1 e^{-s R0}) dp      (flow states and the queue)
+ *   AQM     s z = G_x x + G_z z,   dp = D_x x + D_z z                  (RED's average; none for drop-tail)
+ *
+ * L(s) = -(D_x + D_z (sI - G_z)^-1 G_x)(sI - A0 - A1 e^{-s R0})^-1 (B0 + B1 e^{-s R0}), closed loop
+ * 1 + L = 0. With MGT's Reno equation and RED this is exactly their
+ * L(s) = L_red (R0 C)^3 / (2N)^2 e^{-s R0} / ((s/K + 1)(s R0^2 C / (2N) + 1)(s R0 + 1)) up to the two
+ * terms they drop (the delayed window and queue terms, small below the crossover).
+ */
+
+export type QueueRegime = 'standing' | 'empty' | 'full';
+
+export interface Equilibrium {
+  regime: QueueRegime;
+  /** Every continuous state at the equilibrium (per flow for flow states). */
+  states: Record<string, number>;
+  W0: number;
+  q0: number;
+  p0: number;
+  R0: number;
+  /** Newton iterations used. */
+  iterations: number;
+}
+
+export interface LoopAnalysis {
+  equilibrium: Equilibrium;
+  /** |L(0)|: the loop's static gain. */
+  dcGain: number;
+  /** Gain crossover |L| = 1, rad/s (null when |L| < 1 at every frequency). */
+  crossoverRadS: number | null;
+  /** 180 deg + the unwrapped arg L at the gain crossover (Infinity without one). */
+  phaseMarginDeg: number;
+  /** Phase crossover arg L = -180 deg, rad/s (null without one). */
+  phaseCrossoverRadS: number | null;
+  /** 1 / |L| at the phase crossover (Infinity without one). */
+  gainMargin: number;
+  /** By the Nyquist criterion: 1 + L(jw) does not encircle 0 (the open loop has no right-half-plane pole, checked). */
+  stable: boolean;
+  /** L(jw) on the frequency grid (for a Nyquist or Bode plot). */
+  response: { wRadS: number; re: number; im: number }[];
+  /** L(jw) at any frequency, rad/s. */
+  at(wRadS: number): { re: number; im: number };
+  /** Why the loop could not be analysed this way, when it could not (then the figures are NaN). */
+  note?: string;
+}
+
+/** Every parameter both models need, from the scenario (as the fluid engine binds them). */
+export function loopValues(s: Scenario, models: ModelSet = defaultModels(), params: Record<string, number> = {}): { values: Record<string, number>; N: number; variant: string } {
+  const { link, flows } = mapScenario(s);
+  const cc = flowCc(s, 0);
+  for (let i = 1; i < s.flows.length; i++) {
+    const o = flowCc(s, i);
+    if (o.variant !== cc.variant) throw new InputError(`flows[${i}].variant`, `is ${o.variant}: the linear analysis needs identical flows (flow 0 runs ${cc.variant})`);
+  }
+  const flow = models.flows.get(cc.variant);
+  if (!flow) throw new InputError('variant', `has no fluid model '${cc.variant}' in ${models.dir}`);
+  const values: Record<string, number> = {};
+  const fv = bindFlow(flow.source, flows[0]!, cc.ccParams, params);
+  flow.source.params.forEach((p, k) => (values[p.name] = fv[k]!));
+  const bv = bindBottleneck(models.bottleneck.source, link);
+  models.bottleneck.source.params.forEach((p, k) => (values[p.name] = bv[k]!));
+  return { values, N: s.flows.length, variant: cc.variant };
+}
+
+/** The loop of a Scenario's N identical flows at their equilibrium (modes: every discrete state 0, i.e. congestion avoidance). */
+export function scenarioStability(s: Scenario, opts: { models?: ModelSet; params?: Record<string, number>; modes?: Record<string, number> } = {}): LoopAnalysis {
+  const models = opts.models ?? defaultModels();
+  const { values, N, variant } = loopValues(s, models, opts.params);
+  return analyseLoop(models, variant, N, values, opts.modes);
+}
+
+/**
+ * The equilibrium and loop of `variant`'s model with N flows, every parameter in `values` (both
+ * models'), discrete states in `modes` (default 0: congestion avoidance, no hold-off).
+ */
+export function analyseLoop(models: ModelSet, variant: string, N: number, values: Record<string, number>, modes: Record<string, number> = {}): LoopAnalysis {
+  const flow = models.flows.get(variant);
+  if (!flow) throw new InputError('variant', `has no fluid model '${variant}' in ${models.dir}`);
+  const discrete: Record<string, number> = {};
+  for (const st of [...flow.states, ...models.bottleneck.states]) if (st.discrete) discrete[st.name] = modes[st.name] ?? 0;
+  const all = { ...values, ...discrete };
+  const lm = linearModel(flow, models.bottleneck, N, all);
+  const eq = equilibrium(lm, all, N);
+  return loopAt(lm, eq);
+}
+
+/** Scope of a point: every state, its delayed copy (equal at an equilibrium), p and p_tau. */
+function scopeOf(lm: LinearModel, x: Record<string, number>, pEval: (sc: Record<string, number>) => number): Record<string, number> {
+  const sc: Record<string, number> = {};
+  for (const k of Object.keys(x)) {
+    sc[k] = x[k]!;
+    sc[`${k}_tau`] = x[k]!;
+  }
+  const p = pEval(sc);
+  sc.p = p;
+  sc.p_tau = p;
+  return sc;
+}
+
+/**
+ * The equilibrium: Newton on the right-hand sides (finite-difference Jacobian, damped), delayed
+ * values equal to current ones. The queue first free inside (0, B); if that has no solution there,
+ * held at B (drop-tail overflow sets p) or at 0 (the link is not full).
+ */
+export function equilibrium(lm: LinearModel, values: Record<string, number>, N: number): Equilibrium {
+  const f = lm.rhs.map(evaluator);
+  const pE = evaluator(lm.p);
+  const pEval = (sc: Record<string, number>) => Number(pE.evaluate(sc));
+  const C = values.C!;
+  const B = values.B!;
+  const Tp = values.Tp!;
+  const qi = lm.states.indexOf('q');
+  const tries: { regime: QueueRegime; q: number | null }[] = [{ regime: 'standing', q: null }, { regime: 'full', q: B }, { regime: 'empty', q: 0 }];
+  let last = '';
+  for (const t of tries) {
+    // Initial guess: the queue in the middle of RED's range (or of the buffer), the window that fills the link.
+    const q0 = t.q ?? (values.red === 1 ? Math.min(B, (values.minTh! + values.maxTh!) / 2) : B / 2);
+    const x: Record<string, number> = {};
+    lm.states.forEach((s) => (x[s] = s === 'q' || s === 'v' ? q0 : 0));
+    x.W = ((Tp + q0 / C) * C) / N;
+    const free = lm.states.filter((s, i) => !(i === qi && t.q !== null) && !isZeroAt(lm.rhs[i]!, scopeOf(lm, x, pEval)));
+    // Other states (filters) start at their own fixed point given W and q: a few relaxation passes.
+    for (const s of free) if (s !== 'W' && s !== 'q' && s !== 'v') x[s] = guessFilter(lm, s, x, f, pEval);
+    const res = (): number[] => free.map((s) => Number(f[lm.states.indexOf(s)]!.evaluate(scopeOf(lm, x, pEval))));
+    let it = 0;
+    let r = res();
+    let norm = Math.hypot(...r);
+    for (; it < 200 && norm > 1e-10 * (1 + Math.abs(x.W!)); it++) {
+      const J = free.map(() => new Array<number>(free.length).fill(0));
+      free.forEach((s, j) => {
+        const h = 1e-7 * Math.max(1, Math.abs(x[s]!));
+        const keep = x[s]!;
+        x[s] = keep + h;
+        const up = res();
+        x[s] = keep - h;
+        const dn = res();
+        x[s] = keep;
+        for (let i = 0; i < free.length; i++) J[i]![j] = (up[i]! - dn[i]!) / (2 * h);
+      });
+      let step: number[];
+      try {
+        step = (multiply(inv(J), r) as unknown as number[]).map((v) => -v);
+      } catch {
+        break;
+      }
+      let lambda = 1;
+      const base = free.map((s) => x[s]!);
+      for (let k = 0; k < 30; k++) {
+        free.forEach((s, j) => (x[s] = Math.max(s === 'W' ? 1e-9 : -Infinity, base[j]! + lambda * step[j]!)));
+        const rn = res();
+        const nn = Math.hypot(...rn);
+        if (Number.isFinite(nn) && nn < norm) {
+          r = rn;
+          norm = nn;
+          break;
+        }
+        lambda /= 2;
+        if (k === 29) free.forEach((s, j) => (x[s] = base[j]!));
+      }
+      if (lambda < 1e-8) break;
+    }
+    const q = x.q ?? 0;
+    const sc = scopeOf(lm, x, pEval);
+    const ok = norm <= 1e-6 * (1 + Math.abs(x.W!)) && x.W! > 0;
+    const A = (N * x.W!) / (Tp + q / C);
+    const consistent = t.regime === 'standing' ? q > 0 && q < B : t.regime === 'full' ? A >= C * (1 - 1e-9) : A <= C * (1 + 1e-9);
+    if (ok && consistent) {
+      return { regime: t.regime, states: x, W0: x.W!, q0: q, p0: sc.p!, R0: Tp + q / C, iterations: it };
+    }
+    last = `${t.regime}: residual ${norm.toExponential(2)}, q ${q.toFixed(2)}, A/C ${(A / C).toFixed(4)}`;
+  }
+  throw new InputError('stability', `no equilibrium found for ${N} flows (tried a standing queue, a full and an empty one; ${last})`);
+}
+
+/** A filter state's value when everything else is held: solve its own equation alone (it is linear in it). */
+function guessFilter(lm: LinearModel, s: string, x: Record<string, number>, f: ReturnType<typeof evaluator>[], pEval: (sc: Record<string, number>) => number): number {
+  const i = lm.states.indexOf(s);
+  const at = (v: number) => {
+    const y = { ...x, [s]: v };
+    return Number(f[i]!.evaluate(scopeOf(lm, y, pEval)));
+  };
+  const a = at(0);
+  const b = at(1);
+  return b !== a ? -a / (b - a) : 0;
+}
+
+/** A complex number as a pair; the loop is evaluated at thousands of frequencies, mathjs's Complex and inv cost 1 ms each there. */
+type Cx = [number, number];
+const cmul = (a: Cx, b: Cx): Cx => [a[0] * b[0] - a[1] * b[1], a[0] * b[1] + a[1] * b[0]];
+const cdiv = (a: Cx, b: Cx): Cx => {
+  const d = b[0] * b[0] + b[1] * b[1];
+  return [(a[0] * b[0] + a[1] * b[1]) / d, (a[1] * b[0] - a[0] * b[1]) / d];
+};
+const cabs = (a: Cx): number => Math.hypot(a[0], a[1]);
+
+/** Solves M x = b (complex, small: Gaussian elimination with partial pivoting); also returns det M. */
+function solveC(M: Cx[][], b: Cx[]): { x: Cx[]; det: Cx } {
+  const n = b.length;
+  const a = M.map((r, i) => [...r.map((c) => [c[0], c[1]] as Cx), [b[i]![0], b[i]![1]] as Cx]);
+  let det: Cx = [1, 0];
+  for (let c = 0; c < n; c++) {
+    let piv = c;
+    for (let r = c + 1; r < n; r++) if (cabs(a[r]![c]!) > cabs(a[piv]![c]!)) piv = r;
+    if (cabs(a[piv]![c]!) === 0) return { x: b.map(() => [NaN, NaN] as Cx), det: [0, 0] };
+    if (piv !== c) {
+      [a[piv], a[c]] = [a[c]!, a[piv]!];
+      det = [-det[0], -det[1]];
+    }
+    det = cmul(det, a[c]![c]!);
+    for (let r = c + 1; r < n; r++) {
+      const k = cdiv(a[r]![c]!, a[c]![c]!);
+      for (let j = c; j <= n; j++) {
+        const t = cmul(k, a[c]![j]!);
+        a[r]![j] = [a[r]![j]![0] - t[0], a[r]![j]![1] - t[1]];
+      }
+    }
+  }
+  const x: Cx[] = new Array(n);
+  for (let r = n - 1; r >= 0; r--) {
+    let acc: Cx = [a[r]![n]![0], a[r]![n]![1]];
+    for (let j = r + 1; j < n; j++) {
+      const t = cmul(a[r]![j]!, x[j]!);
+      acc = [acc[0] - t[0], acc[1] - t[1]];
+    }
+    x[r] = cdiv(acc, a[r]![r]!);
+  }
+  return { x, det };
+}
+
+/** sI - A0 - A1 e^{-s tau} at s = jw. */
+function charMatrix(A0: number[][], A1: number[][], w: number, tau: number): Cx[][] {
+  const e: Cx = [Math.cos(w * tau), -Math.sin(w * tau)];
+  return A0.map((r, i) => r.map((a, j) => [(i === j ? 0 : 0) - a - A1[i]![j]! * e[0], (i === j ? w : 0) - A1[i]![j]! * e[1]] as Cx));
+}
+
+/** The loop L(jw) and its margins at the equilibrium. */
+export function loopAt(lm: LinearModel, eq: Equilibrium): LoopAnalysis {
+  const sc = scopeOf(lm, eq.states, (s) => Number(evaluator(lm.p).evaluate(s)));
+  const isCtrl = (s: string) => lm.bottleneckStates.includes(s) && s !== 'q';
+  const live = lm.states.filter((s, i) => !(s === 'q' && eq.regime !== 'standing') && !isZeroAt(lm.rhs[i]!, sc));
+  const P = live.filter((s) => !isCtrl(s));
+  const Z = live.filter(isCtrl);
+  // Each right-hand side on the operating point's branch once, then differentiated per variable.
+  const resolved = lm.rhs.map((n) => resolveAt(n, sc));
+  const row = (node: MathNode, vars: string[]) => vars.map((v) => derivativeAt(node, v, sc));
+  const rhsOf = (s: string) => resolved[lm.states.indexOf(s)]!;
+  const A0 = P.map((s) => row(rhsOf(s), P));
+  const A1 = P.map((s) => row(rhsOf(s), P.map((v) => `${v}_tau`)));
+  const B0 = P.map((s) => derivativeAt(rhsOf(s), 'p', sc));
+  const B1 = P.map((s) => derivativeAt(rhsOf(s), 'p_tau', sc));
+  const Gx = Z.map((s) => row(rhsOf(s), P));
+  const Gz = Z.map((s) => row(rhsOf(s), Z));
+  // p at the current time: of the plant states (directly, and through A = N rate) and the AQM's.
+  const pNode = resolveAt(lm.p, sc);
+  const Dx = row(pNode, P);
+  const Dz = row(pNode, Z);
+  const R0 = eq.R0;
+
+  const L = (w: number): Cx => {
+    const e: Cx = [Math.cos(w * R0), -Math.sin(w * R0)];
+    const { x: xP } = solveC(charMatrix(A0, A1, w, R0), P.map((_, i) => [B0[i]! + B1[i]! * e[0], B1[i]! * e[1]] as Cx));
+    const K: Cx[] = Dx.map((d) => [d, 0] as Cx);
+    if (Z.length > 0) {
+      // Dz (sI - Gz)^-1 Gx, one column of Gx at a time.
+      const Mz = Gz.map((r, i) => r.map((g, j) => [-g, i === j ? w : 0] as Cx));
+      for (let j = 0; j < P.length; j++) {
+        const { x: col } = solveC(Mz, Gx.map((r) => [r[j]!, 0] as Cx));
+        for (let i = 0; i < Z.length; i++) K[j] = [K[j]![0] + Dz[i]! * col[i]![0], K[j]![1] + Dz[i]! * col[i]![1]];
+      }
+    }
+    let g: Cx = [0, 0];
+    for (let j = 0; j < P.length; j++) {
+      const t = cmul(K[j]!, xP[j]!);
+      g = [g[0] + t[0], g[1] + t[1]];
+    }
+    return [-g[0], -g[1]];
+  };
+
+  // Frequency grid: 1e-4 to 1e3 over R0, log-spaced; crossings refined by bisection.
+  const n = 2000;
+  const ws = Array.from({ length: n }, (_, k) => (1e-4 / R0) * Math.pow(1e7, k / (n - 1)));
+  const vals = ws.map(L);
+  const mag = vals.map(cabs);
+  const phase: number[] = [];
+  let prev = Math.atan2(vals[0]![1], vals[0]![0]);
+  phase.push(prev);
+  for (let k = 1; k < n; k++) {
+    let a = Math.atan2(vals[k]![1], vals[k]![0]);
+    while (a - prev > Math.PI) a -= 2 * Math.PI;
+    while (a - prev < -Math.PI) a += 2 * Math.PI;
+    phase.push(a);
+    prev = a;
+  }
+  const dc = cabs(L(0));
+  // The phase at w -> 0 is 0 for a negative-feedback loop; measure the margins from there.
+  const offset = Math.round(phase[0]! / (2 * Math.PI)) * 2 * Math.PI;
+  const ph = phase.map((a) => a - offset);
+  const refine = (k: number, f: (w: number) => number): number => {
+    let lo = ws[k - 1]!;
+    let hi = ws[k]!;
+    const flo = f(lo);
+    for (let i = 0; i < 60; i++) {
+      const mid = Math.sqrt(lo * hi);
+      if (Math.sign(f(mid)) === Math.sign(flo)) lo = mid;
+      else hi = mid;
+    }
+    return Math.sqrt(lo * hi);
+  };
+  const unwrapAt = (w: number, k: number): number => {
+    const v = L(w);
+    let a = Math.atan2(v[1], v[0]) - offset;
+    while (a - ph[k]! > Math.PI) a -= 2 * Math.PI;
+    while (a - ph[k]! < -Math.PI) a += 2 * Math.PI;
+    return a;
+  };
+  let crossoverRadS: number | null = null;
+  for (let k = 1; k < n && crossoverRadS === null; k++) if (mag[k - 1]! >= 1 && mag[k]! < 1) crossoverRadS = refine(k, (w) => Math.log(cabs(L(w))));
+  let phaseCrossoverRadS: number | null = null;
+  let kp = -1;
+  for (let k = 1; k < n && phaseCrossoverRadS === null; k++) {
+    if (ph[k - 1]! > -Math.PI && ph[k]! <= -Math.PI) {
+      kp = k;
+      phaseCrossoverRadS = refine(k, (w) => unwrapAt(w, kp) + Math.PI);
+    }
+  }
+  // From the unwrapped phase: a loop whose gain crosses 1 only far out, after the delay has turned
+  // the phase many times (drop-tail's cliff), has a margin of minus thousands of degrees.
+  const phaseMarginDeg = crossoverRadS === null ? Infinity : 180 + (unwrapAt(crossoverRadS, Math.max(0, ws.findIndex((w) => w >= crossoverRadS!))) * 180) / Math.PI;
+  const gainMargin = phaseCrossoverRadS === null ? Infinity : 1 / cabs(L(phaseCrossoverRadS));
+  // Nyquist: winding of 1 + L(jw) around 0 over w in (-inf, inf), twice that over (0, inf) by symmetry
+  // (L(0) real); L -> 0 at high frequency, so the contour's arc adds nothing.
+  let wind = 0;
+  let a0 = Math.atan2(vals[0]![1], 1 + vals[0]![0]);
+  for (let k = 1; k < n; k++) {
+    const a = Math.atan2(vals[k]![1], 1 + vals[k]![0]);
+    let d = a - a0;
+    while (d > Math.PI) d -= 2 * Math.PI;
+    while (d < -Math.PI) d += 2 * Math.PI;
+    wind += d;
+    a0 = a;
+  }
+  const encirclements = Math.round((2 * wind) / (2 * Math.PI));
+  const openLoopStable = openLoopPoles(A0, A1, Gz, R0);
+  const out: LoopAnalysis = {
+    equilibrium: eq,
+    dcGain: dc,
+    crossoverRadS,
+    phaseMarginDeg,
+    phaseCrossoverRadS,
+    gainMargin,
+    stable: openLoopStable && encirclements === 0 && mag[n - 1]! < 1,
+    response: ws.filter((_, k) => k % 40 === 0).map((w) => {
+      const v = L(w);
+      return { wRadS: w, re: v[0], im: v[1] };
+    }),
+    at: (w) => {
+      const v = L(w);
+      return { re: v[0], im: v[1] };
+    },
+  };
+  if (!openLoopStable) out.note = 'the open loop has a pole in the right half-plane: the margins do not decide stability';
+  else if (vals[0]![0] < 0) out.note = 'L(0) < 0 (positive feedback at low frequency): the margins do not decide stability';
+  return out;
+}
+
+/**
+ * Whether the open loop (plant with p held, AQM on its own) is stable: the plant's characteristic
+ * function det(sI - A0 - A1 e^{-s R0}) has no zero with Re s > 0 (argument principle on the right
+ * half-plane's boundary, large semicircle neglected: the delayed part is bounded there), and the
+ * AQM's matrix has eigenvalues in the left half-plane (a first-order filter: its diagonal).
+ */
+function openLoopPoles(A0: number[][], A1: number[][], Gz: number[][], R0: number): boolean {
+  for (let i = 0; i < Gz.length; i++) if (!(Gz[i]![i]! < 0)) return false;
+  const n = A0.length;
+  const det = (w: number): Cx => solveC(charMatrix(A0, A1, w, R0), A0.map(() => [0, 0] as Cx)).det;
+  // det ~ (jw)^n at large |w|: its argument changes by pi (n - 2 Z) along the imaginary axis, Z the
+  // zeros with Re s > 0, half of that over (0, W) by conjugate symmetry.
+  const m = 4000;
+  const W = 1e4 / R0;
+  let wind = 0;
+  let prev = det(0);
+  for (let k = 1; k <= m; k++) {
+    const w = (W * k * k) / (m * m);
+    const d = det(w);
+    let a = Math.atan2(d[1], d[0]) - Math.atan2(prev[1], prev[0]);
+    while (a > Math.PI) a -= 2 * Math.PI;
+    while (a < -Math.PI) a += 2 * Math.PI;
+    wind += a;
+    prev = d;
+  }
+  const rhpZeros = n / 2 - wind / Math.PI;
+  return Math.abs(rhpZeros) < 0.5;
+}
