@@ -1,6 +1,9 @@
 import fc from 'fast-check';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
+import type { UnitKind } from '../../src/sweep/range.js';
 import { VARIANTS } from '../../src/variants.js';
 
 /**
@@ -228,3 +231,190 @@ export function validScenarioCase(): fc.Arbitrary<{ text: string; ext: '.json' |
       return { text: c.yaml ? toYaml(s) : JSON.stringify(s), ext: c.yaml ? '.yaml' : '.json', what: JSON.stringify(s) } as const;
     });
 }
+
+/**
+ * The files the command-line vectors name (relative to the sandbox they run in): a valid scenario,
+ * one with a prototype-named key, broken JSON, a precious file and folder that must never change, a
+ * link to /dev/zero, a valid and an invalid recipe.
+ */
+export function writeCliFixtures(dir: string): void {
+  writeFileSync(join(dir, 'ok.yaml'), 'durationS: 1\nbottleneck: {bandwidthBps: 10000000}\n');
+  writeFileSync(join(dir, 'proto.json'), '{"durationS": 1, "constructor": {"evil": 1}}');
+  writeFileSync(join(dir, 'broken.json'), '{"durationS": ');
+  writeFileSync(join(dir, 'a-file.txt'), 'precious\n');
+  mkdirSync(join(dir, 'notes'));
+  writeFileSync(join(dir, 'notes', 'thesis.tex'), 'precious\n');
+  symlinkSync('/dev/zero', join(dir, 'zero.yaml'));
+  writeFileSync(join(dir, 'recipe.yaml'), 'scenarios: [lfn]\nvariants: [reno]\nduration: 4s\ncharts: [goodput]\n');
+  writeFileSync(join(dir, 'recipe-bad.yaml'), 'scenarios: [lfn]\nvariants: [reno, reno]\ncolour: red\n');
+}
+
+/** Flag vectors for every command (see cliFlags.test.ts); values resolve against writeCliFixtures' files. */
+const junk = fc.oneof(
+  fc.constantFrom('', ' ', '0x10', '0b1', '1e400', '-1', '-0', 'NaN', 'Infinity', '1e9', '99999999999', '1..2', '1,,2', 'ms', '5 Mbps', '1%', ...PROTOTYPE_KEYS),
+  fc.string({ maxLength: 8 }),
+);
+const maybe = (valid: fc.Arbitrary<string>) => fc.oneof({ arbitrary: valid, weight: 3 }, { arbitrary: junk, weight: 1 });
+
+/** Flag -> values, for the scenario flags every run command shares. */
+const SCENARIO_FLAGS: Record<string, fc.Arbitrary<string>> = {
+  '--scenario': fc.constantFrom('normal', 'lfn', 'lossy', 'ok.yaml', 'proto.json', 'broken.json', 'zero.yaml', 'missing.yaml', 'notes', 'constructor'),
+  '--bandwidth': maybe(fc.constantFrom('1Mbps', '10Mbps', '5000000')),
+  '--delay': maybe(fc.constantFrom('0', '1ms', '20ms', '0.1s')),
+  '--loss': maybe(fc.constantFrom('0', '1e-3', '0.01', '2%')),
+  '--loss-direction': maybe(fc.constantFrom('data', 'both')),
+  '--flows': maybe(fc.constantFrom('1', '2', '3', '100000000')),
+  '--duration': maybe(fc.constantFrom('0.5s', '1s', '800ms')),
+  '--mss': maybe(fc.constantFrom('536', '1448', '100000')),
+  '--queue': maybe(fc.constantFrom('1', '10', '100', '0')),
+  '--seed': maybe(fc.constantFrom('0', '7', '4294967295', '4294967296')),
+  '--access-bandwidth': maybe(fc.constantFrom('2Mbps', '10Mbps')),
+  '--access-delay': maybe(fc.constantFrom('0', '5ms')),
+  '--delack': maybe(fc.constantFrom('1', '2', '65')),
+  '--min-rto': maybe(fc.constantFrom('200ms', '1s', '0')),
+  '--cc-param': maybe(fc.constantFrom('hystart=1', 'beta=0.5', 'constructor=1', '__proto__=1', 'x', 'beta=0x1')),
+  '--start-stagger': maybe(fc.constantFrom('0', '1ms', '0.2s')),
+};
+const OUT: fc.Arbitrary<string> = fc.constantFrom('out-new', 'a-file.txt', 'notes', 'a-file.txt/sub', '/proc/sys/cclab-fuzz', 'deep/er/out');
+
+function vector(flags: Record<string, fc.Arbitrary<string>>, bare: readonly string[] = []): fc.Arbitrary<string[]> {
+  const entries = Object.entries(flags);
+  return fc
+    .record({
+      picks: fc.subarray(entries, { maxLength: Math.min(5, entries.length) }).chain((es) => fc.tuple(...es.map(([f, a]) => a.map((v) => [f, v] as const)))),
+      switches: fc.subarray([...bare]),
+      stray: fc.option(fc.constantFrom('--bogus', 'extra-arg', '--', '-x'), { freq: 6 }),
+    })
+    .map(({ picks, switches, stray }) => [...picks.flatMap(([f, v]) => [f, v]), ...switches, ...(stray === null ? [] : [stray])]);
+}
+
+/** Commands with their fixed cheap prefix and their random flags. */
+export const COMMANDS: fc.Arbitrary<{ argv: string[]; maxMs: number }> = fc.oneof(
+  vector({ ...SCENARIO_FLAGS, '--variant': maybe(fc.constantFrom('reno', 'cubic', 'tahoe')), '--out': OUT }, ['--json', '--print-scenario']).map((v) => ({
+    argv: ['simulate', '--duration', '1s', '--bandwidth', '10Mbps', ...v],
+    maxMs: 15_000,
+  })),
+  vector({ ...SCENARIO_FLAGS, '--variant': maybe(fc.constantFrom('reno', 'newreno', 'westwood')), '--out': OUT }, ['--json']).map((v) => ({
+    argv: ['predict', '--duration', '1s', ...v],
+    maxMs: 15_000,
+  })),
+  vector({ ...SCENARIO_FLAGS, '--variants': maybe(fc.constantFrom('reno', 'cubic', 'reno,reno', 'reno,cubic')) }, ['--json']).map((v) => ({
+    argv: ['compare', '--duration', '1s', '--bandwidth', '10Mbps', ...v],
+    maxMs: 20_000,
+  })),
+  vector(
+    {
+      '--recipe': fc.constantFrom('recipe.yaml', 'recipe-bad.yaml', 'zero.yaml', 'missing.yaml', 'ok.yaml'),
+      '--scenarios': maybe(fc.constantFrom('lfn', 'lfn,lfn', 'ok.yaml', 'constructor')),
+      '--variants': maybe(fc.constantFrom('reno', 'reno,reno', 'vegas')),
+      '--duration': maybe(fc.constantFrom('3s', '1e9s', '0')),
+      '--charts': maybe(fc.constantFrom('goodput', 'toString', 'cwnd,cwnd')),
+      '--name': maybe(fc.constantFrom('x', '../escape', '')),
+      '--out': OUT,
+    },
+    [],
+  ).map((v) => ({
+    // Invalid by default (duration 3 s is below the 3 s floor): a random flag may make it valid, at
+    // the price of a run of lfn x reno (4 s with --duration 4s).
+    argv: ['report', '--scenarios', 'lfn', '--variants', 'reno', '--duration', '3s', '--charts', 'goodput', ...v],
+    maxMs: 30_000,
+  })),
+  vector(
+    {
+      ...SCENARIO_FLAGS,
+      '--loss': maybe(fc.constantFrom('1e-3', '1e-4..1e-2:log:3', '1e-4..1e-1:log:10000', '1e-4..1e-1:log:10000000', '0x0')),
+      '--rtt': maybe(fc.constantFrom('20ms,200ms', '10ms..100ms:log:10000', '10..400:log:8ms')),
+      '--flows': maybe(fc.constantFrom('1,2', '1..10000:lin:10000', '1,1000000000')),
+      '--reps': maybe(fc.constantFrom('1', '2', '1000000000', '0')),
+      '--variants': maybe(fc.constantFrom('reno', 'reno,cubic', 'reno,reno')),
+      '--engines': maybe(fc.constantFrom('fluid', 'packet', 'packet,packet')),
+      '--set': maybe(fc.constantFrom('tcp.minRtoS=200ms,1s', 'constructor=1', 'flows.length=5', 'ccParams.__proto__=1', 'ccParams.beta=0.5,0.7')),
+      '--max-runs': maybe(fc.constantFrom('1', '50', '0')),
+      '--shard': maybe(fc.constantFrom('1/2', '0/2', '3/2')),
+      '--workers': maybe(fc.constantFrom('0', '100000')),
+      '--out': OUT,
+      '--cache': fc.constantFrom('cache', 'a-file.txt', 'a-file.txt/c'),
+    },
+    ['--dry-run', '--no-cache'],
+  ).map((v) => ({
+    // A real sweep only when small: --max-runs 50 caps it, runs of 1 s on the fluid engine by default.
+    argv: ['sweep', '--engines', 'fluid', '--duration', '1s', '--variants', 'reno', '--workers', '0', '--quiet', '--no-report', '--max-runs', '50', ...v],
+    maxMs: 20_000,
+  })),
+  vector({ '--out': OUT, '--max-runs': maybe(fc.constantFrom('10', '0')) }, ['--allow-partial', '--no-report']).chain((v) =>
+    fc.subarray(['shard-ok', 'notes', 'a-file.txt', 'missing', 'shard-tampered']).map((dirs) => ({ argv: ['merge', ...dirs, ...v], maxMs: 10_000 })),
+  ),
+);
+
+
+/** Sweep range texts (see sweepRanges.test.ts). */
+const num = fc.oneof(
+  fc.constantFrom('0', '1', '-1', '1e-5', '1e-1', '.5', '5.', '1e400', '-0', '0x10', '0b1', 'NaN', 'Infinity', '1e', 'e5', '', '+2', '1_0'),
+  fc.double({ min: -1e6, max: 1e6, noNaN: true }).map(String),
+  fc.integer({ min: 0, max: 1e6 }).map(String),
+);
+const unit = fc.constantFrom('', '', 'ms', 's', 'us', 'min', 'Mbps', 'kbps', 'Gbit/s', '%', 'bogus', ' ms', 'MS');
+const value = fc.tuple(num, unit).map(([n, u]) => n + u);
+// Counts at and past the limit are rare: a 10,000-point range takes ~30 ms to compute.
+const count = fc.oneof(
+  { arbitrary: fc.integer({ min: -2, max: 20 }).map(String), weight: 12 },
+  { arbitrary: fc.constantFrom('10000', '10001', '10000000', '99999999999999999999', '1.5', ''), weight: 1 },
+);
+export const rangeText = fc.oneof(
+  fc.tuple(value, value, fc.constantFrom('lin', 'log', 'LOG', 'cubic'), count).map(([a, b, s, c]) => `${a}..${b}:${s}:${c}`),
+  fc.array(value, { minLength: 1, maxLength: 6 }).map((vs) => vs.join(',')),
+  fc.tuple(value, value).map(([a, b]) => `${a}..${b}`),
+  fc.string({ maxLength: 20 }),
+);
+export const unitKind = fc.constantFrom<UnitKind>('number', 'duration', 'rate', 'integer');
+
+
+/** Flow-model equations and top-level keys (see modelExpressions.test.ts). */
+export const FUZZ_FLOW_MODEL = (eq: string, extra = '') => `kind: flow
+id: test
+title: fuzz
+citation: none
+${extra}params:
+  Tp: { unit: s, scenario: true, min: 0.000001 }
+  k: { unit: "1", default: 1, min: 0, max: 2 }
+  m: { unit: "1", default: 1, min: -1, max: 2 }
+states:
+  W: { unit: segments, initial: 1, min: 1, max: 1000 }
+outputs:
+  - rate = W / R
+  - cwnd = W
+equations:
+  - ${JSON.stringify(`dW/dt = ${eq}`)}
+`;
+
+const modelExpr: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
+  e: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constantFrom('W', 'R', 'k', 'm', 'p', 'q', 'C', 't', 'rate', 'A', 'nosuch', 'x1', ...PROTOTYPE_KEYS.filter((k) => /^[a-z]/i.test(k))),
+    fc.oneof(fc.integer({ min: -5, max: 100 }).map(String), fc.constantFrom('0', '1e308', '1e-308', '0.5', 'Infinity', 'NaN', '1e400')),
+    fc.tuple(tie('e'), fc.constantFrom('+', '-', '*', '/', '^', '<', '>=', '==', ' and ', ' or ', ' mod ', '!', '='), tie('e')).map(([a, o, b]) => `${a} ${o} ${b}`),
+    fc.tuple(tie('e'), tie('e'), tie('e')).map(([c, a, b]) => `(${c} ? ${a} : ${b})`),
+    tie('e').map((a) => `(${a})`),
+    tie('e').map((a) => `-${a}`),
+    fc.tuple(fc.constantFrom('abs', 'sqrt', 'exp', 'log', 'min', 'max', 'pow', 'floor', 'tanh', 'sin', 'eval', 'expdraw', ...PROTOTYPE_KEYS.filter((k) => /^[a-z]/i.test(k))), fc.array(tie('e'), { maxLength: 3 })).map(
+      ([f, args]) => `${f}(${args.join(', ')})`,
+    ),
+    // Delayed values: a lag that is provably >= 0, one that may be negative, a future time, nesting.
+    fc.tuple(fc.constantFrom('W', 'rate', 'p', 'q', 'k', 'R'), fc.oneof(fc.constantFrom('t - R', 't', 't + 1', 't - m', 't - k', '2 * t', 't - (R - 1)', 't - W(t - R)'), tie('e').map((a) => `t - ${a}`))).map(
+      ([x, arg]) => `${x}(${arg})`,
+    ),
+  ),
+})).e;
+
+export const modelEquation = fc.oneof(
+  { arbitrary: modelExpr, weight: 10 },
+  { arbitrary: fc.string({ maxLength: 30 }), weight: 2 },
+  { arbitrary: fc.constantFrom('k / R', 'k / R - W * p(t - R) * rate(t - R) / 2', 'W(t + 1)'), weight: 2 },
+  // Sizes past the limits: long sums, deep brackets, long unary chains.
+  { arbitrary: fc.tuple(fc.constantFrom('k+', '(', '-', 'k ? 1 : '), fc.integer({ min: 50, max: 3000 })).map(([u, n]) => (u === '(' ? `${'('.repeat(n)}k${')'.repeat(n)}` : `${u.repeat(n)}k`)), weight: 1 },
+);
+export const modelExtraKeys = fc.oneof(
+  { arbitrary: fc.constant(''), weight: 8 },
+  { arbitrary: fc.constantFrom('colour: red\n', 'constructor: 1\n', 'form: hybrid\n', 'form: toString\n', 'delay: q / C\n', 'equation: x\n'), weight: 2 },
+);
+

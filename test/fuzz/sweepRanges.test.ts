@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { MAX_RANGE_COUNT, parseRange, type UnitKind } from '../../src/sweep/range.js';
-import { FUZZ_SEED } from './arbitraries.js';
+import { MAX_RANGE_COUNT, parseRange } from '../../src/sweep/range.js';
+import { FUZZ_SEED, rangeText, unitKind } from './arbitraries.js';
 import { cli, violation } from './harness.js';
 
 /**
@@ -11,26 +11,6 @@ import { cli, violation } from './harness.js';
  * at most MAX_RANGE_COUNT, positive on a log scale, or throws an InputError naming the flag; and
  * `cclab sweep --dry-run` with such ranges answers in bounded time, never building a huge grid.
  */
-const num = fc.oneof(
-  fc.constantFrom('0', '1', '-1', '1e-5', '1e-1', '.5', '5.', '1e400', '-0', '0x10', '0b1', 'NaN', 'Infinity', '1e', 'e5', '', '+2', '1_0'),
-  fc.double({ min: -1e6, max: 1e6, noNaN: true }).map(String),
-  fc.integer({ min: 0, max: 1e6 }).map(String),
-);
-const unit = fc.constantFrom('', '', 'ms', 's', 'us', 'min', 'Mbps', 'kbps', 'Gbit/s', '%', 'bogus', ' ms', 'MS');
-const value = fc.tuple(num, unit).map(([n, u]) => n + u);
-// Counts at and past the limit are rare: a 10,000-point range takes ~30 ms to compute.
-const count = fc.oneof(
-  { arbitrary: fc.integer({ min: -2, max: 20 }).map(String), weight: 12 },
-  { arbitrary: fc.constantFrom('10000', '10001', '10000000', '99999999999999999999', '1.5', ''), weight: 1 },
-);
-const rangeText = fc.oneof(
-  fc.tuple(value, value, fc.constantFrom('lin', 'log', 'LOG', 'cubic'), count).map(([a, b, s, c]) => `${a}..${b}:${s}:${c}`),
-  fc.array(value, { minLength: 1, maxLength: 6 }).map((vs) => vs.join(',')),
-  fc.tuple(value, value).map(([a, b]) => `${a}..${b}`),
-  fc.string({ maxLength: 20 }),
-);
-const unitKind = fc.constantFrom<UnitKind>('number', 'duration', 'rate', 'integer');
-
 describe('fuzz: sweep ranges', () => {
   it('parseRange on 2000 range texts: distinct finite values within the count limit, or an InputError naming the flag', () => {
     fc.assert(
