@@ -70,7 +70,8 @@ export const CONGESTION_CONTROLS: Readonly<Record<Variant, CongestionControlFact
 
 /** The factory for a variant; throws InputError for an unknown id (e.g. from a JSON scenario). */
 export function getCongestionControl(id: Variant): CongestionControlFactory {
-  const factory = (CONGESTION_CONTROLS as Record<string, CongestionControlFactory | undefined>)[id];
+  // Own keys only: an id such as 'constructor' (from a hand-written file) must not find Object's.
+  const factory = Object.hasOwn(CONGESTION_CONTROLS, id) ? (CONGESTION_CONTROLS as Record<string, CongestionControlFactory>)[id] : undefined;
   if (!factory) throw new InputError('variant', `must be one of ${VARIANTS.join(', ')}, got ${String(id)}`);
   return factory;
 }

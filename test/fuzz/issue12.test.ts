@@ -302,3 +302,10 @@ describe('issue 13: validateScenario is the one user-facing check; the engines a
     await refused(['simulate', '--scenario', file(d, 'q0.yaml', 'flows:\n  - access: {queuePackets: 0}\n'), '--print-scenario'], /flows\[0\]\.access\.queuePackets must be a whole number in \[1, 10000000\], got 0/);
   });
 });
+
+describe('issue 12: registries look names up as own keys', () => {
+  it("getCongestionControl('constructor') is an InputError, not Object's constructor", async () => {
+    const { getCongestionControl } = await import('../../src/cc/registry.js');
+    expect(() => getCongestionControl('constructor' as never)).toThrow(/^variant must be one of tahoe, reno/);
+  });
+});
