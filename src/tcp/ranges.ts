@@ -52,6 +52,19 @@ export class RangeSet {
     return lo;
   }
 
+  /** Start of the first range that starts above x (Infinity when none). */
+  nextStartAbove(x: number): number {
+    const starts = this.starts;
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid]! > x) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo < starts.length ? starts[lo]! : Infinity;
+  }
+
   /** Index of the range holding byte x, or -1. */
   indexOf(x: number): number {
     const i = this.firstEndAbove(x);

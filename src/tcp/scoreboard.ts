@@ -216,24 +216,11 @@ export class Scoreboard {
         cur = this.sacked.endAt(i);
         continue;
       }
-      const gapEnd = Math.min(e, this.nextSackedStart(cur));
+      const gapEnd = Math.min(e, this.sacked.nextStartAbove(cur));
       this.markSegmentsSacked(cur, gapEnd);
       cur = gapEnd;
     }
     return this.sacked.add(s, e);
-  }
-
-  /** Start of the first SACKed range above seq (Infinity when none). */
-  private nextSackedStart(seq: number): number {
-    const sacked = this.sacked;
-    let lo = 0;
-    let hi = sacked.count;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (sacked.startAt(mid) > seq) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo < sacked.count ? sacked.startAt(lo) : Infinity;
   }
 
   private markSegmentsSacked(from: number, to: number): void {

@@ -9,7 +9,7 @@ import type { AckEvent, LossRecovery, RecoveryContext } from './types.js';
  * has left the network, a burst of losses in one window costs one window reduction.
  */
 export class SackClassicRecovery implements LossRecovery {
-  readonly name = 'sack-classic' as const;
+  readonly name: 'sack-classic' | 'sack-prr' = 'sack-classic';
   readonly fastRecovery = true;
   readonly usesSack = true;
   readonly guardsRecover = true;
@@ -43,18 +43,14 @@ export class SackClassicRecovery implements LossRecovery {
  * spreads the window reduction over the recovery RTT instead of pausing for half of it. The first
  * ACK may always send one segment (the fast retransmit), as Linux's tcp_cwnd_reduction does.
  */
-export class SackPrrRecovery implements LossRecovery {
-  readonly name = 'sack-prr' as const;
-  readonly fastRecovery = true;
-  readonly usesSack = true;
-  readonly guardsRecover = true;
-  readonly exitsOnPartialAck = false;
+export class SackPrrRecovery extends SackClassicRecovery {
+  override readonly name = 'sack-prr' as const;
   /** RFC 6937 prr_delivered, prr_out, RecoverFS (bytes). */
   prrDelivered = 0;
   prrOut = 0;
   recoverFs = 0;
 
-  enter(c: RecoveryContext, ack: AckEvent): void {
+  override enter(c: RecoveryContext, ack: AckEvent): void {
     this.prrDelivered = 0;
     this.prrOut = 0;
     // RFC 6937: RecoverFS = snd.nxt - snd.una at the start of recovery.
@@ -62,7 +58,7 @@ export class SackPrrRecovery implements LossRecovery {
     this.onAck(c, ack);
   }
 
-  onAck(c: RecoveryContext, ack: AckEvent): void {
+  override onAck(c: RecoveryContext, ack: AckEvent): void {
     if (ack.ackedBytes > 0) c.restartRtoTimer();
     this.prrDelivered += ack.deliveredBytes;
     let sndcnt = prrSendQuota({
@@ -78,15 +74,7 @@ export class SackPrrRecovery implements LossRecovery {
     c.tcb.cwndBytes = Math.max(c.sb.pipeBytes + sndcnt, c.mssBytes);
   }
 
-  onTransmit(bytes: number): void {
+  override onTransmit(bytes: number): void {
     this.prrOut += bytes;
-  }
-
-  exit(c: RecoveryContext): void {
-    c.tcb.cwndBytes = c.tcb.ssthreshBytes;
-  }
-
-  sendWindowBytes(c: RecoveryContext): number {
-    return c.tcb.cwndBytes;
   }
 }
