@@ -16,6 +16,8 @@ export class TraceRecorder {
   private readonly v: number[] = [];
   /** The bucket being filled (-1: none yet) and its extremes. Times never decrease, so it only moves on. */
   private cur = -1;
+  /** End (exclusive, ns) of the open bucket; -Infinity before the first bucket opens. */
+  private curEndNs = -Infinity;
   private minT = 0;
   private minV = 0;
   private maxT = 0;
@@ -42,6 +44,23 @@ export class TraceRecorder {
     if (tNs < this.lastT) throw new RangeError(`trace point at ${tNs} ns is before the previous one (${this.lastT} ns)`);
     this.lastV = v;
     this.lastT = tNs;
+    // Most points land in the open bucket: one comparison, no division.
+    if (tNs < this.curEndNs) {
+      if (v < this.minV) {
+        this.minV = v;
+        this.minT = tNs;
+      }
+      if (v > this.maxV) {
+        this.maxV = v;
+        this.maxT = tNs;
+      }
+      return;
+    }
+    this.open(tNs, v);
+  }
+
+  /** The run's first point, or the first of a later bucket: flush the open bucket and start the next. */
+  private open(tNs: number, v: number): void {
     if (!this.started) {
       // The run's first point is kept outside the buckets.
       this.started = true;
@@ -51,21 +70,12 @@ export class TraceRecorder {
     }
     let b = Math.floor(tNs / this.bucketNs);
     if (b >= this.buckets) b = this.buckets - 1;
-    if (b !== this.cur) {
-      if (this.cur >= 0) this.flush(this.t, this.v);
-      this.cur = b;
-      this.minT = this.maxT = tNs;
-      this.minV = this.maxV = v;
-      return;
-    }
-    if (v < this.minV) {
-      this.minV = v;
-      this.minT = tNs;
-    }
-    if (v > this.maxV) {
-      this.maxV = v;
-      this.maxT = tNs;
-    }
+    if (this.cur >= 0) this.flush(this.t, this.v);
+    this.cur = b;
+    // The last bucket takes every later point.
+    this.curEndNs = b === this.buckets - 1 ? Infinity : (b + 1) * this.bucketNs;
+    this.minT = this.maxT = tNs;
+    this.minV = this.maxV = v;
   }
 
   /** Appends the open bucket's minimum and maximum, in time order (one point if they coincide). */

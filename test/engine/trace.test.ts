@@ -41,3 +41,50 @@ describe('TraceRecorder streaming', () => {
     expect(() => r.record(1e8, 4)).toThrow(RangeError);
   });
 });
+
+/** The decimation rule written plainly: first point, then per bucket its min and max in time order. */
+function referenceSeries(points: [number, number][], durationNs: number, maxPoints: number): { t: number[]; v: number[] } {
+  const buckets = Math.max(2, Math.floor(maxPoints / 2) - 1);
+  const bucketNs = Math.max(1, Math.ceil(durationNs / buckets));
+  const kept: [number, number][] = [];
+  let last = NaN;
+  for (const p of points) if (p[1] !== last) kept.push(p), (last = p[1]);
+  if (kept.length === 0) return { t: [], v: [] };
+  const out: [number, number][] = [kept[0]!];
+  const by = new Map<number, [number, number][]>();
+  for (const p of kept.slice(1)) {
+    const b = Math.min(Math.floor(p[0] / bucketNs), buckets - 1);
+    by.set(b, [...(by.get(b) ?? []), p]);
+  }
+  for (const b of [...by.keys()].sort((x, y) => x - y)) {
+    const ps = by.get(b)!;
+    // First minimum and first maximum (strict comparisons keep the earliest), in time order.
+    const min = ps.reduce((a, p) => (p[1] < a[1] ? p : a));
+    const max = ps.reduce((a, p) => (p[1] > a[1] ? p : a));
+    const pair = min[0] <= max[0] ? [min, max] : [max, min];
+    out.push(pair[0]!);
+    if (pair[1]![0] !== pair[0]![0] || pair[1]![1] !== pair[0]![1]) out.push(pair[1]!);
+  }
+  return { t: out.map((p) => p[0] / 1e9), v: out.map((p) => p[1]) };
+}
+
+describe('TraceRecorder against the plain decimation rule', () => {
+  it('gives the same series for any nondecreasing sequence, bucket edges and points past the end included (fast-check)', async () => {
+    const fc = await import('fast-check');
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 5 })), { maxLength: 200 }),
+        fc.integer({ min: 4, max: 40 }),
+        (steps, maxPoints) => {
+          const durationNs = 1000;
+          let t = 0;
+          const points = steps.map(([dt, v]): [number, number] => [(t += dt), v]);
+          const r = new TraceRecorder(durationNs, maxPoints);
+          for (const [tn, v] of points) r.record(tn, v);
+          expect(r.toSeries()).toEqual(referenceSeries(points, durationNs, maxPoints));
+        },
+      ),
+      { numRuns: 500, seed: 3 },
+    );
+  });
+});
