@@ -7,7 +7,7 @@ import { asUserIo } from '../io/outDir.js';
 import { jainIndex, shares } from '../result/fairness.js';
 import { flowCc } from '../scenario/flowCc.js';
 import { summaryJson } from '../result/summaryJson.js';
-import { tracesCsv } from '../result/traceCsv.js';
+import { tracesCsvChunks } from '../result/traceCsv.js';
 import type { RunResult } from '../result/types.js';
 import { formatRate } from '../units.js';
 import { DEFAULT_VARIANT, VARIANTS } from '../variants.js';
@@ -58,7 +58,7 @@ function competitionRows(r: RunResult): [string, string][] {
 export function writeRunOutputs(dir: string, r: RunResult): void {
   asUserIo('--out', () => {
     writeFileAtomic(join(dir, 'scenario.json'), JSON.stringify(r.spec, null, 2) + '\n');
-    writeFileAtomic(join(dir, 'traces.csv'), tracesCsv(r));
+    writeFileAtomic(join(dir, 'traces.csv'), tracesCsvChunks(r));
     writeFileAtomic(join(dir, 'summary.json'), JSON.stringify(summaryJson(r), null, 2) + '\n');
     writeFileAtomic(join(dir, 'result.json'), JSON.stringify(r) + '\n');
   });

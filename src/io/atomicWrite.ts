@@ -1,18 +1,29 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 
 /**
  * Writes a file so that readers see either the old content or the new, never a torn file: write a
  * sibling temp file, then rename over the target (atomic within one file system on POSIX).
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+export function writeFileAtomic(path: string, data: string | Uint8Array | Iterable<string>): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.floor(performance.now() * 1000)}.tmp`);
   try {
-    writeFileSync(tmp, data);
+    if (typeof data === 'string' || data instanceof Uint8Array) writeFileSync(tmp, data);
+    else writeChunks(tmp, data);
     renameSync(tmp, path);
   } catch (e) {
     rmSync(tmp, { force: true });
     throw e;
+  }
+}
+
+/** Writes text chunk by chunk, so that a large file (a 1000-flow trace CSV) is never one string in memory. */
+function writeChunks(path: string, chunks: Iterable<string>): void {
+  const fd = openSync(path, 'w');
+  try {
+    for (const c of chunks) writeSync(fd, c);
+  } finally {
+    closeSync(fd);
   }
 }

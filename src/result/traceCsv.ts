@@ -5,13 +5,19 @@ import type { RunResult, Series } from './types.js';
  * Vega-Lite read without reshaping. Series are recorded on change, so their time grids differ.
  */
 export function tracesCsv(r: RunResult): string {
-  const rows: string[] = ['flow,series,tS,value'];
-  const push = (flow: string, name: string, s: Series) => {
-    for (let i = 0; i < s.t.length; i++) rows.push(`${flow},${name},${s.t[i]},${s.v[i]}`);
+  return [...tracesCsvChunks(r)].join('');
+}
+
+/** The same text in pieces of one series each, for writing large runs without one giant string. */
+export function* tracesCsvChunks(r: RunResult): Generator<string> {
+  yield 'flow,series,tS,value\n';
+  const rows = (flow: string, name: string, s: Series): string => {
+    let out = '';
+    for (let i = 0; i < s.t.length; i++) out += `${flow},${name},${s.t[i]},${s.v[i]}\n`;
+    return out;
   };
-  r.flows.forEach((f, i) => {
-    for (const [name, series] of Object.entries(f.trace)) push(String(i), name, series as Series);
-  });
-  push('', 'queuePackets', r.queue.packets);
-  return rows.join('\n') + '\n';
+  for (let i = 0; i < r.flows.length; i++) {
+    for (const [name, series] of Object.entries(r.flows[i]!.trace)) yield rows(String(i), name, series as Series);
+  }
+  yield rows('', 'queuePackets', r.queue.packets);
 }
