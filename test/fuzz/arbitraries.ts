@@ -274,6 +274,9 @@ const SCENARIO_FLAGS: Record<string, fc.Arbitrary<string>> = {
   '--min-rto': maybe(fc.constantFrom('200ms', '1s', '0')),
   '--cc-param': maybe(fc.constantFrom('hystart=1', 'beta=0.5', 'constructor=1', '__proto__=1', 'x', 'beta=0x1')),
   '--start-stagger': maybe(fc.constantFrom('0', '1ms', '0.2s')),
+  '--sack': maybe(fc.constantFrom('on', 'off')),
+  '--recovery': maybe(fc.constantFrom('classic', 'prr')),
+  '--flow-variants': maybe(fc.constantFrom('reno', 'reno,cubic', 'cubic,cubic,reno', 'toString')),
 };
 const OUT: fc.Arbitrary<string> = fc.constantFrom('out-new', 'a-file.txt', 'notes', 'a-file.txt/sub', '/proc/sys/cclab-fuzz', 'deep/er/out');
 
