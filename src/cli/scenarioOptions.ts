@@ -57,8 +57,13 @@ export function addScenarioOptions(cmd: Command): Command {
     .option('--cc-param <key=value>', 'congestion-control parameter, repeatable (e.g. hystart=1)', (v: string, acc: string[] = []) => [...acc, v]);
 }
 
-function positive(value: number, flag: string, what: string): number {
-  if (!(value > 0)) throw new InputError(flag, `must be ${what} > 0, got ${value}`);
+function positiveRate(value: number, flag: string): number {
+  if (!(value > 0)) throw new InputError(flag, `must be a rate > 0, got ${value}`);
+  return value;
+}
+
+function atLeastZero(value: number, flag: string, text: string): number {
+  if (!(value >= 0)) throw new InputError(flag, `must be >= 0, got ${text}`);
   return value;
 }
 
@@ -68,35 +73,33 @@ function inRange(value: number, min: number, max: number, flag: string): number 
   return value;
 }
 
-function atLeast(value: number, min: number, flag: string): number {
-  if (value < min) throw new InputError(flag, `must be a whole number >= ${min}, got ${value}`);
-  return value;
-}
-
-/** Parsed flag values in SI units; undefined where the flag was not given. */
+/**
+ * Parsed flag values in SI units; undefined where the flag was not given. Only the syntax is checked
+ * here (a number, a unit): the ranges are the scenario schema's (validateScenario, the one check),
+ * reported under the flag that set the field (FLAG_FIELDS).
+ */
 function parseFlags(o: ScenarioFlags) {
   const loss = o.loss === undefined ? undefined : parseProbability(o.loss, '--loss');
   const seed = o.seed === undefined ? undefined : parseInteger(o.seed, '--seed');
-  if (seed !== undefined && (seed < 0 || seed > 2 ** 32 - 1)) throw new InputError('--seed', `must be a whole number in [0, 4294967295], got ${seed}`);
-  const delayS = o.delay === undefined ? undefined : parseDurationS(o.delay, '--delay');
-  if (delayS !== undefined && delayS < 0) throw new InputError('--delay', `must be >= 0, got ${o.delay}`);
-  const accessDelayS = o.accessDelay === undefined ? undefined : parseDurationS(o.accessDelay, '--access-delay');
-  if (accessDelayS !== undefined && accessDelayS < 0) throw new InputError('--access-delay', `must be >= 0, got ${o.accessDelay}`);
+  // The presets derive their queues from these four (ns-3's BDP rule): a negative delay or rate would
+  // surface as a queue error, so their signs are checked here; every other range is the schema's.
+  const delayS = o.delay === undefined ? undefined : atLeastZero(parseDurationS(o.delay, '--delay'), '--delay', o.delay);
+  const accessDelayS = o.accessDelay === undefined ? undefined : atLeastZero(parseDurationS(o.accessDelay, '--access-delay'), '--access-delay', o.accessDelay);
   const startStaggerS = o.startStagger === undefined ? undefined : parseDurationS(o.startStagger, '--start-stagger');
   if (startStaggerS !== undefined && !(startStaggerS >= 0)) throw new InputError('--start-stagger', `must be a time >= 0, got ${o.startStagger}`);
   return {
-    bandwidthBps: o.bandwidth === undefined ? undefined : positive(parseRateBps(o.bandwidth, '--bandwidth'), '--bandwidth', 'a rate'),
+    bandwidthBps: o.bandwidth === undefined ? undefined : positiveRate(parseRateBps(o.bandwidth, '--bandwidth'), '--bandwidth'),
     delayS,
     loss,
     flows: o.flows === undefined ? undefined : inRange(parseInteger(o.flows, '--flows'), 1, MAX_FLOWS, '--flows'),
-    durationS: o.duration === undefined ? undefined : positive(parseDurationS(o.duration, '--duration'), '--duration', 'a time'),
-    mssBytes: o.mss === undefined ? undefined : atLeast(parseInteger(o.mss, '--mss'), 1, '--mss'),
-    queuePackets: o.queue === undefined ? undefined : atLeast(parseInteger(o.queue, '--queue'), 1, '--queue'),
+    durationS: o.duration === undefined ? undefined : parseDurationS(o.duration, '--duration'),
+    mssBytes: o.mss === undefined ? undefined : parseInteger(o.mss, '--mss'),
+    queuePackets: o.queue === undefined ? undefined : parseInteger(o.queue, '--queue'),
     seed,
-    accessBps: o.accessBandwidth === undefined ? undefined : positive(parseRateBps(o.accessBandwidth, '--access-bandwidth'), '--access-bandwidth', 'a rate'),
+    accessBps: o.accessBandwidth === undefined ? undefined : positiveRate(parseRateBps(o.accessBandwidth, '--access-bandwidth'), '--access-bandwidth'),
     accessDelayS,
-    delAck: o.delack === undefined ? undefined : atLeast(parseInteger(o.delack, '--delack'), 1, '--delack'),
-    minRtoS: o.minRto === undefined ? undefined : positive(parseDurationS(o.minRto, '--min-rto'), '--min-rto', 'a time'),
+    delAck: o.delack === undefined ? undefined : parseInteger(o.delack, '--delack'),
+    minRtoS: o.minRto === undefined ? undefined : parseDurationS(o.minRto, '--min-rto'),
     ccParams: parseCcParams(o.ccParam ?? []),
     flowVariants: o.flowVariants === undefined ? undefined : parseVariantList(o.flowVariants, '--flow-variants', false),
     startStaggerS,
@@ -140,6 +143,23 @@ export function parseVariantList(text: string, flag = '--variants', distinct = t
   if (dup !== undefined) throw new InputError(flag, `lists '${dup}' twice, got '${text}'`);
   return variants;
 }
+
+/** Which scenario fields each flag sets, so that the schema's message can name the flag. */
+const FLAG_FIELDS: readonly [keyof ScenarioFlags, string, RegExp][] = [
+  ['bandwidth', '--bandwidth', /^bottleneck\.bandwidthBps$/],
+  ['delay', '--delay', /^bottleneck\.delayS$/],
+  ['loss', '--loss', /^bottleneck\.loss\.rate$/],
+  ['flows', '--flows', /^flows$/],
+  ['duration', '--duration', /^durationS$/],
+  ['mss', '--mss', /^mssBytes$/],
+  ['queue', '--queue', /^(bottleneck\.queue\.limitPackets|flows\[\d+\]\.(access|receiverAccess)\.queuePackets)$/],
+  ['seed', '--seed', /^seed$/],
+  ['accessBandwidth', '--access-bandwidth', /^flows\[\d+\]\.access\.bandwidthBps$/],
+  ['accessDelay', '--access-delay', /^flows\[\d+\]\.access\.delayS$/],
+  ['delack', '--delack', /^tcp\.delAckCount$/],
+  ['minRto', '--min-rto', /^tcp\.minRtoS$/],
+  ['ccParam', '--cc-param', /^ccParams\./],
+];
 
 /**
  * Builds the Scenario a command line describes: a preset or file, then the overriding flags.
@@ -191,7 +211,18 @@ export function scenarioFromOptions(opts: ScenarioFlags, variant?: Variant): Sce
     }
     f.flowVariants.forEach((v, i) => (s.flows[i]!.variant = v));
   }
-  return validateScenario(s, 'command line');
+  try {
+    return validateScenario(s, 'command line');
+  } catch (e) {
+    // A field a flag set is reported under the flag (`--loss must be in [0, 1), got 1.5`).
+    if (!(e instanceof InputError) || e.source !== 'command line') throw e;
+    const flag = FLAG_FIELDS.find(([k, , field]) => opts[k] !== undefined && field.test(e.field));
+    if (!flag) throw e;
+    // A knob names itself: `--cc-param beta`, when --cc-param gave it.
+    const knob = flag[1] === '--cc-param' ? e.field.slice('ccParams.'.length) : '';
+    if (knob && !(opts.ccParam ?? []).some((item) => item.startsWith(`${knob}=`))) throw e;
+    throw new InputError(knob ? `--cc-param ${knob}` : flag[1], e.problem);
+  }
 }
 
 /** Many flows at ns-3's 0.1 s spacing start after the run ends: say which flag fixes it. */

@@ -23,11 +23,17 @@ export type Schema =
 export const num = (min: number, max: number, extra: Partial<Extract<Schema, { kind: 'number' }>> = {}): Schema => ({ kind: 'number', min, max, ...extra });
 export const int = (min: number, max: number, extra: Partial<Extract<Schema, { kind: 'number' }>> = {}): Schema => ({ kind: 'number', min, max, integer: true, ...extra });
 
+/** `1e13` rather than `10000000000000`; other numbers as JavaScript prints them. */
+function bound(x: number): string {
+  if (x === Infinity) return 'inf';
+  const e = x.toExponential();
+  return Math.abs(x) >= 1e6 && /^-?\d(\.\d)?e/.test(e) ? e.replace('e+', 'e') : String(x);
+}
+
 function rangeText(s: Extract<Schema, { kind: 'number' }>): string {
   const lo = s.minExclusive ? '(' : '[';
   const hi = s.maxExclusive ? ')' : ']';
-  const max = s.max === Infinity ? 'inf' : String(s.max);
-  return `${s.integer ? 'a whole number in ' : ''}${lo}${s.min}, ${max}${hi}`;
+  return `${s.integer ? 'a whole number in ' : 'in '}${lo}${bound(s.min)}, ${bound(s.max)}${hi}`;
 }
 
 function describe(value: unknown): string {
@@ -46,7 +52,7 @@ export function check(value: unknown, schema: Schema, path: string, source?: str
   switch (schema.kind) {
     case 'number': {
       if (value === null && schema.nullable) return;
-      if (typeof value !== 'number' || !Number.isFinite(value)) fail(`must be ${schema.integer ? '' : 'a number in '}${rangeText(schema)}, got ${describe(value)}`);
+      if (typeof value !== 'number' || !Number.isFinite(value)) fail(`must be ${schema.integer ? '' : 'a number '}${rangeText(schema)}, got ${describe(value)}`);
       const v = value as number;
       const below = schema.minExclusive ? v <= schema.min : v < schema.min;
       const above = schema.maxExclusive ? v >= schema.max : v > schema.max;

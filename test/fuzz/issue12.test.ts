@@ -78,7 +78,7 @@ describe('issue 12: the schema looks keys up as own properties only', () => {
   it('ccParams named constructor or __proto__ are not parameters of the variant', async () => {
     await refused(['simulate', '--scenario', file(dir, 'cc.json', '{"ccParams": {"constructor": 1}}'), '--print-scenario'], /ccParams\.constructor is not a parameter of reno/);
     await refused(['simulate', '--scenario', file(dir, 'cp.json', '{"ccParams": {"__proto__": 1}}'), '--print-scenario'], /ccParams\.__proto__ is not a parameter of reno/);
-    await refused(['simulate', '--cc-param', 'constructor=1', '--print-scenario'], /ccParams\.constructor is not a parameter of reno/);
+    await refused(['simulate', '--cc-param', 'constructor=1', '--print-scenario'], /--cc-param constructor is not a parameter of reno/);
   });
   it('sweep --set reaches own fields only (constructor, flows.length, ccParams.__proto__)', async () => {
     const out = join(dir, 'sweep-out');
@@ -299,7 +299,7 @@ describe('issue 13: validateScenario is the one user-facing check; the engines a
   });
   it('the same scenario through the CLI is refused by the schema, naming the field', async () => {
     const d = sandbox();
-    await refused(['simulate', '--scenario', file(d, 'q0.yaml', 'flows:\n  - access: {queuePackets: 0}\n'), '--print-scenario'], /flows\[0\]\.access\.queuePackets must be a whole number in \[1, 10000000\], got 0/);
+    await refused(['simulate', '--scenario', file(d, 'q0.yaml', 'flows:\n  - access: {queuePackets: 0}\n'), '--print-scenario'], /flows\[0\]\.access\.queuePackets must be a whole number in \[1, 1e7\], got 0/);
   });
 });
 
