@@ -1,13 +1,17 @@
 import { existsSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InputError } from '../errors.js';
 import { asUserIo, checkOutDir } from '../io/outDir.js';
 import { formatBytes } from '../compare/format.js';
-import { loadRecipe, recipeFromFlags, type ReportRecipe } from '../report/recipe.js';
+import { PACKAGE_ROOT } from '../io/packageRoot.js';
+import { loadRecipe, MAX_REPORT_REPS, recipeFromFlags, resolveScenarios, type ReportRecipe } from '../report/recipe.js';
 import { parseDurationS, parseInteger } from '../units.js';
+import { ENGINES, VARIANTS } from '../variants.js';
+import { addLineOptions, hasLineFlags, parseEngines, scenarioWithFlags, type ScenarioFlags } from './scenarioOptions.js';
+import { warnAbout } from './warnings.js';
 
-interface ReportFlags {
+interface ReportFlags extends Omit<ScenarioFlags, 'scenario' | 'duration' | 'seed'> {
   recipe?: string;
   scenarios?: string;
   variants?: string;
@@ -17,6 +21,16 @@ interface ReportFlags {
   name?: string;
   title?: string;
   charts?: string;
+  reps?: string;
+  engines?: string;
+  models?: string;
+  cache?: string | false;
+  workers?: string;
+}
+
+/** `reports/recipes/<name>.yaml` in the working directory, else the one shipped with cclab. */
+function namedRecipe(name: string): string | undefined {
+  return [join('reports', 'recipes', `${name}.yaml`), join(PACKAGE_ROOT, 'reports', 'recipes', `${name}.yaml`)].find((p) => existsSync(p));
 }
 
 const list = (s: string | undefined) => (s === undefined ? undefined : s.split(',').map((x) => x.trim()).filter((x) => x !== ''));
@@ -25,7 +39,7 @@ const list = (s: string | undefined) => (s === undefined ? undefined : s.split('
 export function recipeFromReportFlags(o: ReportFlags): ReportRecipe {
   let base: ReportRecipe | undefined;
   if (o.recipe) base = loadRecipe(o.recipe);
-  else if (o.name && existsSync(`reports/recipes/${o.name}.yaml`)) base = loadRecipe(`reports/recipes/${o.name}.yaml`);
+  else if (o.name && namedRecipe(o.name)) base = loadRecipe(namedRecipe(o.name)!);
   let seed: number | undefined;
   if (o.seed !== undefined) {
     seed = parseInteger(o.seed, '--seed');
@@ -39,34 +53,65 @@ export function recipeFromReportFlags(o: ReportFlags): ReportRecipe {
   if (o.charts !== undefined) flags.charts = list(o.charts)!;
   if (o.duration !== undefined) flags.durationS = parseDurationS(o.duration, '--duration');
   if (seed !== undefined) flags.seed = seed;
-  return recipeFromFlags(flags, base);
+  if (o.reps !== undefined) {
+    flags.reps = parseInteger(o.reps, '--reps');
+    if (flags.reps < 1 || flags.reps > MAX_REPORT_REPS) throw new InputError('--reps', `must be a whole number in [1, ${MAX_REPORT_REPS}], got ${flags.reps}`);
+  }
+  if (o.engines !== undefined) flags.engines = parseEngines(o.engines);
+  const recipe = recipeFromFlags(flags, base);
+  // The line flags (--loss, --bandwidth, ...) apply to every scenario of the recipe.
+  if (hasLineFlags(o)) {
+    recipe.scenarios = recipe.scenarios.map((s) => {
+      const r = scenarioWithFlags(s, o, recipe.variants[0]);
+      return { ...r, durationS: recipe.durationS, seed: recipe.seed };
+    });
+  }
+  return recipe;
 }
 
 /** `cclab report`: run a recipe's scenarios x variants with both engines and write the HTML report. */
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('report')
     .description('run scenarios x variants with both engines and write a self-contained HTML report (DIR/index.html plus CSV/JSON data); without a recipe or flags: every preset x every variant, 100 s')
     .option('--recipe <file>', 'report recipe (.yaml or .json), e.g. reports/recipes/seed-study.yaml')
     .option('--scenarios <list>', 'comma-separated presets (normal, lfn, lossy) or scenario files')
-    .option('--variants <list>', 'comma-separated variants: tahoe, reno, newreno, westwood, cubic')
+    .option('--variants <list>', `comma-separated variants: ${VARIANTS.join(', ')}`)
+    .option('--engines <list>', `engines to run: ${ENGINES.join(', ')} (default both)`)
+    .option('--reps <n>', `replications of every packet run (seeds derived from --seed as in sweeps; tables show medians with 95% intervals), 1..${MAX_REPORT_REPS}`)
     .option('--duration <time>', 'simulated time of every run, e.g. 20s')
-    .option('--seed <n>', 'random seed of every run')
+    .option('--seed <n>', 'seed every run seed is derived from')
+    .option('--models <dir>', "directory of fluid model files (default: the repository's models/)")
     .option('--charts <list>', 'sections to include: cwnd, queue, goodput, errors, equations')
     .option('--name <name>', 'report name (default output reports/<name>/; uses reports/recipes/<name>.yaml when it exists)')
     .option('--title <text>', 'page title')
     .option('--out <dir>', 'output directory (default reports/<name>)')
+    .option('--cache <dir>', 'run cache of the replications (content-addressed, shared with sweeps)', '.cache/runs')
+    .option('--no-cache', 'do not read or write the run cache')
+    .option('--workers <n>', 'worker threads for the replications (default: cores; 0 = in this thread)');
+  addLineOptions(cmd)
     .action(async (opts: ReportFlags) => {
       const recipe = recipeFromReportFlags(opts);
       const outDir = opts.out ?? `reports/${recipe.name}`;
       // The report is written as a sibling temp folder renamed into place: both must be writable.
       checkOutDir(outDir, '--out');
       checkOutDir(dirname(resolve(outDir)), '--out');
+      const modelsDir = opts.models === undefined ? undefined : resolve(opts.models);
+      warnAbout(resolveScenarios(recipe));
       const [{ writeReport }, { progressReporter }] = await Promise.all([import('../report/write.js'), import('./progress.js')]);
       const progress = progressReporter({ name: 'report', unit: 'steps' });
       let out;
       try {
-        out = await asUserIo('--out', () => writeReport(recipe, outDir, { onProgress: (done, total, label) => progress.update({ done, total, label }) }));
+        const workers = opts.workers === undefined ? undefined : parseInteger(opts.workers, '--workers');
+        if (workers !== undefined && (workers < 0 || workers > 256)) throw new InputError('--workers', `must be a whole number in [0, 256], got ${workers}`);
+        out = await asUserIo('--out', () =>
+          writeReport(recipe, outDir, {
+            modelsDir,
+            cacheDir: opts.cache === false ? null : resolve(opts.cache ?? '.cache/runs'),
+            ...(workers !== undefined ? { workers } : {}),
+            onProgress: (done, total, label) => progress.update({ done, total, label }),
+          }),
+        );
       } finally {
         progress.stop();
       }

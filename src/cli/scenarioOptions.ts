@@ -34,9 +34,9 @@ export interface ScenarioFlags {
   startStagger?: string;
 }
 
-export function addScenarioOptions(cmd: Command): Command {
+/** The flags that describe the line (everything but which scenario, its duration and its seed). */
+export function addLineOptions(cmd: Command): Command {
   return cmd
-    .option('--scenario <name|file>', `preset (${PRESET_NAMES.join(', ')}) or a scenario file (.json, .yaml)`, 'normal')
     .option('--bandwidth <rate>', 'bottleneck bandwidth, e.g. 100Mbps or 12.5MBps (b = bit, B = byte)')
     .option('--delay <time>', 'bottleneck one-way propagation delay, e.g. 100ms')
     .option('--loss <p>', 'random loss probability on the bottleneck, in [0, 1), e.g. 1e-3 or 0.1%')
@@ -44,10 +44,8 @@ export function addScenarioOptions(cmd: Command): Command {
     .option('--flows <n>', 'number of flows (copies of the first flow, staggered by 0.1 s on presets)')
     .option('--flow-variants <list>', `one congestion control per flow, comma-separated (${VARIANTS.join(', ')}); as many as --flows`)
     .option('--start-stagger <time>', 'gap between consecutive flows\' starts, e.g. 1ms (presets: 0.1s)')
-    .option('--duration <time>', 'simulated time, e.g. 100s')
     .option('--mss <bytes>', 'TCP maximum segment size in bytes')
     .option('--queue <packets>', 'queue limit in packets of every queue on the path (bottleneck and access links)')
-    .option('--seed <n>', 'random seed (same seed, same results)')
     .option('--access-bandwidth <rate>', "senders' access link bandwidth")
     .option('--access-delay <time>', "senders' access link one-way delay")
     .option('--delack <n>', 'segments per delayed ACK (1 disables delayed ACKs)')
@@ -55,6 +53,23 @@ export function addScenarioOptions(cmd: Command): Command {
     .addOption(new Option('--sack <on|off>', 'SACK (RFC 2018 / RFC 6675 loss recovery); on in every preset').choices(['on', 'off']))
     .addOption(new Option('--recovery <policy>', 'window policy in SACK recovery: classic (cwnd = ssthresh) or prr (RFC 6937)').choices(['classic', 'prr']))
     .option('--cc-param <key=value>', 'congestion-control parameter, repeatable (e.g. hystart=1)', (v: string, acc: string[] = []) => [...acc, v]);
+}
+
+export function addScenarioOptions(cmd: Command): Command {
+  return addLineOptions(
+    cmd
+      .option('--scenario <name|file>', `preset (${PRESET_NAMES.join(', ')}) or a scenario file (.json, .yaml)`, 'normal')
+      .option('--duration <time>', 'simulated time, e.g. 100s')
+      .option('--seed <n>', 'random seed (same seed, same results)'),
+  );
+}
+
+/** Whether any flag of {@link addLineOptions} was given (a report then applies them to every scenario). */
+export function hasLineFlags(o: ScenarioFlags): boolean {
+  const line: (keyof ScenarioFlags)[] = [
+    'bandwidth', 'delay', 'loss', 'lossDirection', 'flows', 'flowVariants', 'startStagger', 'mss', 'queue', 'accessBandwidth', 'accessDelay', 'delack', 'minRto', 'ns3Artefact', 'ccParam',
+  ];
+  return line.some((k) => o[k] !== undefined && !(Array.isArray(o[k]) && o[k].length === 0));
 }
 
 function positiveRate(value: number, flag: string): number {
@@ -167,10 +182,22 @@ const FLAG_FIELDS: readonly [keyof ScenarioFlags, string, RegExp][] = [
  * a file keeps its own, and a preset runs the default variant.
  */
 export function scenarioFromOptions(opts: ScenarioFlags, variant?: Variant): Scenario {
+  return scenarioWithFlags(opts.scenario ?? 'normal', opts, variant);
+}
+
+/**
+ * {@link scenarioFromOptions} over a given base: a preset name or file path as `--scenario` takes, or
+ * a scenario already loaded (a report's recipe entry), with the flags applied as to a file.
+ */
+export function scenarioWithFlags(base: string | Scenario, opts: ScenarioFlags, variant?: Variant): Scenario {
   const f = parseFlags(opts);
-  const name = opts.scenario ?? 'normal';
+  const name = typeof base === 'string' ? base : base.name;
   let s: Scenario;
-  if (isPresetName(name)) {
+  if (typeof base !== 'string') {
+    s = structuredClone(base);
+    if (variant !== undefined) s.variant = variant;
+    applyFileOverrides(s, f);
+  } else if (isPresetName(name)) {
     // Presets recompute their queue limits from the overridden line (ns-3's BDP rule).
     s = presetScenario(name, variant ?? DEFAULT_VARIANT, {
       durationS: f.durationS,

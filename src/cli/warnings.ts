@@ -1,5 +1,12 @@
+import { flowPath, payloadFraction, type LinkRole } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
 import { formatRate } from '../units.js';
+
+const LINK: Record<LinkRole, { name: string; fix: string }> = {
+  access: { name: 'access link', fix: '--access-bandwidth' },
+  receiverAccess: { name: 'receiver access link', fix: 'flows[].receiverAccess in a scenario file' },
+  bottleneck: { name: 'bottleneck', fix: '--bandwidth' },
+};
 
 /**
  * Warnings when the link called the bottleneck is not the tightest one on a flow's path: presets give
@@ -7,24 +14,17 @@ import { formatRate } from '../units.js';
  * would otherwise look like a 1 Gbit/s run while it is capped at 8.6 Mbit/s of goodput.
  */
 export function bottleneckWarnings(s: Scenario): string[] {
-  const nominal = s.bottleneck.bandwidthBps;
-  const payload = s.mssBytes / (s.mssBytes + s.headerBytes);
-  const slower = s.flows
-    .map((f, i) => {
-      const links = [
-        { name: 'access link', fix: '--access-bandwidth', bps: f.access.bandwidthBps },
-        ...(f.receiverAccess ? [{ name: 'receiver access link', fix: 'flows[].receiverAccess in a scenario file', bps: f.receiverAccess.bandwidthBps }] : []),
-      ];
-      return { i, ...links.reduce((a, b) => (b.bps < a.bps ? b : a)) };
-    })
-    .filter((l) => l.bps < nominal);
+  const slower = s.flows.map((_, i) => flowPath(s, i)).filter((p) => p.tightest.role !== 'bottleneck' && p.tightest.bandwidthBps < s.bottleneck.bandwidthBps);
   if (slower.length === 0) return [];
   const first = slower[0]!;
+  const link = LINK[first.tightest.role];
   const all = slower.length === s.flows.length;
-  const who = all ? (s.flows.length === 1 ? 'the' : "every flow's") : `flow ${slower.map((l) => l.i).join(', ')}'s`;
-  const cap = all && s.flows.length === 1 ? `goodput is capped near ${formatRate(first.bps * payload)}` : `each such flow is capped near ${formatRate(first.bps * payload)}`;
+  const one = all && s.flows.length === 1;
+  const who = one ? 'the' : all ? "every flow's" : `flow ${slower.map((p) => p.flow).join(', ')}'s`;
+  const capBps = first.tightest.bandwidthBps * payloadFraction(s);
+  const cap = one ? `goodput is capped near ${formatRate(capBps)}` : `each such flow is capped near ${formatRate(capBps)}`;
   return [
-    `the bottleneck link (${formatRate(nominal)}) is not the tightest link on ${s.name}: ${who} ${first.name} runs at ${formatRate(first.bps)}, so ${cap}; raise it with ${first.fix}`,
+    `the bottleneck link (${formatRate(s.bottleneck.bandwidthBps)}) is not the tightest link on ${s.name}: ${who} ${link.name} runs at ${formatRate(first.tightest.bandwidthBps)}, so ${cap}; raise it with ${link.fix}`,
   ];
 }
 

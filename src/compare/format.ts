@@ -10,6 +10,15 @@ export function formatBps(bps: number | null | undefined): string {
   return `${bps.toFixed(0)} bit/s`;
 }
 
+/**
+ * Bits/s as Mbit/s without the unit, three significant digits (8.63, 0.0353): for tables and axes
+ * that state the unit once, so a row never mixes Mbit/s and kbit/s.
+ */
+export function formatMbps(bps: number | null | undefined): string {
+  if (bps === null || bps === undefined || !Number.isFinite(bps)) return '–';
+  return (bps / 1e6).toPrecision(3);
+}
+
 /** Signed percent of a ratio: 0.123 -> "+12.3%". */
 export function formatPct(x: number | null | undefined, digits = 1): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return '–';

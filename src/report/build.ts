@@ -5,7 +5,7 @@ import type { RunResult, Series } from '../result/types.js';
 import { VARIANT_FACTS, type Variant } from '../variants.js';
 import { cclabVersion } from './assets.js';
 import { buildChart, chartId, type BuiltChart } from './chartkit.js';
-import { cwndChart, errorSummaryChart, goodputChart, type ErrorRow, type GoodputRow as GoodputBar } from './charts.js';
+import { cwndChart, errorSummaryChart, goodputChart, type ErrorRow, type GoodputRow as GoodputBar, type WindowSeries } from './charts.js';
 import { toCsv } from './csv.js';
 import { COMPETITION_CHARTS, competitionSection } from './competition.js';
 import { stabilitySection } from './stability.js';
@@ -13,7 +13,10 @@ import { chartFigure, escapeHtml, renderPage, type Section } from './html.js';
 import type { ModelDoc, ModelDocSource } from './models.js';
 import type { ReportRecipe } from './recipe.js';
 import { cwndIntro, errorsIntro, goodputIntro, headline, modelsHtml, rerunHtml, scenarioLine, scenarioTableHtml, validityIntro } from './sections.js';
-import { COMPARISON_COLUMNS, comparisonRows, closedFormFlags, primaryClosed, comparisonTableHtml, FlagNotes, GOODPUT_COLUMNS, goodputRows, goodputTableHtml, SCENARIO_COLUMNS, scenarioRows } from './tables.js';
+import { COMPARISON_COLUMNS, comparisonRows, closedFormFlags, primaryClosed, comparisonTableHtml, errorsAgainstMedian, FlagNotes, GOODPUT_COLUMNS, goodputRows, goodputTableHtml, packetGoodput, SCENARIO_COLUMNS, scenarioRows } from './tables.js';
+import { caseKey, summarise, type ReplicatedFigures } from './replicates.js';
+import { coverageText, lineFigures, lineParagraph, referenceTableHtml, type LineFigures } from './seedStudy.js';
+import { compactResult } from '../sweep/compact.js';
 
 export interface BuildOptions {
   /** Called after each chart is rendered. */
@@ -22,6 +25,8 @@ export interface BuildOptions {
   /** Output directory as the user named it (for the rerun command). */
   outDir?: string;
   now?: Date;
+  /** Replicated packet figures per case (caseKey); default: each case's own packet run. */
+  replicates?: ReadonlyMap<string, ReplicatedFigures>;
 }
 
 export interface BuiltReport {
@@ -45,15 +50,32 @@ export function chartCount(recipe: ReportRecipe, cases: number): number {
   return (recipe.charts.includes('cwnd') ? cases : 0) + (recipe.charts.includes('goodput') ? 1 : 0) + (recipe.charts.includes('errors') ? 1 : 0) + COMPETITION_CHARTS * multiFlow * recipe.variants.length;
 }
 
-/** cwnd in segments (mean over flows; a single flow's trace as recorded, so no peak is resampled away). */
-function cwndSegments(r: RunResult): Series | null {
-  if (r.status !== 'ok' || r.flows.length === 0) return null;
+/**
+ * The windows a cwnd chart draws, in bytes: cwnd and ssthresh of one flow as recorded (so no peak is
+ * resampled away), the mean cwnd over flows on a grid when there are several.
+ */
+function windowSeries(r: RunResult): WindowSeries[] {
+  if (r.status !== 'ok' || r.flows.length === 0) return [];
+  const engine = r.engine;
   if (r.flows.length === 1) {
-    const s = r.flows[0]!.trace.cwndBytes;
-    return { t: s.t, v: s.v.map((x) => x / r.mssBytes) };
+    const tr = r.flows[0]!.trace;
+    return [
+      { engine, what: 'cwnd', bytes: tr.cwndBytes },
+      { engine, what: 'ssthresh', bytes: { t: tr.ssthreshBytes.t, v: tr.ssthreshBytes.v.map((x) => (x >= 2 ** 31 ? NaN : x)) } },
+    ].filter((w) => w.bytes.t.length > 0) as WindowSeries[];
   }
   const grid = uniformGrid(0, r.durationS, 4000);
-  return { t: grid, v: cwndOnGrid(r, grid) };
+  return [{ engine, what: 'cwnd', bytes: { t: grid, v: cwndOnGrid(r, grid).map((x) => x * r.mssBytes) } }];
+}
+
+/** Largest cwnd (bytes) of the series from `fromS` on. */
+function maxCwnd(series: readonly WindowSeries[], fromS = -Infinity): number {
+  let m = 0;
+  for (const w of series) {
+    if (w.what !== 'cwnd') continue;
+    for (let i = 0; i < w.bytes.t.length; i++) if (w.bytes.t[i]! >= fromS && Number.isFinite(w.bytes.v[i]!)) m = Math.max(m, w.bytes.v[i]!);
+  }
+  return m;
 }
 
 function byEngine(pairs: [string, Series | null][]): Record<string, Series> {
@@ -72,6 +94,12 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
   const scenarioNames = scenarios.map((s) => s.name);
   const variants = recipe.variants.filter((v) => cases.some((c) => c.comparison.variant === v));
   const order = { scenarioOrder: scenarioNames, variantOrder: [...variants] };
+  const figures = new Map<string, ReplicatedFigures>();
+  for (const c of cases) {
+    const key = caseKey(c.scenario.name, c.comparison.variant);
+    figures.set(key, opts.replicates?.get(key) ?? summarise([c.packet.spec.seed], c.packet.status === 'ok' ? [compactResult(c.packet)] : []));
+  }
+  const lines: LineFigures[] = scenarios.map((s) => lineFigures(s, variants, figures));
   const totalCharts = chartCount(recipe, cases.length);
   let doneCharts = 0;
   const charts: BuiltChart[] = [];
@@ -83,7 +111,7 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
   };
 
   // Tables as data.
-  const gRows = goodputRows(cases);
+  const gRows = goodputRows(cases, figures);
   const cRows = comparisonRows(cases);
   const sRows = scenarioRows(scenarios);
   files.set('goodput.csv', toCsv(gRows, GOODPUT_COLUMNS));
@@ -97,12 +125,15 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
 
   // Goodput.
   const notes = new FlagNotes();
-  let goodputHtml = goodputIntro() + goodputTableHtml(cases, scenarioNames, variants, notes);
+  const referenceHtml = referenceIntro(recipe, lines) + referenceTableHtml(lines, variants) + lines.map(lineParagraph).join('');
+  let goodputHtml = goodputIntro() + goodputTableHtml(cases, scenarioNames, variants, notes, figures);
   if (recipe.charts.includes('goodput')) {
-    const bars: GoodputBar[] = cases.flatMap(({ comparison: c }) => {
+    const bars: GoodputBar[] = cases.flatMap((cc) => {
+      const c = cc.comparison;
       const cf = primaryClosed(c);
       const rows: GoodputBar[] = [];
-      if (c.packet.status === 'ok') rows.push({ scenario: c.scenario, variant: c.variant, source: 'packet', goodputBps: c.packet.goodputBps });
+      const p = packetGoodput(cc, figures.get(caseKey(c.scenario, c.variant)));
+      if (p.median !== null) rows.push({ scenario: c.scenario, variant: c.variant, source: 'packet', goodputBps: p.median, ...(p.low !== null && p.high !== null ? { lowBps: p.low, highBps: p.high } : {}) });
       if (c.fluid.status === 'ok') rows.push({ scenario: c.scenario, variant: c.variant, source: 'fluid', goodputBps: c.fluid.goodputBps });
       if (cf?.goodputBpsAllFlows != null) rows.push({ scenario: c.scenario, variant: c.variant, source: 'closed form', goodputBps: cf.goodputBpsAllFlows });
       return rows;
@@ -110,7 +141,7 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
     goodputHtml += await add({
       id: 'goodput',
       title: 'Goodput by variant',
-      caption: 'Goodput of each variant from the packet simulation, the fluid model and the closed form; each scenario has its own scale.',
+      caption: 'Goodput of each variant from the packet simulation (median, with its 95% interval when replicated), the fluid model and the closed form, in Mbit/s; each scenario has its own scale.',
       spec: goodputChart(bars, order),
       staticSpec: goodputChart(bars, { ...order, interactive: false }),
     });
@@ -119,45 +150,72 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
   // Errors.
   let errorsHtml = errorsIntro();
   if (recipe.charts.includes('errors')) {
-    const rows: ErrorRow[] = cases.flatMap(({ comparison: c }) => {
+    const rows: ErrorRow[] = cases.flatMap((cc) => {
+      const c = cc.comparison;
       const note = c.flags.filter((f) => f.severity !== 'info').map((f) => f.code).join(', ') || 'none';
       const out: ErrorRow[] = [];
-      if (c.relErr.goodput !== null) out.push({ scenario: c.scenario, variant: c.variant, metric: 'fluid goodput', errorPct: 100 * c.relErr.goodput, trusted: c.fluidTrusted, note });
+      const e = errorsAgainstMedian(cc, packetGoodput(cc, figures.get(caseKey(c.scenario, c.variant))));
+      if (e.fluid !== null) out.push({ scenario: c.scenario, variant: c.variant, metric: 'fluid goodput', errorPct: 100 * e.fluid, trusted: c.fluidTrusted, note });
       if (c.relErr.meanCwnd !== null) out.push({ scenario: c.scenario, variant: c.variant, metric: 'fluid mean cwnd', errorPct: 100 * c.relErr.meanCwnd, trusted: c.fluidTrusted, note });
       const cf = primaryClosed(c);
-      if (cf && cf.goodputRelErr !== null) out.push({ scenario: c.scenario, variant: c.variant, metric: 'closed-form goodput', errorPct: 100 * cf.goodputRelErr!, trusted: !closedFormFlags(c, cf).some((f) => f.severity === 'invalid'), note });
+      if (cf && e.closed !== null) out.push({ scenario: c.scenario, variant: c.variant, metric: 'closed-form goodput', errorPct: 100 * e.closed, trusted: !closedFormFlags(c, cf).some((f) => f.severity === 'invalid'), note });
       return out;
     });
-    errorsHtml += await add({ id: 'errors', title: 'Error summary', caption: 'Relative error (model − packet) / packet in percent, per scenario, on a symmetric log scale (linear within ±10%); faded bars are outside the model\'s validity.', spec: errorSummaryChart(rows, order), staticSpec: errorSummaryChart(rows, { ...order, interactive: false }) });
+    errorsHtml += await add({ id: 'errors', title: 'Error summary', caption: 'Relative error (model − packet) / packet in percent (goodput against the packet median; mean cwnd against the charted run), per scenario, on a symmetric log scale (linear within ±10%); faded bars are outside the model\'s validity.', spec: errorSummaryChart(rows, order), staticSpec: errorSummaryChart(rows, { ...order, interactive: false }) });
   }
   errorsHtml += comparisonTableHtml(cases, notes);
 
-  // cwnd over time, per scenario.
+  // cwnd over time, per scenario: one y range per line (shared by its variants), in bytes by default.
   const cwndSections: Section[] = [];
   if (recipe.charts.includes('cwnd')) {
     const buckets = Math.max(150, Math.min(500, Math.floor(BUCKET_BUDGET / Math.max(1, cases.length))));
     for (const s of scenarios) {
       let html = scenarioLine(s);
-      for (const c of cases.filter((x) => x.scenario.name === s.name)) {
+      const mine = cases.filter((x) => x.scenario.name === s.name);
+      const windows = new Map(mine.map((c) => [c.comparison.variant, [...windowSeries(c.packet), ...windowSeries(c.fluid)]]));
+      const fullMax = 1.05 * Math.max(0, ...[...windows.values()].map((w) => maxCwnd(w)));
+      // The steady-state zoom starts a fifth of the way from the end of the first slow start to the end
+      // of the run, past the recovery right after the first loss; never above the full range.
+      const zoomFrom = (c: ComparisonCase) => {
+        const from = c.comparison.transient.steadyFromS ?? 0;
+        return from + 0.2 * (s.durationS - from);
+      };
+      const steadyMax = Math.min(fullMax, 1.2 * Math.max(0, ...mine.map((c) => maxCwnd(windows.get(c.comparison.variant)!, zoomFrom(c)))));
+      for (const c of mine) {
         const v = c.comparison.variant;
-        const cwnd = byEngine([['packet', cwndSegments(c.packet)], ['fluid', cwndSegments(c.fluid)]]);
+        const series = windows.get(v)!;
         const queue = recipe.charts.includes('queue') ? byEngine([['packet', c.packet.status === 'ok' ? c.packet.queue.packets : null], ['fluid', c.fluid.status === 'ok' ? c.fluid.queue.packets : null]]) : undefined;
         // Only the closed form of the goodput table: near-equal formulas would stack their labels.
         const cf = primaryClosed(c.comparison);
-        const references = cf && cf.cwndSegments !== null ? [{ label: cf.formula, title: cf.title, value: cf.cwndSegments }] : [];
-        const cap = steadyCap(cwnd, c.comparison.transient.steadyFromS);
-        if (Object.keys(cwnd).length === 0) {
+        const references = cf && cf.cwndSegments !== null ? [{ label: cf.formula, title: cf.title, bytes: cf.cwndSegments * s.mssBytes }] : [];
+        if (series.length === 0) {
           html += `<h4>${escapeHtml(v)}</h4><p class="untrusted">No trace: ${escapeHtml([c.packet.failure, c.fluid.failure].filter(Boolean).join('; '))}</p>`;
           continue;
         }
-        const input = { title: `${v} on ${s.name}`, cwnd, ...(queue && Object.keys(queue).length > 0 ? { queue } : {}), references, ...(cap ? { yMax: cap.yMax } : {}) };
+        const steadyFromS = c.comparison.transient.steadyFromS;
+        const input = {
+          title: `${v} on ${s.name}`,
+          mssBytes: s.mssBytes,
+          series,
+          ...(queue && Object.keys(queue).length > 0 ? { queue } : {}),
+          references,
+          ...(fullMax > 0 ? { yMaxBytes: fullMax } : {}),
+          ...(steadyMax > 0 ? { steadyMaxBytes: steadyMax } : {}),
+          steadyFromS,
+        };
+        const fmt = (seg: number) => `${formatBytesSI(seg * s.mssBytes)} (${seg.toFixed(1)} segments)`;
         html += `<h4 id="${chartId('case', s.name, v)}">${escapeHtml(variantTitle(v))}</h4>`;
         html += await add({
           id: chartId('cwnd', s.name, v),
           title: `${v} on ${s.name}`,
-          caption: `${variantTitle(v)} on ${s.name}: packet ${c.comparison.packet.meanCwndSegments.toFixed(1)} vs fluid ${c.comparison.fluid.meanCwndSegments.toFixed(1)} segments on average.${cap ? ` The window axis stops at ${cap.yMax.toFixed(0)} segments to show the steady state; the first slow start peaks at ${cap.peak.toFixed(0)}.` : ''}${queue ? queueNote(c) : ''}`,
+          caption:
+            `${variantTitle(v)} on ${s.name} (packet run of seed ${c.packet.spec.seed}): mean cwnd packet ${fmt(c.comparison.packet.meanCwndSegments)} vs fluid ${c.comparison.fluid.status === 'ok' ? fmt(c.comparison.fluid.meanCwndSegments) : '–'}.` +
+            (steadyFromS !== null ? ` The steady state the tables compare starts at ${steadyFromS.toFixed(1)} s (green line).` : ' No steady state was detected.') +
+            ' The y axis spans the whole run, as every chart of this line does; "zoom to steady state" rescales it to the steady state.' +
+            (queue ? queueNote(c) : ''),
           spec: cwndChart(input, { buckets }),
-          staticSpec: cwndChart(input, { buckets, interactive: false }),
+          // The static SVG is the fallback with scripts off: a coarser trace keeps the page small.
+          staticSpec: cwndChart(input, { buckets: Math.ceil(buckets / 3), interactive: false }),
         });
       }
       cwndSections.push({ id: chartId('scenario', s.name), title: `Scenario ${s.name}`, html });
@@ -166,24 +224,36 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
 
   // Fluid models.
   let modelsSection = '';
+  const modelErrors: string[] = [];
   if (recipe.charts.includes('equations')) {
     const docs: ModelDoc[] = [];
     if (opts.models) {
       const seen = new Set<string>();
       for (const v of variants) {
-        for (const d of await opts.models(v)) {
+        let got: ModelDoc[];
+        try {
+          got = await opts.models(v);
+        } catch (e) {
+          // A broken model file costs its own equations, named in the page and on stderr; the rest stay.
+          if (!(e instanceof Error && e.name === 'InputError')) throw e;
+          modelErrors.push(`${v}: ${e.message}`);
+          warnings.push(`fluid model of ${v}: ${e.message}`);
+          continue;
+        }
+        for (const d of got) {
           if (!seen.has(d.id)) docs.push(d);
           seen.add(d.id);
         }
       }
     }
-    modelsSection = modelsHtml(docs, warnings);
+    modelsSection = modelsHtml(docs, warnings) + (modelErrors.length ? `<p class="untrusted">Not shown: ${modelErrors.map(escapeHtml).join('; ')}</p>` : '');
   }
 
   const dataFiles = ['goodput.csv', 'goodput.json', 'comparison.csv', 'comparison.json', 'scenarios.csv', 'scenarios.json', 'recipe.json', 'charts/'];
   const sections: Section[] = [
-    { id: 'goodput-section', title: 'Goodput', html: goodputHtml + validityIntro() + notes.html() },
-    { id: 'errors-section', title: 'How far the models are from the simulation', html: errorsHtml + '<p class="muted">Numbered marks refer to the notes under the goodput table.</p>' },
+    { id: 'reference-section', title: 'Which congestion control suits which line', html: referenceHtml },
+    { id: 'goodput-section', title: 'The models against the simulation', html: goodputHtml + validityIntro() + notes.html() },
+    { id: 'errors-section', title: 'How far the models are from the simulation, in detail', html: errorsHtml + '<p class="muted">Numbered marks refer to the notes under the goodput table.</p>' },
   ];
   if (cwndSections.length > 0) sections.push({ id: 'cwnd-section', title: 'Congestion window over time', html: cwndIntro(), children: cwndSections });
   const competing = await competitionSection(cases, add);
@@ -194,7 +264,7 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
   sections.push({ id: 'scenarios-section', title: 'Scenarios and how to rerun', html: scenarioTableHtml(scenarios) + rerunHtml(recipe, outDir, version, dataFiles) });
 
   const when = (opts.now ?? new Date()).toISOString().replace(/\.\d+Z$/, 'Z');
-  const intro = `<p class="muted">${escapeHtml(recipe.name)} · ${scenarioNames.length} scenario${scenarioNames.length > 1 ? 's' : ''} × ${variants.length} variant${variants.length > 1 ? 's' : ''} · cclab ${escapeHtml(version)} · seed ${recipe.seed} · ${escapeHtml(when)}</p>${recipe.description ? `<p>${escapeHtml(recipe.description)}</p>` : ''}${headline(cases)}`;
+  const intro = `<p class="muted">${escapeHtml(recipe.name)} · ${scenarioNames.length} scenario${scenarioNames.length > 1 ? 's' : ''} × ${variants.length} variant${variants.length > 1 ? 's' : ''} · cclab ${escapeHtml(version)} · seed ${recipe.seed} · ${escapeHtml(when)}</p>${recipe.description ? `<p>${escapeHtml(recipe.description)}</p>` : ''}${headline(cases, lines)}`;
   const html = renderPage({
     title: recipe.title,
     intro,
@@ -210,35 +280,32 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
   return { html, files, warnings, charts: charts.length };
 }
 
-/**
- * When the first slow start overshoots far above everything after it, a full-range axis flattens the
- * steady state the comparison is about: cap the axis at 1.2 x the maximum after the transient (from
- * the end of slow start plus a fifth of the rest, which skips the recovery right after the first
- * loss), if the peak is more than twice that. The caption says so.
- */
-function steadyCap(cwnd: Record<string, Series>, steadyEndOfSlowStartS: number | null): { yMax: number; peak: number } | null {
-  if (steadyEndOfSlowStartS === null) return null;
-  const end = Math.max(...Object.values(cwnd).map((s) => s.t.at(-1) ?? 0));
-  const steadyFromS = steadyEndOfSlowStartS + 0.2 * (end - steadyEndOfSlowStartS);
-  let peak = 0;
-  let steady = 0;
-  for (const s of Object.values(cwnd)) {
-    for (let i = 0; i < s.t.length; i++) {
-      const v = s.v[i]!;
-      if (!Number.isFinite(v)) continue;
-      peak = Math.max(peak, v);
-      if (s.t[i]! >= steadyFromS) steady = Math.max(steady, v);
-    }
-  }
-  return steady > 0 && peak > 2 * steady ? { yMax: 1.2 * steady, peak } : null;
-}
-
 /** Which queue the panel shows: the slowest link on the path, which on ns-3's presets is the access link. */
 function queueNote(c: ComparisonCase): string {
   const link = c.packet.status === 'ok' ? c.packet.queue.link : undefined;
   return link !== undefined && link !== 'bottleneck'
     ? ` The queue panel shows the ${link.replace(/^access\d*$/, "sender's access link")} queue: that link is slower than the bottleneck, so packets wait there.`
     : '';
+}
+
+/** Bytes with an SI prefix: 41.2 kB. */
+function formatBytesSI(b: number): string {
+  if (!Number.isFinite(b)) return '–';
+  if (b >= 1e6) return `${(b / 1e6).toPrecision(3)} MB`;
+  if (b >= 1e3) return `${(b / 1e3).toPrecision(3)} kB`;
+  return `${b.toFixed(0)} B`;
+}
+
+/** What the reference table holds and how its intervals and winners are read. */
+function referenceIntro(recipe: ReportRecipe, lines: readonly LineFigures[]): string {
+  const reps = recipe.reps;
+  return (
+    `<p>The seed study compared the variants by their goodput on three lines (its Table 2). Here each line has three columns: <em>study</em>, the study's Table 2 as printed (ns-3 of 2019, one run per cell); <em>ns-3</em>, ns-3 today on the same setup, median and range of 10 runs of 100 s with the SACK setting cclab ran with; <em>cclab</em>, the packet-level simulation, ` +
+    (reps > 1
+      ? `median of ${reps} runs with seeds derived from seed ${recipe.seed} as a sweep derives them, and its 95% interval (order statistics, distribution-free: ${escapeHtml(coverageText(lines))}). ★ marks the line's winner, only where its interval lies above every other variant's.`
+      : `one run (seed derived from ${recipe.seed}); with one run there are no intervals and no winner is marked: run with <code>--reps 10</code>.`) +
+    ` The study's Table 1 heads its loss column "%" but its values (1e-4, 1e-3, 0.1) only reproduce its goodputs when read as probabilities, which is how the presets read them. Tahoe has no ns-3 counterpart today; NewReno was not in the study.</p>`
+  );
 }
 
 export function variantTitle(v: Variant): string {

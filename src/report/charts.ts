@@ -11,7 +11,8 @@ import { minMaxDownsample, roundSig } from './downsample.js';
 
 /** Engine colours, fixed so that packet and fluid look the same in every chart of a report. */
 export const ENGINE_COLORS = { domain: ['packet', 'fluid'], range: ['#2f6db3', '#e4761b'] };
-export const CHART_WIDTH = 880;
+/** Plot width: with axes and legend the figure fits a 1024 px window beside nothing. */
+export const CHART_WIDTH = 760;
 /** Buckets of the min/max downsampling: at most about 2 x this many points per line. */
 export const DEFAULT_BUCKETS = 500;
 
@@ -47,7 +48,7 @@ const timeAxis = { field: 't', type: 'quantitative', title: 'time (s)', scale: {
 /** Lines of several series over time, one colour each, with zoom and tooltips when interactive. */
 function timeLines(rows: Row[], yTitle: string, height: number, interactive: boolean, showXTitle: boolean, zoom = true, yMax?: number) {
   const yScale = yMax !== undefined && Number.isFinite(yMax) && yMax > 0 ? { scale: { domain: [0, roundSig(yMax, 3)] } } : {};
-  const color = { field: 'engine', type: 'nominal', title: 'engine', scale: ENGINE_COLORS } as const;
+  const color = { field: 'engine', type: 'nominal', title: 'engine', scale: ENGINE_COLORS, legend: { symbolType: 'stroke', symbolStrokeWidth: 2 } } as const;
   const x = showXTitle ? timeAxis : { ...timeAxis, title: null };
   // The packet engine's window and queue change at events and hold in between: drawn as steps.
   // The fluid solution is continuous: drawn as straight segments between solver points.
@@ -77,40 +78,151 @@ function timeLines(rows: Row[], yTitle: string, height: number, interactive: boo
   return { width: CHART_WIDTH, height, data: { values: rows }, layer: interactive ? [line, otherLines, hover] : [line, otherLines] };
 }
 
-export interface CwndChartInput {
-  title: string;
-  /** Congestion window in segments (mean over flows) per engine. */
-  cwnd: Record<string, Series>;
-  /** Bottleneck queue in packets per engine; omit for no queue panel. */
-  queue?: Record<string, Series>;
-  /** Upper end of the window axis (segments); lines above it are clipped. Default: fit all data. */
-  yMax?: number;
-  /** Horizontal reference lines (e.g. a closed form's mean window), in segments; `label` is drawn, `title` is the tooltip. */
-  references?: { label: string; value: number; title?: string }[];
+/** One line of a cwnd chart: an engine's window or slow-start threshold, in bytes. */
+export interface WindowSeries {
+  engine: 'packet' | 'fluid';
+  what: 'cwnd' | 'ssthresh';
+  bytes: Series;
 }
 
-/** cwnd vs time, engines overlaid, with the bottleneck queue below on the same time axis. */
+export interface CwndChartInput {
+  title: string;
+  /** Segment size: the segments view divides by it. */
+  mssBytes: number;
+  /** Windows and thresholds in bytes (mean over flows). */
+  series: WindowSeries[];
+  /** Bottleneck queue in packets per engine; omit for no queue panel. */
+  queue?: Record<string, Series>;
+  /** Full y range (bytes), shared by every chart of a line; default: fit this chart's windows. */
+  yMaxBytes?: number;
+  /** Upper end of the y axis when zoomed to the steady state (bytes), shared per line. */
+  steadyMaxBytes?: number;
+  /** Where the steady state the tables report starts (end of the first slow start), s. */
+  steadyFromS?: number | null;
+  /** Horizontal reference lines (a closed form's mean window) in bytes; `label` names the formula. */
+  references?: { label: string; bytes: number; title?: string }[];
+}
+
+/** Series of a cwnd chart in legend order, each with its colour and dash (so the legend shows the mark drawn). */
+const WINDOW_SERIES = [
+  { name: 'packet cwnd', color: '#2f6db3', dash: [1, 0] },
+  { name: 'fluid cwnd', color: '#e4761b', dash: [1, 0] },
+  { name: 'packet ssthresh', color: '#7fa7d9', dash: [6, 3] },
+  { name: 'fluid ssthresh', color: '#f0a868', dash: [6, 3] },
+] as const;
+const REFERENCE_STYLE = { color: '#444444', dash: [2, 2] };
+const STEADY_STYLE = { name: 'steady state from', color: '#2a8a4a', dash: [4, 4] };
+
+/** `40 kB` / `12 seg` tick labels for the two units of the window axis. */
+const WINDOW_LABELS = "window_unit === 'segments' ? format(datum.value, '~s') + ' seg' : format(datum.value, '~s') + 'B'";
+
+/**
+ * cwnd and ssthresh over time, both engines, in bytes (as the seed study plots them) with a toggle to
+ * segments; the closed form's mean window and the start of the steady state as marked lines; the
+ * y axis over the whole run (the first slow start's peak included) with a "zoom to steady state"
+ * checkbox, both ranges shared by every chart of a line. The bottleneck queue sits below on the
+ * same time axis. Every series is in one legend with the line style it is drawn with.
+ */
 export function cwndChart(input: CwndChartInput, opts: BuildOptions = {}): TopLevelSpec {
   const interactive = opts.interactive ?? true;
   const buckets = opts.buckets ?? DEFAULT_BUCKETS;
-  const top = timeLines(seriesRows(input.cwnd, buckets), 'cwnd (segments)', 220, interactive, !input.queue, true, input.yMax);
-  const refs = (input.references ?? []).filter((r) => Number.isFinite(r.value));
-  if (refs.length > 0) {
-    // Dashed rules, labelled at the right end of the time axis (the label follows zoom: it sits at the data's end).
-    const tEnd = Math.max(...Object.values(input.cwnd).map((s) => s.t.at(-1) ?? 0));
-    const values = refs.map((r) => ({ ...r, value: roundSig(r.value, 4), t: tEnd, title: r.title ?? r.label }));
-    const tooltip = [{ field: 'title', type: 'nominal', title: 'closed form' }, { field: 'value', type: 'quantitative', title: 'cwnd (segments)', format: '.1f' }];
-    (top.layer as unknown[]).push(
-      { data: { values }, mark: { type: 'rule', strokeDash: [4, 3], color: '#555', clip: true }, encoding: { y: { field: 'value', type: 'quantitative' }, tooltip } },
-      { data: { values }, mark: { type: 'text', align: 'right', baseline: 'bottom', dy: -2, color: '#444', fontSize: 10, clip: true }, encoding: { x: { field: 't', type: 'quantitative' }, y: { field: 'value', type: 'quantitative' }, text: { field: 'label' }, tooltip } },
-    );
+  const mss = input.mssBytes;
+  const rows: { t: number; v: number; series: string }[] = [];
+  for (const s of input.series) {
+    // The fluid solution is smooth and the thresholds change only at losses: fewer points draw them.
+    const d = minMaxDownsample(s.bytes, s.engine === 'packet' && s.what === 'cwnd' ? buckets : Math.ceil(buckets / 2));
+    const name = `${s.engine} ${s.what}`;
+    for (let i = 0; i < d.t.length; i++) {
+      const v = d.v[i]!;
+      if (Number.isFinite(v)) rows.push({ t: roundSig(d.t[i]!, 5), v: roundSig(v, 3), series: name });
+    }
   }
-  const base = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', title: input.title, config: { view: { stroke: null } } };
+  const cwndMax = Math.max(0, ...rows.filter((r) => r.series.endsWith('cwnd')).map((r) => r.v));
+  const fullMax = roundSig(input.yMaxBytes ?? cwndMax * 1.05, 3);
+  const steadyMax = roundSig(input.steadyMaxBytes ?? fullMax, 3);
+  const refs = (input.references ?? []).filter((r) => Number.isFinite(r.bytes));
+  const tEnd = Math.max(0, ...input.series.map((s) => s.bytes.t.at(-1) ?? 0));
+  const present = new Set(rows.map((r) => r.series));
+  const legend = [
+    ...WINDOW_SERIES.filter((w) => present.has(w.name)),
+    ...refs.map((r) => ({ name: `closed form: ${r.label}`, ...REFERENCE_STYLE })),
+    ...(input.steadyFromS != null ? [STEADY_STYLE] : []),
+  ];
+  // Colour and dash encode the same field with the same legend: Vega-Lite merges them into one
+  // legend whose symbols are the strokes drawn.
+  const legendStyle = { orient: 'bottom', direction: 'horizontal', symbolType: 'stroke', symbolStrokeWidth: 2, columns: 3, labelLimit: 260 } as const;
+  const color = { field: 'series', type: 'nominal', title: null, scale: { domain: legend.map((l) => l.name), range: legend.map((l) => l.color) }, legend: legendStyle } as const;
+  const strokeDash = { field: 'series', type: 'nominal', title: null, scale: { domain: legend.map((l) => l.name), range: legend.map((l) => l.dash) }, legend: legendStyle } as const;
+  // Bytes or segments: the data are bytes; the toggle divides by the MSS, and the axis follows.
+  const scaleExpr = interactive ? `(window_unit === 'segments' ? ${mss} : 1)` : '1';
+  const y = {
+    field: 'y',
+    type: 'quantitative',
+    title: 'cwnd, ssthresh',
+    // Not niced: the range is the one every chart of the line shares, in either unit.
+    scale: interactive ? { domainMin: 0, domainMax: { expr: `(steady_zoom ? ${steadyMax} : ${fullMax}) / ${scaleExpr}` }, nice: false } : { domain: [0, fullMax], nice: false },
+    axis: interactive ? { labelExpr: WINDOW_LABELS } : { format: '~s', labelExpr: "datum.label + 'B'" },
+  } as const;
+  const x = { ...timeAxis, ...(input.queue ? { title: null } : {}) };
+  const calc = { calculate: `datum.v / ${scaleExpr}`, as: 'y' };
+  const line = (engine: string, interpolate: 'step-after' | 'linear', zoom: boolean) => ({
+    transform: [{ filter: `indexof(datum.series, '${engine} ') === 0` }, calc],
+    mark: { type: 'line', strokeWidth: 1.2, clip: true, interpolate },
+    encoding: { x, y, color, strokeDash },
+    ...(zoom && interactive ? { params: [{ name: 'zoom_time', select: { type: 'interval', encodings: ['x'] }, bind: 'scales' }] } : {}),
+  });
+  const layers: unknown[] = [line('packet', 'step-after', true), line('fluid', 'linear', false)];
+  if (refs.length > 0) {
+    const values = refs.map((r) => ({ v: roundSig(r.bytes, 4), t: tEnd, series: `closed form: ${r.label}`, title: r.title ?? r.label }));
+    layers.push({
+      data: { values },
+      transform: [calc],
+      mark: { type: 'rule', strokeWidth: 1.4, clip: true },
+      encoding: { y: { field: 'y', type: 'quantitative' }, color, strokeDash, tooltip: [{ field: 'title', type: 'nominal', title: 'closed form' }, { field: 'y', type: 'quantitative', title: 'mean window', format: '.4~s' }] },
+    });
+  }
+  if (input.steadyFromS != null) {
+    layers.push({
+      data: { values: [{ t: roundSig(input.steadyFromS, 4), series: STEADY_STYLE.name }] },
+      mark: { type: 'rule', strokeWidth: 1.2 },
+      encoding: { x: { field: 't', type: 'quantitative' }, color, strokeDash, tooltip: [{ field: 't', type: 'quantitative', title: 'steady state from (s)', format: '.2f' }] },
+    });
+  }
+  if (interactive) {
+    layers.push({
+      transform: [calc],
+      mark: { type: 'point', filled: true, size: 40, clip: true },
+      params: [{ name: 'hover_window', select: { type: 'point', on: 'pointerover', nearest: true, clear: 'pointerout' } }],
+      encoding: {
+        x,
+        y: { field: 'y', type: 'quantitative' },
+        // No colour encoding: a legend-less copy of the series scale would fight the line layers' legend.
+        color: { value: '#222222' },
+        opacity: { condition: { param: 'hover_window', empty: false, value: 1 }, value: 0 },
+        tooltip: [
+          { field: 'series', type: 'nominal' },
+          { field: 't', type: 'quantitative', title: 'time (s)', format: '.3f' },
+          { field: 'v', type: 'quantitative', title: 'window (bytes)', format: ',.0f' },
+          { field: 'segments', type: 'quantitative', title: 'window (segments)', format: '.1f' },
+        ],
+      },
+    });
+    (layers.at(-1) as { transform: unknown[] }).transform.push({ calculate: `datum.v / ${mss}`, as: 'segments' });
+  }
+  // Parameter names: Vega-Lite reserves `unit` for its selections.
+  const top = { width: CHART_WIDTH, height: 220, data: { values: rows }, layer: layers };
+  const params = interactive
+    ? [
+        { name: 'window_unit', value: 'bytes', bind: { input: 'radio', options: ['bytes', 'segments'], name: 'window in ' } },
+        { name: 'steady_zoom', value: false, bind: { input: 'checkbox', name: 'zoom to steady state ' } },
+      ]
+    : [];
+  const base = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', title: input.title, config: { view: { stroke: null } }, ...(params.length ? { params } : {}) };
   if (!input.queue) return { ...base, ...top } as TopLevelSpec;
   // One zoom, in the window panel, on the x scale both panels share: the queue panel follows it.
   // (A second scale-bound zoom on the same shared scale makes the two fight and neither moves.)
-  const bottom = timeLines(seriesRows(input.queue, buckets), 'queue (packets)', 90, interactive, true, false);
-  return { ...base, vconcat: [top, bottom], resolve: { scale: { x: 'shared' } }, spacing: 8 } as TopLevelSpec;
+  const bottom = timeLines(seriesRows(input.queue, buckets), 'queue (packets)', 80, interactive, true, false);
+  return { ...base, vconcat: [top, bottom], resolve: { scale: { x: 'shared', color: 'independent', strokeDash: 'independent' }, legend: { color: 'independent', strokeDash: 'independent' } }, spacing: 8 } as TopLevelSpec;
 }
 
 export interface ErrorRow {
@@ -168,11 +280,26 @@ export interface GoodputRow {
   variant: string;
   source: string;
   goodputBps: number;
+  /** The 95% interval of a replicated median (packet runs), drawn as an error bar. */
+  lowBps?: number;
+  highBps?: number;
 }
 
 /** Goodput of each source (packet, fluid, closed form) per variant, one panel per scenario, each with its own scale. */
+const SOURCE_OFFSET = { field: 'source', type: 'nominal', sort: ['packet', 'fluid', 'closed form'], scale: { domain: ['packet', 'fluid', 'closed form'] } } as const;
+
 export function goodputChart(rows: GoodputRow[], opts: BuildOptions = {}): TopLevelSpec {
-  const data = rows.filter((r) => Number.isFinite(r.goodputBps)).map((r) => ({ ...r, kbps: roundSig(r.goodputBps / 1e3, 4) }));
+  const fin = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? roundSig(x / 1e6, 4) : null);
+  const data = rows.filter((r) => Number.isFinite(r.goodputBps)).map((r) => ({ scenario: r.scenario, variant: r.variant, source: r.source, mbps: roundSig(r.goodputBps / 1e6, 4), low: fin(r.lowBps), high: fin(r.highBps) }));
+  const x = { field: 'variant', type: 'nominal', title: null, axis: { labelAngle: 0 }, ...(opts.variantOrder ? { sort: opts.variantOrder } : {}) } as const;
+  const tooltip = [
+    { field: 'scenario', type: 'nominal' },
+    { field: 'variant', type: 'nominal' },
+    { field: 'source', type: 'nominal' },
+    { field: 'mbps', type: 'quantitative', title: 'goodput (Mbit/s)', format: '.3~r' },
+    { field: 'low', type: 'quantitative', title: '95% interval from', format: '.3~r' },
+    { field: 'high', type: 'quantitative', title: 'to', format: '.3~r' },
+  ];
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: 'Goodput by variant',
@@ -182,19 +309,23 @@ export function goodputChart(rows: GoodputRow[], opts: BuildOptions = {}): TopLe
     spec: {
       width: { step: 15 },
       height: 200,
-      mark: { type: 'bar', ...(opts.interactive === false ? {} : { tooltip: true }) },
-      encoding: {
-        x: { field: 'variant', type: 'nominal', title: null, axis: { labelAngle: 0 }, ...(opts.variantOrder ? { sort: opts.variantOrder } : {}) },
-        xOffset: { field: 'source', type: 'nominal' },
-        y: { field: 'kbps', type: 'quantitative', title: 'goodput (kbit/s)' },
-        color: { field: 'source', type: 'nominal', title: 'source', scale: { domain: ['packet', 'fluid', 'closed form'], range: ['#2f6db3', '#e4761b', '#7a7a7a'] } },
-        tooltip: [
-          { field: 'scenario', type: 'nominal' },
-          { field: 'variant', type: 'nominal' },
-          { field: 'source', type: 'nominal' },
-          { field: 'kbps', type: 'quantitative', title: 'goodput (kbit/s)', format: ',.1f' },
-        ],
-      },
+      layer: [
+        {
+          mark: { type: 'bar', ...(opts.interactive === false ? {} : { tooltip: true }) },
+          encoding: {
+            x,
+            xOffset: SOURCE_OFFSET,
+            y: { field: 'mbps', type: 'quantitative', title: 'goodput (Mbit/s)' },
+            color: { field: 'source', type: 'nominal', title: 'source', scale: { domain: ['packet', 'fluid', 'closed form'], range: ['#2f6db3', '#e4761b', '#7a7a7a'] }, legend: { orient: 'top' } },
+            tooltip,
+          },
+        },
+        {
+          transform: [{ filter: 'datum.low !== null && datum.high !== null' }],
+          mark: { type: 'rule', color: '#111', strokeWidth: 1.2 },
+          encoding: { x, xOffset: SOURCE_OFFSET, y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' }, tooltip },
+        },
+      ],
     },
-  } as TopLevelSpec;
+  } as unknown as TopLevelSpec;
 }

@@ -111,6 +111,18 @@ dl.params{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px}
 dl.params dt{text-align:right}
 dl.params dd{margin:0}
 .equation{overflow-x:auto;margin:.4em 0}
+.equation.scaled{overflow-x:visible}
+.equation .katex-display>.katex,.equation .katex-display>.katex>.katex-html{white-space:normal}
+.equation{position:relative}
+.ci{display:block;font-size:.82em;color:var(--muted);white-space:nowrap}
+td.winner{font-weight:700}
+.win{color:#a86b00;margin-left:.2em}
+table caption{caption-side:top;text-align:left;color:var(--muted);font-size:.95em;padding:2px 0}
+.summary{background:#f3f8f3;border:1px solid #cfe3cf;border-radius:8px;padding:4px 18px;margin:1em 0}
+.summary h2{border:0;margin:.5em 0 .2em;font-size:1.15em}
+p.line-note{max-width:95ch}
+figure.chart form.vega-bindings{font-size:.9em}
+.vega-bind{display:inline-block;margin-right:1.2em}
 footer{margin-top:3em;color:var(--muted);font-size:.85em;border-top:1px solid var(--line);padding-top:.8em}
 .vega-embed{width:100%}
 `;
@@ -127,6 +139,34 @@ const BOOT = `
       .then(function(res){ views[id] = res.view; fig.setAttribute('data-marks', String(count(res.view.scenegraph().root))); fig.classList.add('live'); })
       .catch(function(err){ fig.setAttribute('data-error', String(err)); console.error('cclab chart ' + id + ': ' + err); });
   });
+})();
+`;
+
+/**
+ * Equations wider than their box are scaled down to fit (KaTeX's display math never wraps), to no
+ * less than 55% of the text size; below that they scroll, with a visible scroll bar. Rerun on resize.
+ */
+const FIT_EQUATIONS = `
+(function(){
+  function fit(){
+    document.querySelectorAll('.equation').forEach(function(box){
+      var k = box.querySelector('.katex');
+      if (!k) return;
+      k.style.fontSize = '';
+      box.classList.remove('scaled');
+      var need = box.scrollWidth, have = box.clientWidth;
+      if (need > have + 1) {
+        var px = parseFloat(getComputedStyle(k).fontSize);
+        k.style.fontSize = px * Math.max(0.55, (have / need) * 0.97) + 'px';
+        if (box.scrollWidth <= box.clientWidth + 1) box.classList.add('scaled');
+      }
+    });
+  }
+  fit();
+  // KaTeX's fonts change the widths once loaded.
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(fit);
+  window.addEventListener('load', fit);
+  window.addEventListener('resize', fit);
 })();
 `;
 
@@ -153,6 +193,7 @@ ${toc(p.sections)}
 ${p.sections.map((s) => sectionHtml(s, 2)).join('\n')}
 ${p.footer ? `<footer>${p.footer}</footer>` : ''}
 </main>
+${p.math ? `<script>${FIT_EQUATIONS}</script>` : ''}
 ${hasCharts ? `<script>${scriptText(vegaRuntime())}</script>\n<script>${scriptText(vegaEmbedRuntime())}</script>\n<script type="application/json" id="cclab-specs">${scriptJson(specs)}</script>\n<script>${BOOT}</script>` : ''}
 </body>
 </html>

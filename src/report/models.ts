@@ -46,13 +46,17 @@ export function modelDoc(m: ParsedModelLike, symbolTex: (name: string) => string
   return doc;
 }
 
-/** The fluid engine's models (the shared bottleneck, then the variant's flow model); null if unavailable. */
-export async function defaultModelDocs(): Promise<ModelDocSource | null> {
-  try {
-    const [models, latex] = await Promise.all([import('../fluid/models.js'), import('../fluid/latex.js')]);
-    const sym = (n: string) => latex.toLatex(n);
-    return (v) => [modelDoc(models.defaultModels().bottleneck, sym), modelDoc(models.getModel(v), sym)];
-  } catch {
-    return null;
-  }
+/**
+ * The fluid models of `modelsDir` (default the repository's): the shared bottleneck, then the
+ * variant's flow model. Each variant's model is read on its own, so a broken file throws its
+ * InputError for that variant only (the report shows the others and names the broken one).
+ */
+export async function defaultModelDocs(modelsDir?: string): Promise<ModelDocSource> {
+  const [systems, doc, latex] = await Promise.all([import('../fluid/systems.js'), import('../fluid/modelDoc.js'), import('../fluid/latex.js')]);
+  const source = systems.modelSystems(modelsDir);
+  const sym = (n: string) => latex.toLatex(n);
+  return (v) => {
+    const sys = source.system(v);
+    return [modelDoc(doc.describe(sys.bottleneck), sym), modelDoc(doc.describe(sys.flow), sym)];
+  };
 }

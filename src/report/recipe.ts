@@ -7,7 +7,7 @@ import { DEFAULT_DURATION_S, isPresetName, PRESET_NAMES, presetScenario, type Pr
 import type { Scenario } from '../scenario/types.js';
 import { validateScenario } from '../scenario/validate.js';
 import { parseDurationS } from '../units.js';
-import { isVariant, VARIANTS, type Variant } from '../variants.js';
+import { ENGINES, isVariant, VARIANTS, type Engine, type Variant } from '../variants.js';
 
 /** Charts (and chart-like sections) a report can hold. */
 export const CHART_KINDS = ['cwnd', 'queue', 'goodput', 'errors', 'equations'] as const;
@@ -28,6 +28,14 @@ export interface ReportRecipe {
   /** Simulated seconds of every run (applied to every scenario). */
   durationS: number;
   seed: number;
+  /**
+   * Replications of every packet run: seeds derived from `seed` as in sweeps (deriveSeed of the seed,
+   * the scenario's name and the replication), so the tables show medians with 95% intervals. The
+   * fluid models are deterministic and run once.
+   */
+  reps: number;
+  /** Engines to run (default both); a table column of an engine not run shows '–'. */
+  engines: Engine[];
   charts: ChartKind[];
   /** Optional paragraph shown under the title. */
   description?: string;
@@ -35,7 +43,9 @@ export interface ReportRecipe {
   source?: string;
 }
 
-const KEYS = ['name', 'title', 'description', 'scenarios', 'variants', 'duration', 'durationS', 'seed', 'charts'] as const;
+const KEYS = ['name', 'title', 'description', 'scenarios', 'variants', 'duration', 'durationS', 'seed', 'reps', 'engines', 'charts'] as const;
+/** Most replications a report runs per scenario x variant (a sweep is the tool for more). */
+export const MAX_REPORT_REPS = 100;
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 function fail(field: string, problem: string, source?: string): never {
@@ -118,12 +128,20 @@ export function validateRecipe(raw: unknown, source?: string, baseDir = process.
   const seed = o.seed ?? 1;
   if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1) fail('seed', `must be a whole number in [0, 4294967295], got ${JSON.stringify(seed)}`, source);
 
+  const reps = o.reps ?? 1;
+  if (typeof reps !== 'number' || !Number.isInteger(reps) || reps < 1 || reps > MAX_REPORT_REPS) fail('reps', `must be a whole number in [1, ${MAX_REPORT_REPS}], got ${JSON.stringify(reps)}`, source);
+
+  const enginesRaw = listOf(o.engines ?? [...ENGINES], 'engines', source);
+  if (enginesRaw.length === 0) fail('engines', `must list at least one of ${ENGINES.join(', ')}`, source);
+  const engines = enginesRaw.map((e, i) => ((ENGINES as readonly unknown[]).includes(e) ? (e as Engine) : fail(`engines[${i}]`, `must be one of ${ENGINES.join(', ')}, got '${String(e)}'`, source)));
+  if (new Set(engines).size !== engines.length) fail('engines', 'lists an engine twice', source);
+
   const chartsRaw = listOf(o.charts ?? [...CHART_KINDS], 'charts', source);
   const charts = chartsRaw.map((c, i) =>
     (CHART_KINDS as readonly unknown[]).includes(c) ? (c as ChartKind) : fail(`charts[${i}]`, `must be one of ${CHART_KINDS.join(', ')}, got '${String(c)}'`, source),
   );
 
-  const recipe: ReportRecipe = { name, title, scenarios, variants, durationS, seed, charts };
+  const recipe: ReportRecipe = { name, title, scenarios, variants, durationS, seed, reps, engines, charts };
   if (typeof o.description === 'string') recipe.description = o.description;
   if (source !== undefined) recipe.source = source;
   return recipe;
@@ -156,6 +174,8 @@ export interface RecipeFlags {
   variants?: string[];
   durationS?: number;
   seed?: number;
+  reps?: number;
+  engines?: string[];
   charts?: string[];
 }
 
@@ -170,6 +190,8 @@ export function recipeFromFlags(flags: RecipeFlags, base?: ReportRecipe): Report
   raw.variants = flags.variants ?? from?.variants;
   raw.duration = flags.durationS ?? from?.durationS;
   raw.seed = flags.seed ?? from?.seed;
+  raw.reps = flags.reps ?? from?.reps;
+  raw.engines = flags.engines ?? from?.engines;
   raw.charts = flags.charts ?? from?.charts;
   for (const k of Object.keys(raw)) if (raw[k] === undefined) delete raw[k];
   try {

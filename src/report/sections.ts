@@ -4,6 +4,8 @@ import { TRANSIENT_METHOD } from '../compare/transient.js';
 import { VALIDITY } from '../compare/validity.js';
 import type { Scenario } from '../scenario/types.js';
 import { escapeHtml } from './html.js';
+import { winnerSentence, type LineFigures } from './seedStudy.js';
+import { tableFlags } from './tables.js';
 import { renderLatex } from './math.js';
 import type { ModelDoc } from './models.js';
 import type { ReportRecipe } from './recipe.js';
@@ -12,29 +14,51 @@ import type { ReportRecipe } from './recipe.js';
 
 const p = (text: string) => `<p>${text}</p>`;
 
-/** One paragraph saying how well the fluid models did, in numbers a reader can check in the table. */
-export function headline(cases: readonly ComparisonCase[]): string {
-  const trusted = cases.filter((c) => c.comparison.fluidTrusted && c.comparison.relErr.goodput !== null);
-  const flagged = cases.length - trusted.length;
-  if (trusted.length === 0) {
-    return p(`${cases.length} scenario × variant pairs were run with both engines; in none of them is the fluid model inside its validity, so read the errors below with the flags beside them.`);
+/**
+ * The findings in one paragraph, every number checkable on the page: each line's winner (or why there
+ * is none), cclab against ns-3, and the fluid models against the simulation. The flagged count is the
+ * number of scenario x variant pairs whose cells in the models table carry a mark (tableFlags, the
+ * same list the marks come from).
+ */
+export function headline(cases: readonly ComparisonCase[], lines: readonly LineFigures[] = []): string {
+  const parts: string[] = [];
+  if (lines.length > 0) parts.push(lines.map((l) => winnerSentence(l.winner)).join(' '));
+  const gaps = lines.flatMap((l) => l.rows.filter((r) => r.ns3 && r.cclab && Number.isFinite(r.cclab.goodput.median)).map((r) => Math.abs(r.cclab!.goodput.median / r.ns3!.medianBps - 1)));
+  if (gaps.length > 0) {
+    const sorted = [...gaps].sort((a, b) => a - b);
+    parts.push(`Against ns-3 on the same setup, cclab's median goodput is within 15% in ${gaps.filter((g) => g <= 0.15).length} of ${gaps.length} cells (median gap ${formatPct(sorted[Math.floor((sorted.length - 1) / 2)]!).replace('+', '')}).`);
   }
-  const abs = trusted.map((c) => Math.abs(c.comparison.relErr.goodput!)).sort((a, b) => a - b);
-  const median = abs[Math.floor((abs.length - 1) / 2)]!;
-  const within10 = abs.filter((x) => x <= 0.1).length;
-  return p(
-    `${cases.length} scenario × variant pairs were run with both engines. Where the fluid model is inside its validity ` +
-      `(${trusted.length} pairs), its goodput is within ±10% of the packet-level simulation in ${within10} and the median ` +
-      `absolute error is ${formatPct(median).replace('+', '')}. ` +
-      (flagged > 0 ? `${flagged} pair${flagged > 1 ? 's are' : ' is'} flagged as outside a model's assumptions (numbered notes under the table).` : ''),
+  const trusted = cases.filter((c) => c.comparison.fluidTrusted && c.comparison.relErr.goodput !== null);
+  const marked = cases.filter((c) => {
+    const f = tableFlags(c.comparison);
+    return f.fluid.length + f.closed.length > 0;
+  });
+  const invalid = marked.filter((c) => {
+    const f = tableFlags(c.comparison);
+    return [...f.fluid, ...f.closed].some((x) => x.severity === 'invalid');
+  }).length;
+  if (trusted.length === 0) {
+    parts.push(`In none of the ${cases.length} scenario × variant pairs is the fluid model inside its validity, so read its errors with the marks beside them.`);
+  } else {
+    const abs = trusted.map((c) => Math.abs(c.comparison.relErr.goodput!)).sort((a, b) => a - b);
+    const median = abs[Math.floor((abs.length - 1) / 2)]!;
+    parts.push(
+      `Where the fluid model is inside its validity (${trusted.length} of ${cases.length} pairs), its goodput is within ±10% of the simulation in ${abs.filter((x) => x <= 0.1).length} (median absolute error ${formatPct(median).replace('+', '')}).`,
+    );
+  }
+  parts.push(
+    marked.length > 0
+      ? `${marked.length} pair${marked.length > 1 ? 's carry' : ' carries'} numbered marks in the models table (${invalid} outside a model's validity); the notes under it say why.`
+      : 'No pair carries a validity mark.',
   );
+  return `<div class="summary" id="summary"><h2>Summary</h2>${p(parts.map(escapeHtml).join(' '))}</div>`;
 }
 
 export function goodputIntro(): string {
   return (
-    p('Goodput is the payload delivered in order to the receiving application, × 8 over the measurement interval, as in the seed study\'s Table 2 (variants down, scenarios across). ' +
-      '<em>packet</em> is cclab\'s packet-level simulation, <em>fluid</em> the prediction of the variant\'s delay-differential fluid model, and <em>closed form</em> the most complete formula for the variant (Padhye et al.\'s full model for Reno and NewReno, which covers timeouts; the CUBIC response function; hover for its name; every formula is in <code>comparison.csv</code>). ' +
-      'Errors are (model − packet) / packet. With several flows, goodputs are totals over the flows and a closed form (a one-flow formula) counts once per flow. Grey italic errors and numbered marks mean a model is outside its assumptions there: the error is shown, but it is not the model\'s fault.')
+    p('Goodput is the payload delivered in order to the receiving application, × 8 over the measurement interval, as in the seed study\'s Table 2 (variants down, scenarios across), in Mbit/s. ' +
+      '<em>packet</em> is cclab\'s packet-level simulation (the median of the replications), <em>fluid</em> the prediction of the variant\'s delay-differential fluid model, and <em>closed form</em> the most complete formula for the variant (Padhye et al.\'s full model for Reno and NewReno, which covers timeouts; the CUBIC response function; hover for its name; every formula is in <code>comparison.csv</code>). ' +
+      'Errors are (model − packet) / packet, against that median. With several flows, goodputs are totals over the flows and a closed form (a one-flow formula) counts once per flow. Grey italic errors and numbered marks mean a model is outside its assumptions there: the error is shown, but it is not the model\'s fault.')
   );
 }
 
@@ -56,9 +80,10 @@ export function validityIntro(): string {
 
 export function cwndIntro(): string {
   return p(
-    'Each chart overlays the congestion window of the packet-level simulation (blue) and of the fluid model (orange), in segments, like the seed study\'s cwnd figures but with both engines on one chart; ' +
-      'a dashed line marks a closed form\'s mean window. The panel below is the bottleneck queue in packets. ' +
-      'Drag to pan and scroll to zoom the time axis, double-click to reset; hover for values. Long traces are downsampled keeping each interval\'s minimum and maximum, so sawtooth peaks survive.',
+    'Each chart overlays the congestion window (solid) and the slow-start threshold (dashed) of the packet-level simulation (blue) and of the fluid model (orange), in bytes as the seed study plots them (the radio buttons switch to segments); ' +
+      'a dotted line marks the closed form\'s mean window and a green dashed line the start of the steady state the tables compare. Every chart of a line shares one y range, over the whole run, so the first slow start\'s peak is in view; ' +
+      '"zoom to steady state" rescales it to the steady state. The panel below is the queue of the tightest link in packets. ' +
+      'Drag to pan and scroll to zoom the time axis, double-click to reset; hover for values. The packet run shown is replication 0. Long traces are downsampled keeping each interval\'s minimum and maximum, so sawtooth peaks survive.',
   );
 }
 

@@ -1,9 +1,10 @@
 import type { ComparisonCase } from '../compare/run.js';
-import { formatBps, formatNumber, formatPct, formatSeconds } from '../compare/format.js';
+import { formatBps, formatMbps as mbps, formatNumber, formatPct, formatSeconds } from '../compare/format.js';
 import type { Comparison, ValidityFlag } from '../compare/types.js';
 import type { Scenario } from '../scenario/types.js';
 import { VARIANT_FACTS, VARIANTS, type Variant } from '../variants.js';
 import { escapeHtml } from './html.js';
+import { caseKey, type ReplicatedFigures } from './replicates.js';
 
 /**
  * The report's tables as data (rows for CSV/JSON, one record per scenario x variant, tidy so pandas
@@ -14,11 +15,17 @@ import { escapeHtml } from './html.js';
 export interface GoodputRow extends Record<string, string | number | boolean | null> {
   variant: Variant;
   scenario: string;
+  /** Median over the replications (the one run when there is one). */
   packet_goodput_bps: number | null;
+  /** The 95% interval of that median (order statistics; empty with one run) and its coverage. */
+  packet_goodput_low_bps: number | null;
+  packet_goodput_high_bps: number | null;
+  packet_interval_coverage: number | null;
+  packet_runs: number;
   fluid_goodput_bps: number | null;
   closed_form: string | null;
   closed_form_goodput_bps: number | null;
-  /** (fluid - packet) / packet. */
+  /** (fluid - packet median) / packet median. */
   fluid_error: number | null;
   /** Closed-form goodput is for all flows (one flow's prediction x flows), like the packet and fluid columns. */
   closed_form_error: number | null;
@@ -26,7 +33,7 @@ export interface GoodputRow extends Record<string, string | number | boolean | n
   flags: string;
 }
 
-export const GOODPUT_COLUMNS = ['variant', 'scenario', 'packet_goodput_bps', 'fluid_goodput_bps', 'closed_form', 'closed_form_goodput_bps', 'fluid_error', 'closed_form_error', 'fluid_trusted', 'flags'] as const;
+export const GOODPUT_COLUMNS = ['variant', 'scenario', 'packet_goodput_bps', 'packet_goodput_low_bps', 'packet_goodput_high_bps', 'packet_interval_coverage', 'packet_runs', 'fluid_goodput_bps', 'closed_form', 'closed_form_goodput_bps', 'fluid_error', 'closed_form_error', 'fluid_trusted', 'flags'] as const;
 
 /**
  * Preference among closed forms for the one shown in the goodput table: the most complete model
@@ -50,18 +57,62 @@ export function primaryClosed(c: Comparison) {
   return [...c.closedForms].filter((x) => x.goodputBps !== null).sort((a, b) => rank(a.formula) - rank(b.formula))[0] ?? null;
 }
 
-export function goodputRows(cases: readonly ComparisonCase[]): GoodputRow[] {
-  return cases.map(({ comparison: c }) => {
+/** The packet figure a goodput cell shows: the replications' median, else the comparison's own run. */
+export interface PacketGoodput {
+  median: number | null;
+  low: number | null;
+  high: number | null;
+  coverage: number | null;
+  runs: number;
+}
+
+/** Packet goodput of a case from its replications (median and interval), or from its one run. */
+export function packetGoodput(c: ComparisonCase, figures?: ReplicatedFigures): PacketGoodput {
+  if (figures && figures.goodput.n > 0) {
+    const g = figures.goodput;
+    const fin = (x: number) => (Number.isFinite(x) ? x : null);
+    return { median: g.median, low: fin(g.low), high: fin(g.high), coverage: Number.isFinite(g.low) ? g.coverage : null, runs: g.n };
+  }
+  const ok = c.comparison.packet.status === 'ok';
+  return { median: ok ? c.comparison.packet.goodputBps : null, low: null, high: null, coverage: null, runs: ok ? 1 : 0 };
+}
+
+const errAgainst = (model: number | null | undefined, ref: number | null): number | null =>
+  model === null || model === undefined || ref === null || !Number.isFinite(model) || !(ref > 0) ? null : (model - ref) / ref;
+
+/** Errors of the fluid model and of the closed form against the packet median (per flow for the closed form). */
+export function errorsAgainstMedian(c: ComparisonCase, p: PacketGoodput): { fluid: number | null; closed: number | null } {
+  const cf = primaryClosed(c.comparison);
+  return {
+    fluid: c.comparison.fluid.status === 'ok' ? errAgainst(c.comparison.fluid.goodputBps, p.median) : null,
+    closed: errAgainst(cf?.goodputBpsAllFlows, p.median),
+  };
+}
+
+/** The flags a case's cells carry in the goodput table (one home: the marks and the summary's count). */
+export function tableFlags(c: Comparison): { fluid: ValidityFlag[]; closed: ValidityFlag[] } {
+  return { fluid: c.flags.filter((f) => f.subject !== 'closed-form'), closed: closedFormFlags(c, primaryClosed(c)) };
+}
+
+export function goodputRows(cases: readonly ComparisonCase[], figures?: ReadonlyMap<string, ReplicatedFigures>): GoodputRow[] {
+  return cases.map((cc) => {
+    const c = cc.comparison;
     const cf = primaryClosed(c);
+    const p = packetGoodput(cc, figures?.get(caseKey(c.scenario, c.variant)));
+    const e = errorsAgainstMedian(cc, p);
     return {
       variant: c.variant,
       scenario: c.scenario,
-      packet_goodput_bps: c.packet.status === 'ok' ? c.packet.goodputBps : null,
+      packet_goodput_bps: p.median,
+      packet_goodput_low_bps: p.low,
+      packet_goodput_high_bps: p.high,
+      packet_interval_coverage: p.coverage,
+      packet_runs: p.runs,
       fluid_goodput_bps: c.fluid.status === 'ok' ? c.fluid.goodputBps : null,
       closed_form: cf?.formula ?? null,
       closed_form_goodput_bps: cf?.goodputBpsAllFlows ?? null,
-      fluid_error: c.relErr.goodput,
-      closed_form_error: cf?.goodputRelErr ?? null,
+      fluid_error: e.fluid,
+      closed_form_error: e.closed,
       fluid_trusted: c.fluidTrusted,
       flags: c.flags.map((f) => `${f.code}:${f.subject}`).join(' '),
     };
@@ -223,27 +274,33 @@ export class FlagNotes {
 
 const err = (x: number | null, trusted = true) => `<span class="${trusted ? '' : 'untrusted'}">${formatPct(x)}</span>`;
 
-/** The goodput table, Table 2 layout: one row per variant; per scenario packet, fluid, closed form and errors. */
-export function goodputTableHtml(cases: readonly ComparisonCase[], scenarios: readonly string[], variants: readonly Variant[], notes: FlagNotes): string {
-  const by = new Map(cases.map((c) => [`${c.comparison.variant}|${c.comparison.scenario}`, c.comparison]));
+/**
+ * The models against the simulation, in the Table 2 layout: one row per variant; per scenario the
+ * packet median, the fluid model and the closed form with their errors against it. Goodput in Mbit/s
+ * throughout (one unit for the table).
+ */
+export function goodputTableHtml(cases: readonly ComparisonCase[], scenarios: readonly string[], variants: readonly Variant[], notes: FlagNotes, figures?: ReadonlyMap<string, ReplicatedFigures>): string {
+  const by = new Map(cases.map((c) => [`${c.comparison.variant}|${c.comparison.scenario}`, c]));
   const head1 = `<tr><th class="label" rowspan="2">variant</th>${scenarios.map((s) => `<th class="group" colspan="3">${escapeHtml(s)}</th>`).join('')}</tr>`;
   const head2 = `<tr>${scenarios.map(() => '<th class="first">packet</th><th>fluid (error)</th><th>closed form (error)</th>').join('')}</tr>`;
   const body = variants.map((v) => {
     const cells = scenarios.map((s) => {
-      const c = by.get(`${v}|${s}`);
-      if (!c) return '<td class="first">–</td><td>–</td><td>–</td>';
+      const cc = by.get(`${v}|${s}`);
+      if (!cc) return '<td class="first">–</td><td>–</td><td>–</td>';
+      const c = cc.comparison;
       const cf = primaryClosed(c);
-      const fluidFlags = c.flags.filter((f) => f.subject !== 'closed-form');
-      const cfFlags = closedFormFlags(c, cf);
+      const p = packetGoodput(cc, figures?.get(caseKey(s, v)));
+      const e = errorsAgainstMedian(cc, p);
+      const fl = tableFlags(c);
       return (
-        `<td class="first">${formatBps(c.packet.status === 'ok' ? c.packet.goodputBps : null)}</td>` +
-        `<td>${c.fluid.status === 'ok' ? `${formatBps(c.fluid.goodputBps)} (${err(c.relErr.goodput, c.fluidTrusted)})` : formatBps(null)}${notes.marks(fluidFlags, `${s} ${v}`)}</td>` +
-        `<td${cf ? ` title="${escapeHtml(cf.title)}"` : ''}>${cf ? `${formatBps(cf.goodputBpsAllFlows)} (${err(cf.goodputRelErr, !cfFlags.some((f) => f.severity === 'invalid'))})${notes.marks(cfFlags, `${s} ${v}`)}` : '–'}</td>`
+        `<td class="first"${p.runs > 1 ? ` title="median of ${p.runs} runs"` : ''}>${mbps(p.median)}</td>` +
+        `<td>${c.fluid.status === 'ok' ? `${mbps(c.fluid.goodputBps)} (${err(e.fluid, c.fluidTrusted)})` : mbps(null)}${notes.marks(fl.fluid, `${s} ${v}`)}</td>` +
+        `<td${cf ? ` title="${escapeHtml(cf.title)}"` : ''}>${cf ? `${mbps(cf.goodputBpsAllFlows)} (${err(e.closed, !fl.closed.some((f) => f.severity === 'invalid'))})${notes.marks(fl.closed, `${s} ${v}`)}` : '–'}</td>`
       );
     });
     return `<tr data-variant="${v}"><th class="label" scope="row">${escapeHtml(v)}</th>${cells.join('')}</tr>`;
   });
-  return `<div class="table-wrap"><table class="goodput" id="goodput-table"><thead>${head1}${head2}</thead><tbody>${body.join('')}</tbody></table></div>`;
+  return `<div class="table-wrap"><table class="goodput" id="goodput-table"><caption>Goodput in Mbit/s; errors against the packet median</caption><thead>${head1}${head2}</thead><tbody>${body.join('')}</tbody></table></div>`;
 }
 
 /** Per scenario x variant: means, trace fit with and without the slow-start transient. */

@@ -1,6 +1,13 @@
 import { relative, resolve } from 'node:path';
 import { runComparison, type ComparisonCase, type ProgressFn } from '../compare/run.js';
-import type { EngineSet } from '../engines.js';
+import { resolve as resolvePath } from 'node:path';
+import { loadEngines, prepareFluidModels, type EngineSet } from '../engines.js';
+import type { RunResult } from '../result/types.js';
+import type { Scenario } from '../scenario/types.js';
+import { flowVariants } from '../scenario/flowCc.js';
+import type { Engine } from '../variants.js';
+import { caseKey, replicatePacket, reportSeed } from './replicates.js';
+import { compactResult } from '../sweep/compact.js';
 import { assertReplaceable, writeDirAtomic } from './atomicDir.js';
 import { buildReport, chartCount } from './build.js';
 import { defaultModelDocs, type ModelDocSource } from './models.js';
@@ -9,8 +16,14 @@ import { resolveScenarios, type ReportRecipe } from './recipe.js';
 export interface WriteReportOptions {
   /** `onProgress(done, total, label)`: engine runs, then charts, then the write. */
   onProgress?: ProgressFn;
-  /** Engines (default: the real ones). */
+  /** Engines (default: the real ones, with `modelsDir`). */
   engines?: EngineSet;
+  /** Directory of fluid model files (default: the repository's models/). */
+  modelsDir?: string;
+  /** Run cache for the replications (shared with sweeps); default none. */
+  cacheDir?: string | null;
+  /** Worker threads for the replications (default: cores; 0 in this thread). */
+  workers?: number;
   /** Comparisons already computed (skips the engines). */
   cases?: ComparisonCase[];
   /** Fluid model equations (default: the fluid engine's; null for none). */
@@ -37,27 +50,72 @@ export interface ReportOutput {
  * (goodput.csv, tables as CSV and JSON, charts/*.vl.json, recipe.json) atomically: the directory is
  * replaced as a whole, so a crash leaves the previous report intact.
  */
+/** A run of an engine the recipe leaves out: failed with that reason, so its columns show '–'. */
+function notRun(engine: Engine, s: Scenario): RunResult {
+  const zero = { goodputBps: NaN, throughputBps: NaN, meanCwndBytes: NaN, meanCwndSegments: NaN, retransmits: 0, timeouts: 0, fastRecoveries: 0, lossRate: NaN };
+  return {
+    engine, variant: s.variant, scenario: s.name, spec: s, durationS: s.durationS, mssBytes: s.mssBytes, status: 'failed', failure: `${NOT_RUN} (engines: the recipe leaves ${engine} out)`,
+    summary: { ...zero, drops: { queue: 0, random: 0, ackRandom: 0, ackQueue: 0 } }, flows: [], queue: { packets: { t: [], v: [] } }, stats: { wallS: 0 },
+  };
+}
+const NOT_RUN = 'not run';
+
 export async function writeReport(recipe: ReportRecipe, outDir: string, opts: WriteReportOptions = {}): Promise<ReportOutput> {
   const t0 = performance.now();
   assertReplaceable(outDir); // fail before minutes of simulation, not after
-  const scenarios = resolveScenarios(recipe);
-  const runs = opts.cases ? 0 : scenarios.length * recipe.variants.length * 2;
+  // The charted run of each case is replication 0: its seed is derived as every replication's is.
+  const scenarios = resolveScenarios(recipe).map((s) => ({ ...s, seed: reportSeed(recipe.seed, s.name, 0) }));
+  const withPacket = recipe.engines.includes('packet');
+  const withFluid = recipe.engines.includes('fluid');
   const nCases = opts.cases?.length ?? scenarios.length * recipe.variants.length;
-  const total = runs + chartCount(recipe, nCases) + 1;
+  const runs = opts.cases ? 0 : nCases * recipe.engines.length;
+  const reps = opts.cases || !withPacket ? 0 : nCases * (recipe.reps - 1);
+  const total = runs + reps + chartCount(recipe, nCases) + 1;
   const progress = opts.onProgress;
 
+  if (withFluid && !opts.engines && !opts.cases) {
+    const vs = [...new Set(scenarios.flatMap((s) => recipe.variants.flatMap((v) => flowVariants({ ...s, variant: v }))))];
+    await prepareFluidModels(vs, { modelsDir: opts.modelsDir });
+  }
+  const real = opts.engines ?? (opts.cases ? undefined : await loadEngines({ modelsDir: opts.modelsDir }));
   const runOpts: Parameters<typeof runComparison>[2] = {};
-  if (progress) runOpts.onProgress = (done, _t, label) => progress(done, total, label);
-  if (opts.engines) runOpts.engines = opts.engines;
-  const cases = opts.cases ?? (await runComparison(scenarios, recipe.variants, runOpts));
+  if (progress) runOpts.onProgress = (done, _t, label) => progress(Math.round((done * runs) / (nCases * 2)), total, label);
+  if (real) {
+    runOpts.engines = {
+      runPacket: withPacket ? real.runPacket : (s) => notRun('packet', s),
+      runFluid: withFluid ? real.runFluid : (s) => notRun('fluid', s),
+      closedForms: real.closedForms,
+    };
+  }
+  let cases = opts.cases ?? (await runComparison(scenarios, recipe.variants, runOpts));
+  // An engine left out is not a failure: no "run failed" marks for it.
+  cases = cases.map((c) => ({
+    ...c,
+    comparison: { ...c.comparison, flags: c.comparison.flags.filter((f) => !(f.code === 'run-failed' && (f.subject === 'fluid' ? c.fluid : c.packet).failure?.startsWith(NOT_RUN))) },
+  }));
 
-  const models = opts.models === undefined ? await defaultModelDocs() : opts.models;
+  const replicates =
+    !opts.cases && withPacket
+      ? await replicatePacket(scenarios, recipe.variants, {
+          reps: recipe.reps,
+          seed: recipe.seed,
+          cacheDir: opts.cacheDir ?? null,
+          ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+          ...(opts.modelsDir !== undefined ? { modelsDir: resolvePath(opts.modelsDir) } : {}),
+          ...(opts.engines ? { engines: opts.engines, workers: 0 } : {}),
+          ...(progress ? { onProgress: (d: number) => progress(runs + d, total, 'replications') } : {}),
+          first: new Map(cases.filter((c) => c.packet.status === 'ok').map((c) => [caseKey(c.scenario.name, c.comparison.variant), compactResult(c.packet)])),
+        })
+      : undefined;
+
+  const models = opts.models === undefined ? (recipe.charts.includes('equations') && withFluid ? await defaultModelDocs(opts.modelsDir) : null) : opts.models;
   const shownOut = relative(process.cwd(), resolve(outDir)) || '.';
   const built = await buildReport(recipe, cases, {
     models,
     outDir: shownOut,
+    ...(replicates ? { replicates } : {}),
     ...(opts.now ? { now: opts.now } : {}),
-    ...(progress ? { onChart: (d: number, _t: number, label: string) => progress(runs + d, total, `chart ${label}`) } : {}),
+    ...(progress ? { onChart: (d: number, _t: number, label: string) => progress(runs + reps + d, total, `chart ${label}`) } : {}),
   });
   writeDirAtomic(outDir, built.files, opts.beforeCommit ? { beforeCommit: opts.beforeCommit } : {});
   progress?.(total, total, 'written');

@@ -6,6 +6,10 @@ declare module 'jstat' {
       inv(p: number, dof: number): number;
       cdf(x: number, dof: number): number;
     };
+    binomial: {
+      /** P(X <= k) for X ~ Binomial(n, p). */
+      cdf(k: number, n: number, p: number): number;
+    };
   }
   const jStat: JStat;
   export default jStat;

@@ -16,7 +16,7 @@ import { loadEngines } from '../../src/engines.js';
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
-const recipe = validateRecipe({ name: 'browser-test', title: 'Browser test report', scenarios: ['lossy', 'lfn'], variants: ['reno', 'cubic'], duration: 12, seed: 3 });
+const recipe = validateRecipe({ name: 'browser-test', title: 'Browser test report', scenarios: ['lossy', 'lfn'], variants: ['reno', 'cubic'], duration: 12, seed: 3, reps: 3 });
 
 // Skipped on a developer machine without Chromium; never in CI, where .ci/run installs it and a
 // missing browser must fail rather than pass silently.
@@ -26,7 +26,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the report in a brows
   beforeAll(async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'cclab-browser-')), 'report');
     const engines = await loadEngines();
-    out = await writeReport(recipe, dir, { engines });
+    out = await writeReport(recipe, dir, { engines, workers: 0 });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   });
   afterAll(async () => {
@@ -39,7 +39,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the report in a brows
     }
     expect(statSync(out.indexPath).size).toBeLessThan(5e6);
     const csv = readFileSync(join(out.dir, 'goodput.csv'), 'utf8').trim().split('\n');
-    expect(csv[0]).toBe('variant,scenario,packet_goodput_bps,fluid_goodput_bps,closed_form,closed_form_goodput_bps,fluid_error,closed_form_error,fluid_trusted,flags');
+    expect(csv[0]).toBe('variant,scenario,packet_goodput_bps,packet_goodput_low_bps,packet_goodput_high_bps,packet_interval_coverage,packet_runs,fluid_goodput_bps,closed_form,closed_form_goodput_bps,fluid_error,closed_form_error,fluid_trusted,flags');
+    expect(csv.slice(1).every((l) => l.split(',')[6] === '3')).toBe(true); // three packet runs per cell
     expect(csv).toHaveLength(1 + 4);
   });
 
@@ -97,9 +98,21 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the report in a brows
     expect(table.rows.map((r) => r[0])).toEqual(['reno', 'cubic']);
     for (const r of table.rows) {
       expect(r).toHaveLength(1 + 2 * 3);
-      expect(r[1]).toMatch(/bit\/s$/); // packet goodput with its unit
+      expect(r[1]).toMatch(/^\d+(\.\d+)?$/); // packet goodput in the table's one unit (Mbit/s, in its caption)
     }
-    expect(await page.$$eval('.katex', (k) => k.length)).toBeGreaterThanOrEqual(0);
+    expect(await page.$eval('#goodput-table caption', (c) => c.textContent)).toContain('Mbit/s');
+
+    // Every equation of the models section is typeset (no raw TeX, no pow(...) left) and fits its box.
+    const eq = await page.$$eval('.equation', (es) =>
+      es.map((e) => ({ katex: e.querySelectorAll('.katex').length, text: e.querySelector('.katex-html')?.textContent ?? '', error: e.querySelectorAll('.katex-error').length, over: e.scrollWidth - e.clientWidth })),
+    );
+    expect(eq.length).toBeGreaterThan(10); // bottleneck + reno + cubic models
+    for (const e of eq) {
+      expect(e.katex).toBe(1);
+      expect(e.error).toBe(0);
+      expect(e.text).not.toContain('pow');
+      expect(e.over).toBeLessThanOrEqual(1);
+    }
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -116,7 +129,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the report in a brows
     await page.waitForSelector('#vg-tooltip-element.visible', { timeout: 5000 });
     const text = await page.$eval('#vg-tooltip-element', (e) => e.textContent ?? '');
     expect(text).toContain('time (s)');
-    expect(text).toContain('cwnd (segments)');
+    expect(text).toContain('window (bytes)');
+    expect(text).toContain('window (segments)');
     await page.close();
   });
 
@@ -147,6 +161,80 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the report in a brows
     }, before[1]! - before[0]!, { timeout: 10_000 });
     const after = await domain();
     expect(after[1]! - after[0]!).toBeLessThan(before[1]! - before[0]!);
+    await page.close();
+  });
+
+  it('should show the three references beside cclab with 95% intervals, and the summary count the marks the table carries', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(pathToFileURL(out.indexPath).href);
+    const ref = await page.$eval('#reference-table', (t) => ({
+      groups: [...t.querySelectorAll('thead tr:first-child th.group')].map((th) => th.textContent),
+      heads: [...t.querySelectorAll('thead tr:nth-child(2) th')].map((th) => th.textContent),
+      rows: [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td.cclab')].map((td) => ({ ci: td.querySelector('.ci')?.textContent ?? '', text: td.textContent ?? '' }))),
+    }));
+    expect(ref.groups).toEqual(['lossy', 'lfn']);
+    expect(ref.heads).toEqual(['study', 'ns-3', 'cclab', 'study', 'ns-3', 'cclab']);
+    for (const row of ref.rows) for (const c of row) expect(c.ci).toMatch(/^\[\d+(\.\d+)?, \d+(\.\d+)?\]$/);
+    // The study's Table 2 values as printed (bit/s -> Mbit/s): Reno 35315.54 on lossy, CUBIC 1168204.84 on lfn.
+    const cells = await page.$$eval('#reference-table tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.firstChild?.textContent ?? '')));
+    expect(cells[0]![0]).toBe('0.0353');
+    expect(cells[1]![3]).toBe('1.17');
+    // One paragraph per line under the table.
+    expect(await page.$$eval('p.line-note', (ps) => ps.map((p) => p.id))).toEqual(['line-lossy', 'line-lfn']);
+    // The summary's count of marked pairs equals the pairs whose cells carry a mark.
+    const marked = await page.$$eval('#goodput-table tbody tr', (trs) =>
+      trs.reduce((n, tr) => {
+        const groups = [1, 4].map((i) => [...tr.children].slice(i, i + 3).some((td) => td.querySelector('a.flag')));
+        return n + groups.filter(Boolean).length;
+      }, 0),
+    );
+    const summary = await page.$eval('#summary', (s) => s.textContent ?? '');
+    if (marked > 0) expect(summary).toContain(`${marked} pair${marked > 1 ? 's carry' : ' carries'} numbered marks`);
+    else expect(summary).toContain('No pair carries a validity mark');
+    await page.close();
+  });
+
+  it('should lay the page out without sideways scrolling from 1024 to 1920 px wide', async () => {
+    for (const width of [1024, 1280, 1920]) {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(pathToFileURL(out.indexPath).href);
+      await page.waitForFunction(() => [...document.querySelectorAll('figure.chart')].every((f) => f.classList.contains('live') || f.hasAttribute('data-error')), null, { timeout: 60_000 });
+      await page.evaluate(() => document.fonts.ready);
+      const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      expect(scroll, `page width at ${width} px`).toBeLessThanOrEqual(client);
+      await page.close();
+    }
+  });
+
+  it('should draw cwnd in bytes by default, switch to segments, and zoom the y axis to the steady state', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(pathToFileURL(out.indexPath).href);
+    await page.waitForFunction(() => document.querySelector('#cwnd-lossy-reno')?.classList.contains('live'));
+    type Views = { cclabViews: Record<string, { scale(n: string): { domain(): unknown[] }; signal(n: string, v?: unknown): unknown; runAsync(): Promise<unknown> }> };
+    const state = (id: string) =>
+      page.evaluate((id) => {
+        const v = (window as unknown as Views).cclabViews[id]!;
+        const names = Object.keys((v as unknown as { _runtime: { scales: Record<string, unknown> } })._runtime.scales);
+        const y = names.find((n) => n === 'y' || n.endsWith('_y'))!;
+        const color = names.find((n) => n === 'color' || n.endsWith('_color'))!;
+        return { y: v.scale(y).domain() as number[], series: v.scale(color).domain() as string[] };
+      }, id);
+    const reno = await state('cwnd-lossy-reno');
+    const cubic = await state('cwnd-lossy-cubic');
+    expect(reno.series).toEqual(expect.arrayContaining(['packet cwnd', 'fluid cwnd', 'packet ssthresh', 'fluid ssthresh', 'steady state from']));
+    expect(reno.y).toEqual(cubic.y); // one y range per line
+    // Segments: the same range divided by the MSS (340 B on lossy).
+    await page.locator('#cwnd-lossy-reno input[type=radio][value=segments]').check();
+    await page.waitForFunction(([id, max]) => {
+      const v = (window as unknown as Views).cclabViews[id as string]!;
+      return Math.abs((v.scale('concat_0_y').domain()[1] as number) - (max as number) / 340) < 1e-6 * (max as number);
+    }, ['cwnd-lossy-reno', reno.y[1]!] as const, { timeout: 10_000 });
+    // Zoom to the steady state: a smaller upper end.
+    await page.locator('#cwnd-lossy-reno input[type=checkbox]').check();
+    await page.waitForFunction(([id, max]) => {
+      const v = (window as unknown as Views).cclabViews[id as string]!;
+      return (v.scale('concat_0_y').domain()[1] as number) < (max as number) / 340;
+    }, ['cwnd-lossy-reno', reno.y[1]!] as const, { timeout: 10_000 });
     await page.close();
   });
 });

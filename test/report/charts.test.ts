@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TopLevelSpec } from 'vega-lite';
-import { cwndChart, errorSummaryChart, goodputChart } from '../../src/report/charts.js';
+import { cwndChart, errorSummaryChart, goodputChart, type CwndChartInput } from '../../src/report/charts.js';
 import { buildChart } from '../../src/report/chartkit.js';
 import { toCsv } from '../../src/report/csv.js';
 import { minMaxDownsample } from '../../src/report/downsample.js';
@@ -10,10 +10,25 @@ import { sampled, sawtooth } from '../compare/fixtures.js';
 const saw = sampled(100, 50_000, sawtooth(40, 5, 0.1));
 const smooth = sampled(100, 4000, (t) => 30 + 5 * Math.sin(t));
 
+const bytes = (s: { t: number[]; v: number[] }) => ({ t: s.t, v: s.v.map((x) => x * 340) });
+function windows(over: Partial<CwndChartInput> = {}): CwndChartInput {
+  return {
+    title: 't',
+    mssBytes: 340,
+    series: [
+      { engine: 'packet', what: 'cwnd', bytes: bytes(saw) },
+      { engine: 'packet', what: 'ssthresh', bytes: bytes(sampled(100, 200, () => 20)) },
+      { engine: 'fluid', what: 'cwnd', bytes: bytes(smooth) },
+      { engine: 'fluid', what: 'ssthresh', bytes: bytes(sampled(100, 200, () => 25)) },
+    ],
+    ...over,
+  };
+}
+
 const specs: [string, TopLevelSpec][] = [];
 for (const interactive of [true, false]) {
-  specs.push([`cwnd+queue interactive=${interactive}`, cwndChart({ title: 't', cwnd: { packet: saw, fluid: smooth }, queue: { packet: saw, fluid: smooth }, references: [{ label: 'Mathis', value: 30 }] }, { interactive })]);
-  specs.push([`cwnd only interactive=${interactive}`, cwndChart({ title: 't', cwnd: { packet: saw } }, { interactive })]);
+  specs.push([`cwnd+queue interactive=${interactive}`, cwndChart(windows({ queue: { packet: saw, fluid: smooth }, references: [{ label: 'Mathis', bytes: 30 * 340 }], steadyFromS: 10 }), { interactive })]);
+  specs.push([`cwnd only interactive=${interactive}`, cwndChart({ title: 't', mssBytes: 340, series: [{ engine: 'packet', what: 'cwnd', bytes: bytes(saw) }] }, { interactive })]);
   specs.push([`errors interactive=${interactive}`, errorSummaryChart([{ scenario: 'lossy', variant: 'reno', metric: 'fluid goodput', errorPct: -3, trusted: true, note: 'none' }, { scenario: 'lfn', variant: 'cubic', metric: 'fluid mean cwnd', errorPct: 40, trusted: false, note: 'timeouts-dominate' }], { interactive, scenarioOrder: ['lossy', 'lfn'], variantOrder: ['reno', 'cubic'] })]);
   specs.push([`goodput interactive=${interactive}`, goodputChart([{ scenario: 'lossy', variant: 'reno', source: 'packet', goodputBps: 4e4 }, { scenario: 'lossy', variant: 'reno', source: 'closed form', goodputBps: 5e4 }], { interactive })]);
 }
@@ -38,8 +53,30 @@ describe('chart specs', () => {
   });
 
   it('should keep a long cwnd chart small: at most about 2 x buckets points per line', () => {
-    const spec = cwndChart({ title: 't', cwnd: { packet: saw } }, { buckets: 300 }) as { data: { values: unknown[] } };
+    const spec = cwndChart({ title: 't', mssBytes: 340, series: [{ engine: 'packet', what: 'cwnd', bytes: bytes(saw) }] }, { buckets: 300 }) as { data: { values: unknown[] } };
     expect(spec.data.values.length).toBeLessThanOrEqual(602);
+  });
+});
+
+describe('the cwnd chart', () => {
+  const spec = cwndChart(windows({ references: [{ label: 'pftk-full', bytes: 30 * 340 }], steadyFromS: 10, yMaxBytes: 50_000, steadyMaxBytes: 20_000 })) as unknown as {
+    params: { name: string; value: unknown }[];
+    layer: { encoding: { color?: { scale?: { domain: string[]; range: string[] }; legend?: { symbolType?: string } | null }; strokeDash?: { scale: { domain: string[]; range: number[][] } }; y?: { scale?: { domainMax?: { expr: string } } } } }[];
+  };
+  it('lists every series in one legend, drawn as strokes with its own dash (cwnd solid, ssthresh dashed, the closed form, the steady-state start)', () => {
+    const line = spec.layer[0]!.encoding;
+    expect(line.color!.scale!.domain).toEqual(['packet cwnd', 'fluid cwnd', 'packet ssthresh', 'fluid ssthresh', 'closed form: pftk-full', 'steady state from']);
+    expect(line.color!.legend!.symbolType).toBe('stroke');
+    expect(line.strokeDash!.scale.domain).toEqual(line.color!.scale!.domain);
+    expect(line.strokeDash!.scale.range[0]).toEqual([1, 0]);
+    expect(line.strokeDash!.scale.range[2]).toEqual([6, 3]);
+    // The hover points join no legend (no circles among the line symbols).
+    expect(spec.layer.at(-1)!.encoding.color).toEqual({ value: '#222222' });
+  });
+  it('shows bytes by default with a segments toggle and a zoom to the steady state, on the y range it was given', () => {
+    expect(spec.params.map((p) => [p.name, p.value])).toEqual([['window_unit', 'bytes'], ['steady_zoom', false]]);
+    const expr = spec.layer[0]!.encoding.y!.scale!.domainMax!.expr;
+    expect(expr).toBe("(steady_zoom ? 20000 : 50000) / (window_unit === 'segments' ? 340 : 1)");
   });
 });
 

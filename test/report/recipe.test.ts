@@ -91,4 +91,26 @@ describe('report recipes', () => {
     expect(inputError(() => recipeFromReportFlags({ duration: 'soon' })).field).toBe('--duration');
     expect(inputError(() => recipeFromReportFlags({ seed: '1.5' })).field).toBe('--seed');
   });
+
+  it('should take reps and engines from a recipe or the flags, checked with the field named', () => {
+    expect(parseRecipeText('name: r\nreps: 7\nengines: [packet]\n', 'r.yaml')).toMatchObject({ reps: 7, engines: ['packet'] });
+    expect(parseRecipeText('name: r\n', 'r.yaml')).toMatchObject({ reps: 1, engines: ['packet', 'fluid'] });
+    expect(inputError(() => parseRecipeText('reps: 0\n', 'r.yaml')).message).toBe('r.yaml: reps must be a whole number in [1, 100], got 0');
+    expect(inputError(() => parseRecipeText('engines: [ns3]\n', 'r.yaml')).field).toBe('engines[0]');
+    expect(recipeFromReportFlags({ reps: '3', engines: 'fluid' })).toMatchObject({ reps: 3, engines: ['fluid'] });
+    expect(inputError(() => recipeFromReportFlags({ reps: '101' })).message).toBe('--reps must be a whole number in [1, 100], got 101');
+    expect(inputError(() => recipeFromReportFlags({ engines: 'packet,packet' })).field).toBe('--engines');
+  });
+
+  it('should apply the line flags (--loss, --bandwidth, ...) to every scenario of the recipe, presets recomputing their queues', () => {
+    const r = recipeFromReportFlags({ scenarios: 'lossy,lfn', loss: '2%', bandwidth: '50Mbps', duration: '20s' });
+    const [lossy, lfn] = resolveScenarios(r);
+    expect(lossy!.bottleneck.loss.rate).toBeCloseTo(0.02, 15);
+    expect(lfn!.bottleneck.loss.rate).toBeCloseTo(0.02, 15);
+    expect(lossy!.bottleneck.bandwidthBps).toBe(50e6);
+    expect(lossy!.durationS).toBe(20);
+    // ns-3's queue rule: floor(min(10 Mbit/s access, 50 Mbit/s) / 8 x 2 x (45 + 10) ms / 400 B) + 100 = 443.
+    expect(lossy!.bottleneck.queue.limitPackets).toBe(Math.floor(((10e6 / 8) * 2 * 0.055) / 400) + 100);
+    expect(recipeFromReportFlags({ scenarios: 'lossy' }).scenarios).toEqual(['lossy']); // no line flag: the preset by name
+  });
 });

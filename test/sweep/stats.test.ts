@@ -47,3 +47,28 @@ describe('jainIndex', () => {
     expect(jainIndex([1, 3])).toBeCloseTo(16 / 20, 12);
   });
 });
+
+describe('medianInterval', () => {
+  it('medianInterval(values) of n = 10 is [x(2), x(9)] with coverage 1 - 2 x 11/1024 = 97.85%', async () => {
+    const { medianInterval } = await import('../../src/sweep/stats.js');
+    const r = medianInterval([10, 1, 9, 2, 8, 3, 7, 4, 6, 5]);
+    expect(r).toMatchObject({ n: 10, median: 5.5, low: 2, high: 9 });
+    expect(r.coverage).toBeCloseTo(1 - (2 * 11) / 1024, 12);
+    // [x(3), x(8)] would cover only 1 - 2 x 56/1024 = 89%: not narrowed that far.
+  });
+  it('medianInterval(values) of n = 5 falls back to the range, coverage 1 - 2/32 = 93.75%; n = 1 has no interval', async () => {
+    const { medianInterval } = await import('../../src/sweep/stats.js');
+    expect(medianInterval([3, 1, 2, 5, 4])).toEqual({ n: 5, median: 3, low: 1, high: 5, coverage: 1 - 2 / 32 });
+    const one = medianInterval([7]);
+    expect(one.median).toBe(7);
+    expect(one.low).toBeNaN();
+    expect(medianInterval([]).median).toBeNaN();
+  });
+  it('medianInterval(values) of n = 30 is [x(10), x(21)] (coverage 95.7%, [x(11), x(20)] only 90.1%)', async () => {
+    const { medianInterval } = await import('../../src/sweep/stats.js');
+    const r = medianInterval(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect([r.low, r.high]).toEqual([10, 21]);
+    expect(r.coverage).toBeGreaterThanOrEqual(0.95);
+    expect(r.coverage).toBeCloseTo(0.9572, 4);
+  });
+});

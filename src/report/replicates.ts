@@ -1,0 +1,135 @@
+import type { EngineSet } from '../engines.js';
+import type { Scenario } from '../scenario/types.js';
+import type { CompactRun } from '../sweep/compact.js';
+import { executeRuns } from '../sweep/execute.js';
+import type { RunSpec } from '../sweep/grid.js';
+import { deriveSeed } from '../sweep/seed.js';
+import { medianInterval, type MedianInterval } from '../sweep/stats.js';
+import type { Variant } from '../variants.js';
+
+/**
+ * Replications of a report's packet runs. Seeds are derived as a sweep derives them (sweep/seed.ts):
+ * from the report's seed, the scenario (its name is the point) and the replication, and not from the
+ * variant, so every variant on a line meets the same random losses (common random numbers: "which
+ * variant wins" is then a paired comparison). Runs go through the sweep's executor: its run cache
+ * and worker threads.
+ */
+
+/** Seed of replication `rep` of scenario `name` in a report seeded with `seed`. */
+export function reportSeed(seed: number, name: string, rep: number): number {
+  return deriveSeed(seed, { scenario: name }, rep);
+}
+
+export interface ReplicatedFigures {
+  seeds: number[];
+  runs: CompactRun[];
+  goodput: MedianInterval;
+  timeouts: MedianInterval;
+  fastRecoveries: MedianInterval;
+  retransmits: MedianInterval;
+  meanCwndSegments: MedianInterval;
+  /** Runs that failed (excluded from the figures). */
+  failed: number;
+}
+
+export const caseKey = (scenario: string, variant: string): string => `${scenario}|${variant}`;
+
+/** Median and interval of each figure over the runs that finished. */
+export function summarise(seeds: number[], runs: CompactRun[]): ReplicatedFigures {
+  const ok = runs.filter((r) => r.status === 'ok');
+  const of = (f: (r: CompactRun) => number) => medianInterval(ok.map(f).filter(Number.isFinite));
+  return {
+    seeds,
+    runs,
+    goodput: of((r) => r.summary.goodputBps),
+    timeouts: of((r) => r.summary.timeouts),
+    fastRecoveries: of((r) => r.summary.fastRecoveries),
+    retransmits: of((r) => r.summary.retransmits),
+    meanCwndSegments: of((r) => r.summary.meanCwndSegments),
+    failed: runs.length - ok.length,
+  };
+}
+
+export interface ReplicateOptions {
+  reps: number;
+  seed: number;
+  /** Run cache (content-addressed, shared with sweeps); null runs everything. */
+  cacheDir: string | null;
+  workers?: number;
+  modelsDir?: string;
+  /** Substitute engines (tests): run in this thread. */
+  engines?: EngineSet;
+  onProgress?: (done: number, total: number) => void;
+  /** Replication 0 of each case already run (the report's charted runs), by caseKey: not run again. */
+  first?: ReadonlyMap<string, CompactRun>;
+}
+
+/** The packet runs of every scenario x variant, `reps` times each, summarised per case. */
+export async function replicatePacket(scenarios: readonly Scenario[], variants: readonly Variant[], opts: ReplicateOptions): Promise<Map<string, ReplicatedFigures>> {
+  const specs: RunSpec[] = [];
+  for (const s of scenarios) {
+    for (const variant of variants) {
+      for (let rep = opts.first?.has(caseKey(s.name, variant)) ? 1 : 0; rep < opts.reps; rep++) {
+        const seed = reportSeed(opts.seed, s.name, rep);
+        specs.push({
+          index: specs.length,
+          runId: `report-${s.name}-${variant}-packet-r${rep}`,
+          pointId: `report-${s.name}`,
+          point: [],
+          variant,
+          engine: 'packet',
+          rep,
+          seed,
+          scenario: { ...s, variant, seed },
+        });
+      }
+    }
+  }
+  const engines = opts.engines;
+  const records = await executeRuns(specs, {
+    cacheDir: opts.cacheDir,
+    ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+    ...(opts.modelsDir !== undefined ? { modelsDir: opts.modelsDir } : {}),
+    ...(engines ? { engine: (e, s) => (e === 'packet' ? engines.runPacket(s) : engines.runFluid(s)) } : {}),
+    ...(opts.onProgress ? { onProgress: (p) => opts.onProgress!(p.done, p.total) } : {}),
+  });
+  const out = new Map<string, ReplicatedFigures>();
+  for (const s of scenarios) {
+    for (const v of variants) {
+      const mine = records.filter((r) => r.spec.scenario.name === s.name && r.spec.variant === v);
+      const first = opts.first?.get(caseKey(s.name, v));
+      const seeds = [...(first ? [reportSeed(opts.seed, s.name, 0)] : []), ...mine.map((r) => r.spec.seed)];
+      out.set(caseKey(s.name, v), summarise(seeds, [...(first ? [first] : []), ...mine.map((r) => r.result)]));
+    }
+  }
+  return out;
+}
+
+export interface LineWinner {
+  scenario: string;
+  /** Variant with the highest median goodput. */
+  best: Variant | null;
+  /** True when the best one's interval lies above every other variant's: only then is it marked a winner. */
+  separated: boolean;
+  /** Variants whose interval overlaps the best one's (the best included), when not separated. */
+  leaders: Variant[];
+  /** Why no winner is marked, when none is. */
+  reason?: string;
+}
+
+/**
+ * Which variant wins on a line: the highest median packet goodput, marked only when its 95% interval
+ * lies entirely above every other variant's (with one replication there are no intervals, so no mark).
+ */
+export function lineWinner(scenario: string, variants: readonly Variant[], figures: ReadonlyMap<string, ReplicatedFigures>): LineWinner {
+  const rows = variants
+    .map((v) => ({ v, g: figures.get(caseKey(scenario, v))?.goodput }))
+    .filter((r): r is { v: Variant; g: MedianInterval } => r.g !== undefined && Number.isFinite(r.g.median));
+  if (rows.length === 0) return { scenario, best: null, separated: false, leaders: [], reason: 'no packet runs finished' };
+  const top = rows.reduce((a, b) => (b.g.median > a.g.median ? b : a));
+  if (rows.length === 1) return { scenario, best: top.v, separated: false, leaders: [top.v], reason: 'only one variant' };
+  if (!Number.isFinite(top.g.low)) return { scenario, best: top.v, separated: false, leaders: [top.v], reason: 'one replication: no intervals to separate' };
+  const leaders = rows.filter((r) => r === top || r.g.high >= top.g.low).map((r) => r.v);
+  const separated = leaders.length === 1;
+  return { scenario, best: top.v, separated, leaders, ...(separated ? {} : { reason: 'intervals overlap' }) };
+}

@@ -1,0 +1,153 @@
+import { formatMbps as mbps, formatNumber, formatPct } from '../compare/format.js';
+import { flowPath, payloadFraction } from '../scenario/path.js';
+import type { Scenario } from '../scenario/types.js';
+import { VARIANT_FACTS, type Variant } from '../variants.js';
+import { escapeHtml } from './html.js';
+import { NS3_VARIANT, ns3Goodput, referencePreset, REFERENCE_DURATION_S, seedStudyGoodput, usesSack, type Ns3Cell } from './reference.js';
+import { caseKey, lineWinner, type LineWinner, type ReplicatedFigures } from './replicates.js';
+
+/**
+ * The seed study's question, which congestion control suits which line: its Table 2 beside ns-3's
+ * medians on the same setup and cclab's medians with 95% intervals, the winner of each line where
+ * the intervals separate, and a paragraph per line on why the three differ, from measured figures.
+ */
+
+
+const title = (v: Variant) => VARIANT_FACTS[v]?.title ?? v;
+
+export interface LineFigures {
+  scenario: Scenario;
+  /** The preset whose references apply (undefined: the line differs from every preset). */
+  preset?: string;
+  sack: boolean;
+  winner: LineWinner;
+  rows: { variant: Variant; study?: number; ns3?: Ns3Cell; cclab?: ReplicatedFigures }[];
+}
+
+export function lineFigures(scenario: Scenario, variants: readonly Variant[], figures: ReadonlyMap<string, ReplicatedFigures>): LineFigures {
+  const preset = referencePreset(scenario);
+  const sack = usesSack(scenario);
+  const rows = variants.map((variant) => {
+    const row: LineFigures['rows'][number] = { variant };
+    const cclab = figures.get(caseKey(scenario.name, variant));
+    if (cclab) row.cclab = cclab;
+    if (preset !== undefined) {
+      const st = seedStudyGoodput(preset, variant);
+      if (st !== undefined) row.study = st;
+      const n = ns3Goodput(preset, variant, sack);
+      if (n !== undefined) row.ns3 = n;
+    }
+    return row;
+  });
+  return { scenario, ...(preset !== undefined ? { preset } : {}), sack, winner: lineWinner(scenario.name, variants, figures), rows };
+}
+
+/** Coverage of the intervals shown, for captions: "97.9% (10 runs)". */
+export function coverageText(lines: readonly LineFigures[]): string {
+  const any = lines.flatMap((l) => l.rows).find((r) => r.cclab && Number.isFinite(r.cclab.goodput.low));
+  if (!any) return 'one run per cell: no intervals';
+  const g = any.cclab!.goodput;
+  return `${(100 * g.coverage).toFixed(1)}% for ${g.n} runs`;
+}
+
+/** Table 2 with three references per line: the study, ns-3 (median and range of 10 runs), cclab (median and 95% interval). */
+export function referenceTableHtml(lines: readonly LineFigures[], variants: readonly Variant[]): string {
+  const head1 = `<tr><th class="label" rowspan="2">variant</th>${lines.map((l) => `<th class="group" colspan="3">${escapeHtml(l.scenario.name)}</th>`).join('')}</tr>`;
+  const head2 = `<tr>${lines.map((l) => `<th class="first" title="the seed study's Table 2">study</th><th title="ns-3 today, median [min–max] of 10 runs, SACK ${l.sack ? 'on' : 'off'}">ns-3${l.sack ? ' SACK' : ''}</th><th title="cclab's packet engine: median [95% interval]">cclab</th>`).join('')}</tr>`;
+  const body = variants.map((v) => {
+    const cells = lines.map((l) => {
+      const r = l.rows.find((x) => x.variant === v)!;
+      const g = r.cclab?.goodput;
+      const win = l.winner.separated && l.winner.best === v;
+      const ci = g && Number.isFinite(g.low) ? `<span class="ci">[${mbps(g.low)}, ${mbps(g.high)}]</span>` : '';
+      const ns3 = r.ns3 ? `${mbps(r.ns3.medianBps)}<span class="ci">[${mbps(r.ns3.minBps)}–${mbps(r.ns3.maxBps)}]</span>` : '–';
+      return (
+        `<td class="first">${r.study !== undefined ? mbps(r.study) : '–'}</td>` +
+        `<td>${ns3}</td>` +
+        `<td class="cclab${win ? ' winner' : ''}"${win ? ' title="highest median, interval above every other variant\'s"' : ''}>${g ? mbps(g.median) : '–'}${win ? '<span class="win" aria-label="winner">★</span>' : ''}${ci}</td>`
+      );
+    });
+    return `<tr data-variant="${v}"><th class="label" scope="row">${escapeHtml(title(v))}</th>${cells.join('')}</tr>`;
+  });
+  return `<div class="table-wrap"><table class="goodput reference" id="reference-table"><caption>Goodput in Mbit/s</caption><thead>${head1}${head2}</thead><tbody>${body.join('')}</tbody></table></div>`;
+}
+
+/** "reno, cubic and westwood" */
+function names(vs: readonly string[]): string {
+  return vs.length <= 1 ? vs.join('') : `${vs.slice(0, -1).join(', ')} and ${vs.at(-1)}`;
+}
+
+function ranking(rows: { v: Variant; x: number }[]): string {
+  return [...rows].sort((a, b) => b.x - a.x).map((r) => title(r.v)).join(' > ');
+}
+
+/**
+ * One paragraph per line, every statement from a figure on the page: the tightest link and its cap,
+ * cclab against ns-3 with the same SACK setting (and the measured timeouts where they differ most),
+ * the study against today's ns-3 with SACK (the study's setting), the rankings and the winner.
+ */
+export function lineParagraph(l: LineFigures): string {
+  const s = l.scenario;
+  const out: string[] = [];
+  const path = flowPath(s, 0);
+  const capBps = path.tightest.bandwidthBps * payloadFraction(s) / s.flows.length;
+  const measured = l.rows.filter((r) => r.cclab && Number.isFinite(r.cclab.goodput.median));
+  if (path.tightest.role !== 'bottleneck') {
+    const best = Math.max(...measured.map((r) => r.cclab!.goodput.median));
+    out.push(
+      `The ${mbps(path.tightest.bandwidthBps)} Mbit/s ${path.tightest.role === 'access' ? 'access link' : 'receiver access link'}, not the ${mbps(s.bottleneck.bandwidthBps)} Mbit/s bottleneck, is the tightest link: no flow can exceed ${mbps(capBps)} Mbit/s of goodput, and the best median here reaches ${Math.round((100 * best) / capBps)}% of it.`,
+    );
+  }
+  if (l.preset === undefined) {
+    out.push('This line is not one of the study\'s (its links, loss or queues differ from every preset), so there are no reference columns.');
+  } else {
+    const ns3 = measured.filter((r) => r.ns3);
+    if (ns3.length > 0) {
+      const gaps = ns3.map((r) => ({ v: r.variant, gap: r.cclab!.goodput.median / r.ns3!.medianBps - 1, r }));
+      const close = gaps.filter((g) => Math.abs(g.gap) <= 0.15);
+      const far = gaps.filter((g) => Math.abs(g.gap) > 0.15).sort((a, b) => Math.abs(b.gap) - Math.abs(a.gap));
+      let t = `Against ns-3 with SACK ${l.sack ? 'on' : 'off'} (as cclab ran): `;
+      t += close.length > 0 ? `${names(close.map((g) => `${title(g.v)} (${formatPct(g.gap, 0)})`))} within 15%` : 'no variant within 15%';
+      if (far.length > 0) {
+        t += `; ${names(far.map((g) => `${title(g.v)} ${formatPct(g.gap, 0)}`))}`;
+        const w = far[0]!;
+        const c = w.r.cclab!;
+        const spread = w.r.ns3!.maxBps / Math.max(1, w.r.ns3!.minBps);
+        t += ` (${title(w.v)}: cclab's median run has ${formatNumber(c.timeouts.median)} timeouts and ${formatNumber(c.fastRecoveries.median)} fast recoveries` +
+          (spread > 1.5 ? `; ns-3's own 10 runs span ${mbps(w.r.ns3!.minBps)}–${mbps(w.r.ns3!.maxBps)} Mbit/s` : '') + ')';
+      }
+      out.push(t + '.');
+    }
+    const both = l.rows.filter((r) => r.study !== undefined && r.cclab && Number.isFinite(r.cclab.goodput.median));
+    if (both.length > 0) {
+      const ratios = both.map((r) => r.cclab!.goodput.median / r.study!);
+      const lo = Math.min(...ratios);
+      const hi = Math.max(...ratios);
+      let t = `cclab's medians are ${formatNumber(lo, 2)}–${formatNumber(hi, 2)} × the study's values`;
+      const sackOn = both.map((r) => ({ r, n: ns3Goodput(l.preset!, r.variant, true) })).filter((x) => x.n !== undefined);
+      if (sackOn.length > 0) {
+        const nr = sackOn.map((x) => x.n!.medianBps / x.r.study!);
+        const agrees = Math.min(...nr) >= 0.8 && Math.max(...nr) <= 1.25;
+        t += `; ns-3 today, with SACK on as the study ran it, gives ${formatNumber(Math.min(...nr), 2)}–${formatNumber(Math.max(...nr), 2)} × them on the same setup, so ${agrees ? 'today\'s ns-3 reproduces the study within 25% here' : 'the study\'s figures differ from today\'s ns-3 too (an older ns-3, one run per cell): part of the gap is not cclab\'s'}`;
+      }
+      out.push(t + '.');
+      out.push(
+        `Rankings: the study ${ranking(both.map((r) => ({ v: r.variant, x: r.study! })))}; cclab ${ranking(both.map((r) => ({ v: r.variant, x: r.cclab!.goodput.median })))}.`,
+      );
+    }
+    if (s.durationS !== REFERENCE_DURATION_S) out.push(`The references are ${REFERENCE_DURATION_S} s runs; these are ${formatNumber(s.durationS)} s, so the first slow start weighs ${s.durationS < REFERENCE_DURATION_S ? 'more' : 'less'} here.`);
+  }
+  out.push(winnerSentence(l.winner));
+  return `<p class="line-note" id="line-${escapeHtml(s.name)}"><strong>${escapeHtml(s.name)}.</strong> ${out.map(escapeHtml).join(' ')}</p>`;
+}
+
+/** "Westwood+ wins on lfn (…)", or why no variant is marked. */
+export function winnerSentence(w: LineWinner): string {
+  if (w.best === null) return `No winner on ${w.scenario}: ${w.reason}.`;
+  if (w.separated) return `${title(w.best)} wins on ${w.scenario}: its 95% interval lies above every other variant's.`;
+  if (w.leaders.length > 1) return `No single winner on ${w.scenario}: ${names(w.leaders.map(title))} have overlapping intervals (highest median: ${title(w.best)}).`;
+  return `${title(w.best)} has the highest median on ${w.scenario}, not marked as a winner (${w.reason}).`;
+}
+
+/** Variants that have an ns-3 counterpart (Tahoe has none). */
+export const NS3_VARIANTS = Object.keys(NS3_VARIANT) as Variant[];
