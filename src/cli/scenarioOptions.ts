@@ -67,7 +67,7 @@ export function addScenarioOptions(cmd: Command): Command {
 /** Whether any flag of {@link addLineOptions} was given (a report then applies them to every scenario). */
 export function hasLineFlags(o: ScenarioFlags): boolean {
   const line: (keyof ScenarioFlags)[] = [
-    'bandwidth', 'delay', 'loss', 'lossDirection', 'flows', 'flowVariants', 'startStagger', 'mss', 'queue', 'accessBandwidth', 'accessDelay', 'delack', 'minRto', 'ns3Artefact', 'ccParam',
+    'bandwidth', 'delay', 'loss', 'lossDirection', 'flows', 'flowVariants', 'startStagger', 'mss', 'queue', 'accessBandwidth', 'accessDelay', 'delack', 'minRto', 'sack', 'recovery', 'ccParam',
   ];
   return line.some((k) => o[k] !== undefined && !(Array.isArray(o[k]) && o[k].length === 0));
 }

@@ -91,6 +91,8 @@ td.first,th.first{border-left:2px solid var(--line)}
 td.label,th.label{text-align:left}
 tbody tr:hover{background:#f9fbfd}
 .table-wrap{overflow-x:auto}
+main table{display:block;max-width:100%;overflow-x:auto}
+table:not([class]) td{white-space:normal;min-width:6em}
 .untrusted{color:var(--muted);font-style:italic}
 .flag{display:inline-block;min-width:1.3em;padding:0 .3em;margin-left:.25em;border-radius:3px;font-size:.78em;font-style:normal;font-weight:600;text-align:center;cursor:help}
 .flag.warn{background:#fdf0d8;color:var(--warn)}

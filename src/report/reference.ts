@@ -59,12 +59,9 @@ export function ns3Goodput(preset: string, variant: Variant, sack: boolean): Ns3
   return cls === undefined ? undefined : ns3.get(`${preset}|${cls}|${sack}`);
 }
 
-/**
- * Whether the scenario uses SACK. The packet engine's loss recovery is being rewritten with SACK
- * (scenario field `tcp.sack`); until a scenario carries it, runs are without SACK.
- */
+/** Whether the scenario's TCP negotiates SACK (ns-3's reference rows exist for both settings). */
 export function usesSack(s: Scenario): boolean {
-  return (s.tcp as { sack?: unknown }).sack === true;
+  return s.tcp.sack;
 }
 
 /**
@@ -74,7 +71,8 @@ export function usesSack(s: Scenario): boolean {
 export function referencePreset(s: Scenario): string | undefined {
   if (!isPresetName(s.name)) return undefined;
   const p = presetScenario(s.name, s.variant, { durationS: s.durationS, seed: s.seed });
-  // SACK on or off both have a reference (ns-3's rows for each setting).
-  const strip = (x: Scenario) => JSON.stringify({ ...x, trace: null, ccParams: null, tcp: { ...x.tcp, sack: null } });
+  // SACK on or off both have a reference (ns-3's rows for each setting); ns-3's example recovers
+  // with TcpClassicRecovery, but a PRR run is still the same line.
+  const strip = (x: Scenario) => JSON.stringify({ ...x, trace: null, ccParams: null, tcp: { ...x.tcp, sack: null, recovery: null } });
   return strip(p) === strip(s) ? s.name : undefined;
 }
