@@ -90,6 +90,10 @@ export function register(program: Command): void {
         process.stdout.write(`${points.length} points x (${grid.seeds} packet + 1 fluid) = ${runs.length} runs, ${simS.toFixed(0)} s simulated\n`);
         return;
       }
+      // Where the results go must be usable before the runs (exit 2 naming the path, not an error at the end).
+      const { checkOutDir } = await import('../io/outDir.js');
+      if (!shard) checkOutDir(o.out, '--out');
+      if (o.cache !== false) checkOutDir(resolve(o.cache), '--cache');
       const { runValidate, summaryText, flaggedText } = await import('../validate/index.js');
       const progress = progressReporter({ name: 'validate', quiet: o.quiet });
       const t0 = performance.now();

@@ -61,6 +61,7 @@ function compilerHash(): string {
 
 /** Flow model ids with a file in `dir` (every `<id>.model.yaml` except the bottleneck). */
 export function modelFileIds(dir: string): string[] {
+  checkDir(dir); // a missing folder (`cclab list models --models x`) is bad input, not a crash
   return readdirSync(dir)
     .filter((f) => f.endsWith('.model.yaml') && f !== BOTTLENECK_FILE)
     .map((f) => f.slice(0, -'.model.yaml'.length))

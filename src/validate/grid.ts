@@ -1,9 +1,10 @@
+import { InputError } from '../errors.js';
 import { dumbbellScenario } from '../scenario/defaults.js';
 import { flowPath, packetBits } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
 import { validateScenario } from '../scenario/validate.js';
 import type { RunSpec } from '../sweep/grid.js';
-import { pointIdOf } from '../sweep/grid.js';
+import { DEFAULT_MAX_RUNS, pointIdOf } from '../sweep/grid.js';
 import { deriveSeed } from '../sweep/seed.js';
 import { HEADLINE_AXES } from '../sweep/axes.js';
 import { applyRtt } from '../sweep/scenarioAxes.js';
@@ -151,6 +152,11 @@ export interface ValidatePoint {
  * point's scenario passes validateScenario before any run starts.
  */
 export function expandGrid(g: ValidateGrid): { points: ValidatePoint[]; runs: RunSpec[] } {
+  // Counted before anything is built, as a sweep does (two 10,000-point ranges are 10^8 runs).
+  const total = g.variants.length * g.losses.length * g.rttsS.length * (g.seeds + 1);
+  if (!(total <= DEFAULT_MAX_RUNS)) {
+    throw new InputError('--loss/--rtt/--seeds', `give ${total} runs (${g.variants.length} variants x ${g.losses.length} x ${g.rttsS.length} points x ${g.seeds + 1} runs), more than the ${DEFAULT_MAX_RUNS} a grid may have`);
+  }
   const axes = [
     { ...HEADLINE_AXES.loss, values: g.losses },
     { ...HEADLINE_AXES.rtt, values: g.rttsS },

@@ -344,6 +344,19 @@ export const COMMANDS: fc.Arbitrary<{ argv: string[]; maxMs: number }> = fc.oneo
     argv: ['sweep', '--engines', 'fluid', '--duration', '1s', '--variants', 'reno', '--workers', '0', '--quiet', '--no-report', '--max-runs', '50', ...v],
     maxMs: 20_000,
   })),
+  vector(
+    {
+      '--loss': maybe(fc.constantFrom('1e-3,1e-2', '1e-4..1e-1:log:10000')),
+      '--rtt': maybe(fc.constantFrom('10ms,100ms', '10ms..100ms:log:10000')),
+      '--seeds': maybe(fc.constantFrom('1', '1000000000')),
+      '--variants': maybe(fc.constantFrom('reno', 'reno,reno')),
+      '--bandwidth': maybe(fc.constantFrom('10Mbps', '0')),
+      '--models': fc.constantFrom('notes', 'missing', 'a-file.txt'),
+      '--out': OUT,
+    },
+    [],
+  ).map((v) => ({ argv: ['validate', '--dry-run', '--no-cache', ...v], maxMs: 10_000 })),
+  vector({ '--models': fc.constantFrom('notes', 'missing', 'a-file.txt') }, ['--json']).map((v) => ({ argv: ['list', ...v], maxMs: 10_000 })),
   vector({ '--out': OUT, '--max-runs': maybe(fc.constantFrom('10', '0')) }, ['--allow-partial', '--no-report']).chain((v) =>
     fc.subarray(['shard-ok', 'notes', 'a-file.txt', 'missing', 'shard-tampered']).map((dirs) => ({ argv: ['merge', ...dirs, ...v], maxMs: 10_000 })),
   ),

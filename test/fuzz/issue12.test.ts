@@ -323,3 +323,17 @@ describe('beyond issue 12: parser resource limits', () => {
     await refused(['simulate', '--scenario', file(d, 'deep.json', `{"x": ${'['.repeat(deep)}${']'.repeat(deep)}}`), '--print-scenario'], /deep\.json: x is not a known key/);
   });
 });
+
+describe('found by the fuzz suite', () => {
+  it('cclab list models --models <missing folder> is exit 2 (was internal error: ENOENT, scandir)', async () => {
+    await refused(['list', 'models', '--models', '/nonexistent/models'], /^cclab: error: models directory not found: \/nonexistent\/models\n$/);
+  });
+});
+
+describe('beyond issue 12: cclab validate has the same limits', () => {
+  it('a 10^8-point validate grid is refused at once; --out a file is exit 2 before any run', async () => {
+    await refused(['validate', '--loss', '1e-4..1e-1:log:10000', '--rtt', '10ms..100ms:log:10000', '--dry-run'], /^cclab: error: --loss\/--rtt\/--seeds give 3000000000 runs/, 2000);
+    const d = sandbox();
+    await refused(['validate', '--loss', '1e-2', '--rtt', '10ms', '--variants', 'reno', '--seeds', '1', '--no-cache', '--out', file(d, 'f', 'x')], /--out '.*f' exists and is not a directory/);
+  });
+});
