@@ -19,7 +19,13 @@ const SCENARIO_FIELD: Record<string, string> = {
   Tp: 'link delays', b: 'tcp.delAckCount', D: 'tcp.dupAckThreshold', W0: 'tcp.initialCwndSegments', Wmax: 'tcp.rcvBufBytes', S0: 'tcp.initialSsthreshBytes',
 };
 
-function bind(m: ModelFile, scenarioValues: Record<string, number>, overrides: Record<string, number>, runParams: Record<string, number>): Float64Array {
+/**
+ * Parameters a model may declare (with a default) whose value the engine derives from the Scenario
+ * when neither the run nor ccParams set it: how the scenario's TCP recovers from loss.
+ */
+export const SCENARIO_DEFAULTS = ['sack', 'lossEvents', 'rto', 'mss'] as const;
+
+function bind(m: ModelFile, scenarioValues: Record<string, number>, overrides: Record<string, number>, runParams: Record<string, number>, derived: Record<string, number> = {}): Float64Array {
   const file = basename(m.path);
   return Float64Array.from(
     m.params.map((p) => {
@@ -33,8 +39,9 @@ function bind(m: ModelFile, scenarioValues: Record<string, number>, overrides: R
         // Own keys only: a parameter named `constructor` must not read Object's constructor.
         const run = Object.hasOwn(runParams, p.name);
         const over = Object.hasOwn(overrides, p.name);
-        v = run ? runParams[p.name] : over ? overrides[p.name] : p.default!;
-        field = run ? `params.${p.name}` : over ? `ccParams.${p.name}` : `${file} params.${p.name}`;
+        const der = Object.hasOwn(derived, p.name);
+        v = run ? runParams[p.name] : over ? overrides[p.name] : der ? derived[p.name] : p.default!;
+        field = run ? `params.${p.name}` : over ? `ccParams.${p.name}` : der ? `tcp (${p.name} derived from the scenario)` : `${file} params.${p.name}`;
       }
       if (!Number.isFinite(v) || v < p.min || v > p.max) throw new InputError(field, `must be in [${p.min}, ${p.max}] (${p.name} of ${file}), got ${v}`);
       return v;
@@ -53,7 +60,7 @@ export function bindBottleneck(m: ModelFile, link: FluidLink): Float64Array {
  * win over `ccParams`); names the model does not declare are left to {@link checkRunParams}.
  */
 export function bindFlow(m: ModelFile, f: FluidFlowParams, ccParams: Record<string, number>, runParams: Record<string, number>): Float64Array {
-  return bind(m, { Tp: f.Tp, b: f.b, W0: f.W0, Wmax: f.Wmax, S0: f.S0, D: f.D }, ccParams, runParams);
+  return bind(m, { Tp: f.Tp, b: f.b, W0: f.W0, Wmax: f.Wmax, S0: f.S0, D: f.D }, ccParams, runParams, { sack: f.sack, lossEvents: f.lossEvents, rto: f.rto, mss: f.mss });
 }
 
 /**

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { createCongestionControl } from '../cc/registry.js';
 import { InputError } from '../errors.js';
+import { flowCc } from '../scenario/flowCc.js';
 import { baseRttS, packetBits, sharedQueue } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
 import { packetsPerSecond } from '../units.js';
@@ -32,6 +34,18 @@ export interface FluidFlowParams {
   S0: number;
   /** Duplicate ACKs that trigger fast retransmit (segments). */
   D: number;
+  /** 1 when the flow negotiates SACK (RFC 6675 recovery). */
+  sack: 0 | 1;
+  /**
+   * 1 when the flow's recovery repairs all losses of a window with one window reduction (SACK, or
+   * NewReno's partial ACKs, RFC 6582); 0 for RFC 5681 Reno recovery without SACK, which may cut once
+   * per lost packet (Misra-Gong-Towsley's per-packet loss response).
+   */
+  lossEvents: 0 | 1;
+  /** Retransmission timeout after a loss, s: RFC 6298's floor minRto (above SRTT + 4 RTTVAR on these paths). */
+  rto: number;
+  /** Segment size, bytes (per-ACK growth adds floor(MSS^2 / cwnd) bytes: whole bytes, as ns-3 and the packet engine). */
+  mss: number;
   startS: number;
   stopS: number;
 }
@@ -89,8 +103,14 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
     }
     const Tp = baseRttS(s, i);
     positive(Tp, `flows[${i}] propagation RTT`);
+    const cc = flowCc(s, i);
+    const recovery = createCongestionControl(cc.variant, cc.ccParams).recovery;
     return {
       Tp,
+      sack: s.tcp.sack ? (1 as const) : (0 as const),
+      lossEvents: s.tcp.sack || recovery !== 'reno' ? (1 as const) : (0 as const),
+      rto: Math.min(s.tcp.maxRtoS, Math.max(s.tcp.minRtoS, Tp)),
+      mss: s.mssBytes,
       b: s.tcp.delAckCount,
       W0: s.tcp.initialCwndSegments,
       Wmax: s.tcp.rcvBufBytes / s.mssBytes,

@@ -36,9 +36,9 @@ export interface ClosedFormValidity {
   rawCwndSegments: number | null;
   /** Packets per RTT of the (capped) prediction. */
   packetsPerRtt: number | null;
-  /** PFTK's probability that a loss indication is a timeout, at the predicted window. */
+  /** Probability that a loss indication is a timeout at the predicted window: p with SACK (a lost retransmission), PFTK's Q-hat without. */
   timeoutProbability: number | null;
-  /** Share of time in timeouts by PFTK's full model, at the predicted window. */
+  /** Share of time in timeouts by PFTK's full model with that probability, at the predicted window. */
   timeoutTimeShare: number | null;
 }
 
@@ -61,6 +61,8 @@ export const CLOSED_FORM_VALIDITY = {
   minPacketsPerRtt: 4,
   /** Formulas without a timeout term over-predict once timeouts take more than this share of the time. */
   maxTimeoutTimeShare: 0.1,
+  /** Losses per window above which a flow recovers every round: no cycle for the formulas to average. */
+  maxLossesPerWindow: 1,
   /** A rate within this factor of the cap counts as capped (numerical slack). */
   capSlack: 1e-9,
 } as const;
@@ -147,14 +149,19 @@ export function closedForms(s: Scenario): ClosedFormPrediction[] {
     if (regime === 'link-limited' && !f.modelsLink) {
       reasons.push(`link-limited: the formula's ${(f.windowSeg / f.rttS).toFixed(0)} packets/s exceed the flow's share of the tightest link (${shareRate.toFixed(0)} packets/s), so the link, not loss, sets the rate`);
     }
-    const timeoutProbability = pftkTimeoutProbability(p, w);
-    const timeoutTimeShare = pftkTimeoutTimeShare(p, R, b, T0, w);
+    // With SACK a loss ends in a timeout only when its retransmission is lost too (p); without it,
+    // PFTK's Reno estimate (a loss among the last segments of a window, or several in one).
+    const timeoutProbability = s.tcp.sack ? Math.min(1, p) : pftkTimeoutProbability(p, w);
+    const timeoutTimeShare = pftkTimeoutTimeShare(p, R, b, T0, w, timeoutProbability);
     if (!f.modelsTimeouts) {
       if (w < CLOSED_FORM_VALIDITY.minPacketsPerRtt) {
         reasons.push(`only ${w.toFixed(1)} packets per RTT (< ${CLOSED_FORM_VALIDITY.minPacketsPerRtt}): too few for three duplicate ACKs`);
       }
+      if (w * p > CLOSED_FORM_VALIDITY.maxLossesPerWindow) {
+        reasons.push(`${(w * p).toFixed(1)} losses per window on average (> ${CLOSED_FORM_VALIDITY.maxLossesPerWindow}): a recovery every round, which the formula's cycle between losses does not have`);
+      }
       if (timeoutTimeShare > CLOSED_FORM_VALIDITY.maxTimeoutTimeShare) {
-        reasons.push(`timeouts take ${(100 * timeoutTimeShare).toFixed(0)}% of the time by PFTK (> ${100 * CLOSED_FORM_VALIDITY.maxTimeoutTimeShare}%), which the formula leaves out`);
+        reasons.push(`timeouts take ${(100 * timeoutTimeShare).toFixed(0)}% of the time (PFTK's time budget, ${s.tcp.sack ? 'a timeout per lost retransmission with SACK' : 'Reno\'s timeout probability'}; > ${100 * CLOSED_FORM_VALIDITY.maxTimeoutTimeShare}%), which the formula leaves out`);
       }
     }
     const capped = regime === 'loss-limited' ? '' : `; ${regime}`;

@@ -91,12 +91,13 @@ export function pftkBackoff(p: number): number {
 }
 
 /**
- * Share of time a Reno flow spends in retransmission timeouts by PFTK's full model (the timeout term
- * of eq. 31's denominator over the whole denominator), for a mean window w segments.
+ * Share of time a flow spends in retransmission timeouts in PFTK's full model (the timeout term of
+ * eq. 31's denominator over the whole denominator), for a mean window w segments and a probability
+ * `qTo` that a loss indication is a timeout (PFTK's Reno: {@link pftkTimeoutProbability}).
  */
-export function pftkTimeoutTimeShare(p: number, rttS: number, b: number, t0S: number, w: number): number {
+export function pftkTimeoutTimeShare(p: number, rttS: number, b: number, t0S: number, w: number, qTo = pftkTimeoutProbability(p, w)): number {
   const q = 1 - p;
-  const to = (pftkTimeoutProbability(p, w) * t0S * pftkBackoff(p)) / q;
+  const to = (qTo * t0S * pftkBackoff(p)) / q;
   return to / (rttS * ((b / 2) * w + 1) + to);
 }
 

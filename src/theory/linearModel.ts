@@ -65,8 +65,10 @@ export function linearModel(flow: ParsedModel, bottleneck: ParsedModel, N: numbe
       return n;
     });
     function inlineName(name: string, d: boolean, dp: number): MathNode {
-      // The loop is broken at the drop probability: p stays a variable (p, p_tau) in the flows' equations.
-      if (name === 'p' && keepP) return parse(d ? 'p_tau' : 'p');
+      // The loop is broken at the drop probability: p stays a variable (p, p_tau) in the flows'
+      // equations. pdiffuse (the losses that are not a full queue's bursts) is p wherever the queue is
+      // not full, the only place a loop through p exists (a full queue answers with discrete cuts).
+      if ((name === 'p' || name === 'pdiffuse') && keepP) return parse(d ? 'p_tau' : 'p');
       if (flowStates.has(name) && !flow.states.find((s) => s.name === name)!.discrete) return parse(d ? `${name}_tau` : name);
       if (bnStates.has(name)) return parse(d ? `${name}_tau` : name);
       if (flowOut.has(name)) return parse(`(${inline(flowOut.get(name)!, d, dp + 1).toString()})`);

@@ -97,6 +97,15 @@ export function analyseLoop(models: ModelSet, variant: string, N: number, values
   const all = { ...values, ...discrete };
   const lm = linearModel(flow, models.bottleneck, N, all);
   const eq = equilibrium(lm, all, N);
+  if (eq.regime === 'full' && all.overflowCuts === 1) {
+    // The model answers a full queue's bursts with discrete window cuts: a sawtooth, not a linear loop.
+    const nan = NaN;
+    return {
+      equilibrium: eq, dcGain: nan, crossoverRadS: null, phaseMarginDeg: nan, phaseCrossoverRadS: null, gainMargin: nan, stable: false, response: [],
+      at: () => ({ re: nan, im: nan }),
+      note: `the queue is held full: ${flow.file} answers each overflow with a window cut (overflowCuts), a sawtooth limit cycle rather than a linear loop`,
+    };
+  }
   return loopAt(lm, eq);
 }
 

@@ -8,8 +8,7 @@ import { DEFAULT_MAX_RUNS, pointIdOf } from '../sweep/grid.js';
 import { deriveSeed } from '../sweep/seed.js';
 import { HEADLINE_AXES } from '../sweep/axes.js';
 import { applyRtt } from '../sweep/scenarioAxes.js';
-import { closedForms, effectiveB } from '../theory/closedForms.js';
-import { primaryClosedForm } from './analyse.js';
+import { closedForms, effectiveB, mathisWindow } from '../theory/closedForms.js';
 import { VARIANTS, type Variant } from '../variants.js';
 
 /**
@@ -45,7 +44,7 @@ export const DEFAULT_GRID: Readonly<ValidateGrid> = {
 /** Access links this many times faster than the bottleneck never limit (the dumbbell's are 10x). */
 export const ACCESS_SPEEDUP = 10;
 /** Margin on the estimated run length (the estimate is a mean; runs vary by seed). */
-export const LENGTH_MARGIN = 1.3;
+export const LENGTH_MARGIN = 1.5;
 /** Loss events after the first slow start that are left out of the measurement (the recovery from its overshoot). */
 export const SETTLE_EVENTS = 2;
 
@@ -93,8 +92,8 @@ export interface RunLength {
  * How long a run must be for `minLossEvents` loss events after its first slow start, estimated from
  * the path and textbook windows (it need not be exact: `validate` checks the count the packet runs
  * saw). Two sources of loss events: random losses, one per lost packet but at most one per RTT
- * (x p with x = min(link, W / R)); and, when the loss-limited window (the variant's primary closed
- * form before caps) does not fit in BDP + buffer, buffer overflows once per sawtooth period (Reno family:
+ * (x p with x = min(link, W / R)); and, when the loss-limited window (Mathis' square-root law, or
+ * CUBIC's response function) does not fit in BDP + buffer, buffer overflows once per sawtooth period (Reno family:
  * (1 - beta) W_cap b_eff RTTs of +1/b_eff per RTT; CUBIC: K = cbrt(W_cap (1 - beta) / C) s). The
  * measurement starts SETTLE_EVENTS events after the expected end of slow start (window growth
  * x(1 + 1/b) per RTT from the initial window up to the first loss or W_cap).
@@ -108,7 +107,10 @@ export function runLength(s: Scenario, minLossEvents: number): RunLength {
   const p = s.bottleneck.loss.rate;
   const b = effectiveB(s);
   const cubic = s.variant === 'cubic';
-  const wLoss = p > 0 ? (primaryClosedForm(s.variant, closedForms(s))?.validity.rawCwndSegments ?? Infinity) : Infinity;
+  // The variant's response to random loss: CUBIC's response function, else the square-root law
+  // (Westwood+ included: its equilibrium formula fills the link, which would make runs too short).
+  const cubicForm = closedForms(s).find((c) => c.formula === 'cubic');
+  const wLoss = p > 0 ? (cubic && cubicForm ? cubicForm.validity.rawCwndSegments! : mathisWindow(p, b)) : Infinity;
   const w = Math.min(wLoss, wCap);
   const rAvg = R + (wLoss > wCap ? B / (2 * C) : 0);
   const x = Math.min(C, w / rAvg);

@@ -117,19 +117,19 @@ describe('LaTeX of the models', () => {
 });
 
 describe('linearisation', () => {
-  it('partialsAt(newreno, W) at W0 = sqrt(2/(b p0)) gives dF/dW = -1/(b R0 W0) (Hollot et al., INFOCOM 2001, with b = 1: -1/(R0 W0))', async () => {
+  it('partialsAt(reno, W) at W0 = sqrt(2/(b p0)) gives dF/dW = -1/(b R0 W0) (Hollot et al., INFOCOM 2001, with b = 1: -1/(R0 W0))', async () => {
     const { partialsAt } = await import('../../src/fluid/models.js');
     const b = 2;
     const p0 = 1e-3;
     const R0 = 0.2;
     const W0 = Math.sqrt(2 / (b * p0));
     // The MGT form: per-packet loss rate, W/2 cut, no timeouts (parameters substituted before d/dW).
-    const sub = { lossEvents: 0, flightSsthresh: 0, timeouts: 0, segmentCounting: 0, b };
-    const point = { W: W0, W_tau: W0, R: R0, R_tau: R0, p_tau: p0, rate_tau: W0 / R0, D: 3, b };
-    const d = partialsAt(getModel('newreno'), 'W', ['W', 'rate_tau'], point, 'false', sub);
-    // d/dW of -(W/2) rate_tau p_tau is -(rate_tau p_tau)/2 = -(W0/R0) p0/2 = -1/(b R0 W0), as p0 W0^2 = 2/b.
+    const sub = { lossEvents: 0, timeouts: 0, segmentCounting: 0, overflowCuts: 0, b };
+    const point = { W: W0, W_tau: W0, R: R0, R_tau: R0, p_tau: p0, D: 3, b };
+    const d = partialsAt(getModel('reno'), 'W', ['W', 'W_tau'], point, 'false', sub);
+    // d/dW of -(W/2) W_tau p_tau / R_tau is -(W0/R0) p0/2 = -1/(b R0 W0), as p0 W0^2 = 2/b.
     expect(d.W).toBeCloseTo(-(W0 / R0) * p0 / 2, 9);
     expect(d.W).toBeCloseTo(-1 / (b * R0 * W0), 9);
-    expect(d.rate_tau).toBeCloseTo(-(W0 / 2) * p0, 9);
+    expect(d.W_tau).toBeCloseTo(-(W0 / 2) * p0 / R0, 9);
   });
 });

@@ -157,13 +157,16 @@ describe('closedForms(scenario): caps and validity', () => {
     expect(full!.cwndSegments!).toBeLessThan(20);
     expect(full!.validity.valid).toBe(true);
   });
-  it('flags few packets per RTT and a timeout share the formula leaves out (lossy, p = 0.1), but not PFTK which models both', () => {
+  it('flags few packets per RTT, losses every round and (without SACK) a timeout share the formula leaves out (lossy, p = 0.1), but not PFTK which models both', () => {
     for (const v of ['reno', 'tahoe', 'cubic', 'westwood'] as const) {
       const cf = closedForms(presetScenario('lossy', v));
       const withoutTimeouts = cf.filter((c) => !c.formula.startsWith('pftk'));
       for (const c of withoutTimeouts) {
         expect(c.validity.valid).toBe(false);
-        expect(c.validity.reasons.join(' ')).toMatch(/timeouts take \d+% of the time by PFTK/);
+        expect(c.validity.reasons.join(' ')).toMatch(/packets per RTT \(< 4\)|losses per window on average/);
+        const noSack = presetScenario('lossy', v);
+        noSack.tcp.sack = false;
+        expect(closedForms(noSack).find((x) => x.formula === c.formula)!.validity.reasons.join(' ')).toMatch(/timeouts take \d+% of the time \(PFTK's time budget, Reno's timeout probability/);
         // Never above what the 1 Mbit/s line carries (it used to predict 777 kbit/s for Westwood+ with no flag).
         expect(c.goodputBps!).toBeLessThanOrEqual(fairSharePayloadBps(presetScenario('lossy', v)) * 0.9 * (1 + 1e-9));
       }
@@ -171,7 +174,8 @@ describe('closedForms(scenario): caps and validity', () => {
     }
     const m = closedForms(presetScenario('lossy', 'reno'))[0]!;
     expect(m.validity.reasons[0]).toMatch(/only 3.9 packets per RTT \(< 4\)/);
-    expect(m.validity.timeoutProbability).toBeCloseTo(pftkTimeoutProbability(0.1, m.cwndSegments!), 12);
+    // With SACK a loss ends in a timeout when its retransmission is lost: p.
+    expect(m.validity.timeoutProbability).toBe(0.1);
   });
   it('pftkTimeoutProbability(p, w) is 1 for w <= 3 and about 3/w for small p', () => {
     expect(pftkTimeoutProbability(0.01, 3)).toBe(1);

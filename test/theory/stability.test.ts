@@ -15,7 +15,7 @@ import { scenarioStability, type LoopAnalysis } from '../../src/theory/stability
 const C = 3750;
 const L_RED = 1.86e-4;
 const K = 0.005;
-const MGT = { lossEvents: 0, timeouts: 0, segmentCounting: 1 };
+const MGT = { lossEvents: 0, timeouts: 0, segmentCounting: 1, overflowCuts: 0 };
 
 function hmtg(N: number, TpS: number, durationS = 1500): Scenario {
   const s = dumbbellScenario('reno', N);
@@ -91,12 +91,17 @@ describe('linear stability from the models\' own equations (Hollot et al., INFOC
     expect(swing(hmtg(5, 0.2))).toBeGreaterThan(100);
     expect(swing(hmtg(60, 0.8))).toBeGreaterThan(100);
   });
-  it('a drop-tail queue held full is unstable (the overflow loss is a cliff: gain margin far below 1)', () => {
+  it('a drop-tail queue held full is unstable (as a loss rate, the overflow is a cliff: gain margin far below 1)', () => {
     const s = dumbbellScenario('reno');
     const r = scenarioStability(s, { params: MGT });
     expect(r.equilibrium.regime).toBe('full');
     expect(r.equilibrium.q0).toBe(s.bottleneck.queue.limitPackets);
     expect(r.stable).toBe(false);
     expect(r.gainMargin).toBeLessThan(0.1);
+    // With its default overflow response (one window cut per burst, an event) the model is not a
+    // linear loop there: a sawtooth, reported as such.
+    const cuts = scenarioStability(s);
+    expect(cuts.stable).toBe(false);
+    expect(cuts.note).toMatch(/sawtooth limit cycle/);
   });
 });

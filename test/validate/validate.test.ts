@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flowPath, packetBits } from '../../src/scenario/path.js';
 import type { RunRecord } from '../../src/sweep/execute.js';
-import { closedForms } from '../../src/theory/closedForms.js';
-import { DEFAULT_GRID, expandGrid, pointRows, pointScenario, primaryClosedForm, runLength, runValidate, summarise } from '../../src/validate/index.js';
+import { mathisWindow } from '../../src/theory/closedForms.js';
+import { DEFAULT_GRID, expandGrid, pointRows, pointScenario, runLength, runValidate, summarise } from '../../src/validate/index.js';
 import { emptySummary } from '../../src/sweep/compact.js';
 import { runEngine as fakeEngine } from '../sweep/fixtures/fakeEngine.js';
 import { tmp } from '../sweep/helpers.js';
@@ -29,15 +29,15 @@ describe('the validate grid', () => {
     expect(s.tcp.rcvBufBytes / s.mssBytes).toBeGreaterThan(2 * (path.bdpPackets + s.bottleneck.queue.limitPackets));
     expect(s.bottleneck.loss).toEqual({ rate: 1e-4, direction: 'data' });
   });
-  it('runLength leaves 1.3 x 20 loss events after the measurement start for a loss-limited point (one per 1/p packets)', () => {
+  it('runLength leaves 1.5 x 20 loss events after the measurement start for a loss-limited point (one per 1/p packets)', () => {
     const s = pointScenario('newreno', 1e-3, 0.1, 100e6, 20);
     const len = runLength(s, 20);
-    // Loss-limited: the window is PFTK's (it fits in BDP + buffer), so events come at x p per second.
-    const w = primaryClosedForm('newreno', closedForms(s))!.validity.rawCwndSegments!;
+    // Loss-limited: Mathis' window with b = 2 fits in BDP + buffer, so events come at x p per second.
+    const w = mathisWindow(1e-3, 2);
     const R = flowPath(s).baseRttS;
     expect(w).toBeLessThan((100e6 / packetBits(s)) * R);
     expect(len.eventRatePerS).toBeCloseTo((w / R) * 1e-3, 9);
-    expect(s.durationS - s.measureFromS).toBeCloseTo((1.3 * 20) / len.eventRatePerS, 2);
+    expect(s.durationS - s.measureFromS).toBeCloseTo((1.5 * 20) / len.eventRatePerS, 2);
     expect(s.measureFromS).toBeGreaterThan(len.slowStartS);
   });
   it('runLength counts buffer overflows when the loss-limited window does not fit (NewReno at p = 1e-5, RTT 10 ms: sawtooth of (BDP + B)/2 x b RTTs)', () => {
