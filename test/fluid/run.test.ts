@@ -15,7 +15,7 @@ describe('runFluid(scenario)', () => {
     const s = fatPipe('newreno', 1e-3, 120);
     // MGT's equation: per-packet losses, W/2 cuts, no timeouts, exact 1/W per ACK (a huge mss makes
     // the whole-byte growth floor(MSS^2/cwnd) exact).
-    const r = runFluid(s, { params: { segmentCounting: 0, timeouts: 0, lossEvents: 0, flightSsthresh: 0, mss: 1e9, overflowCuts: 0 } });
+    const r = runFluid(s, { params: { segmentCounting: 0, timeouts: 0, lossEvents: 0, flightSsthresh: 0, mss: 1e9, overflowCuts: 0, secondMoment: 1 } });
     expect(r.status).toBe('ok');
     const w = r.flows[0]!.trace.cwndBytes;
     // Before the flow stops (3 s before the end): the window has settled.
@@ -28,7 +28,7 @@ describe('runFluid(scenario)', () => {
 
   it('with segment counting (Linux Reno) b no longer slows growth: W* = sqrt(2/p)', () => {
     const s = fatPipe('reno', 1e-3, 120);
-    const r = runFluid(s, { params: { timeouts: 0, lossEvents: 0, overflowCuts: 0 } });
+    const r = runFluid(s, { params: { timeouts: 0, lossEvents: 0, overflowCuts: 0, secondMoment: 1 } });
     const w = r.flows[0]!.trace.cwndBytes;
     const wEnd = w.v[w.t.findIndex((t) => t >= 110)]! / s.mssBytes;
     expect(Math.abs(wEnd - Math.sqrt(2000)) / Math.sqrt(2000)).toBeLessThan(0.005);
@@ -127,15 +127,16 @@ describe('runFluid(scenario)', () => {
 });
 
 describe('runFluid(scenario) against the closed forms', () => {
-  it('reno on the fat pipe sits sqrt(2/1.5) = 1.155x above Mathis (the known mean-field offset, pitfall 5)', async () => {
+  it('reno on the fat pipe: MGT\'s mean field sits sqrt(2/1.5) = 1.155x above Mathis (pitfall 5); with the second-moment term at Poisson losses\' 1.309/sqrt(1.5) = 1.069x (Ott, Kemperman, Mathis 1996)', async () => {
     const { closedForms } = await import('../../src/theory/closedForms.js');
     const s = fatPipe('reno', 1e-3, 100);
     s.measureFromS = 30;
-    const fluid = runFluid(s, { params: { timeouts: 0, lossEvents: 0 } });
     const mathis = closedForms(s).find((c) => c.formula === 'mathis')!;
-    const ratio = fluid.summary.meanCwndSegments / mathis.cwndSegments!;
-    expect(ratio).toBeGreaterThan(1.13);
-    expect(ratio).toBeLessThan(1.17);
+    const mgt = runFluid(s, { params: { timeouts: 0, lossEvents: 0, secondMoment: 1 } }).summary.meanCwndSegments / mathis.cwndSegments!;
+    expect(mgt).toBeGreaterThan(1.13);
+    expect(mgt).toBeLessThan(1.17);
+    const poisson = runFluid(s, { params: { timeouts: 0, lossEvents: 0 } }).summary.meanCwndSegments / mathis.cwndSegments!;
+    expect(poisson).toBeCloseTo(1.309 / Math.sqrt(1.5), 2);
   });
 
   it('cubic with periodic losses comes within 10% of the RFC 9438 response function', async () => {

@@ -15,7 +15,7 @@ import { scenarioStability, type LoopAnalysis } from '../../src/theory/stability
 const C = 3750;
 const L_RED = 1.86e-4;
 const K = 0.005;
-const MGT = { lossEvents: 0, timeouts: 0, segmentCounting: 1, overflowCuts: 0 };
+const MGT = { lossEvents: 0, timeouts: 0, segmentCounting: 1, overflowCuts: 0, secondMoment: 1 };
 
 function hmtg(N: number, TpS: number, durationS = 1500): Scenario {
   const s = dumbbellScenario('reno', N);

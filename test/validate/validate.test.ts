@@ -29,7 +29,7 @@ describe('the validate grid', () => {
     expect(s.tcp.rcvBufBytes / s.mssBytes).toBeGreaterThan(2 * (path.bdpPackets + s.bottleneck.queue.limitPackets));
     expect(s.bottleneck.loss).toEqual({ rate: 1e-4, direction: 'data' });
   });
-  it('runLength leaves 1.5 x 20 loss events after the measurement start for a loss-limited point (one per 1/p packets)', () => {
+  it('runLength leaves 1.5 x 200 loss events after the measurement start for a loss-limited point at p = 1e-3 (one per 1/p packets; 20 at p = 1e-5)', () => {
     const s = pointScenario('newreno', 1e-3, 0.1, 100e6, 20);
     const len = runLength(s, 20);
     // Loss-limited: Mathis' window with b = 2 fits in BDP + buffer, so events come at x p per second.
@@ -37,7 +37,10 @@ describe('the validate grid', () => {
     const R = flowPath(s).baseRttS;
     expect(w).toBeLessThan((100e6 / packetBits(s)) * R);
     expect(len.eventRatePerS).toBeCloseTo((w / R) * 1e-3, 9);
-    expect(s.durationS - s.measureFromS).toBeCloseTo((1.5 * 20) / len.eventRatePerS, 2);
+    expect(s.durationS - s.measureFromS).toBeCloseTo((1.5 * 200) / len.eventRatePerS, 2);
+    const rare = pointScenario('newreno', 1e-5, 0.1, 100e6, 20);
+    const lr = runLength(rare, 20);
+    expect(rare.durationS - rare.measureFromS).toBeCloseTo((1.5 * 20) / lr.eventRatePerS, 2);
     expect(s.measureFromS).toBeGreaterThan(len.slowStartS);
   });
   it('runLength counts buffer overflows when the loss-limited window does not fit (NewReno at p = 1e-5, RTT 10 ms: sawtooth of (BDP + B)/2 x b RTTs)', () => {
