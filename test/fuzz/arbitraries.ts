@@ -387,7 +387,7 @@ export const unitKind = fc.constantFrom<UnitKind>('number', 'duration', 'rate', 
 
 /** Flow-model equations and top-level keys (see modelExpressions.test.ts). */
 export const FUZZ_FLOW_MODEL = (eq: string, extra = '') => `kind: flow
-id: test
+id: reno
 title: fuzz
 citation: none
 ${extra}params:

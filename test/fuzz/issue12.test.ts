@@ -25,16 +25,16 @@ function file(dir: string, name: string, text: string): string {
   return p;
 }
 
-/** A models directory: the repository's bottleneck plus one flow model `test` with `flow` as its text. */
+/** A models directory: the repository's bottleneck plus `flow` as reno's model (the engines run only known variants). */
 function modelsWith(flow: string): string {
   const d = sandbox('cclab-models-');
   copyFileSync(join(DEFAULT_MODELS_DIR, 'bottleneck.model.yaml'), join(d, 'bottleneck.model.yaml'));
-  writeFileSync(join(d, 'test.model.yaml'), flow);
+  writeFileSync(join(d, 'reno.model.yaml'), flow);
   return d;
 }
 
 export const FLOW_MODEL = `kind: flow
-id: test
+id: reno
 title: test
 citation: none
 params:
@@ -94,7 +94,7 @@ describe('issue 12: the schema looks keys up as own properties only', () => {
   it("a model parameter named constructor binds its own default (was '...got function Object()')", () => {
     const d = modelsWith(FLOW_MODEL.replace('  k: {', '  constructor: { unit: "1", default: 1, min: 0, max: 2 }\n  k: {').replace('EXPR', 'constructor / R'));
     const models = loadModels(d);
-    const r = runFluid({ ...presetScenario('lfn', 'reno', { durationS: 2 }), variant: 'test' as never }, { models });
+    const r = runFluid({ ...presetScenario('lfn', 'reno', { durationS: 2 }), variant: 'reno' }, { models });
     expect(r.status).toBe('ok');
   });
   it("a call of toString(t - R) is an unknown function, not a crash", () => {
@@ -104,7 +104,7 @@ describe('issue 12: the schema looks keys up as own properties only', () => {
 
 describe('issue 12: model files', () => {
   it('a future value W(t + 1) is refused; W(t - R), W(t - k) with k >= 0 and W(t) are the past', () => {
-    expect(modelError(FLOW_MODEL.replace('EXPR', 'W(t + 1) - W')).message).toMatch(/^test\.model\.yaml:14: dW\/dt reads W\(t \+ 1\), which may lie in the future/);
+    expect(modelError(FLOW_MODEL.replace('EXPR', 'W(t + 1) - W')).message).toMatch(/^reno\.model\.yaml:14: dW\/dt reads W\(t \+ 1\), which may lie in the future/);
     expect(modelError(FLOW_MODEL.replace('EXPR', 'W(t - (R - 1)) - W')).message).toMatch(/reads W\(t - \(R - 1\)\), which may lie in the future/);
     expect(modelError(FLOW_MODEL.replace('EXPR', 'W(2 * t) - W')).message).toMatch(/reads W\(2 \* t\), which may lie in the future/);
     // k has min 0, R = Tp + q/C with q held at >= 0: both provably >= 0.
@@ -116,7 +116,7 @@ describe('issue 12: model files', () => {
     expect(modelError(negative.replace('EXPR', 'W(t - k) - W')).message).toMatch(/reads W\(t - k\), which may lie in the future/);
   });
   it('unknown top-level keys (colour: red) and unknown keys of params, states and events are refused', () => {
-    expect(modelError(`colour: red\n${FLOW_MODEL.replace('EXPR', '1 / R')}`).message).toBe('test.model.yaml:1: colour is not a known key (known: kind, id, form, title, citation, description, params, states, delay, outputs, equations, events)');
+    expect(modelError(`colour: red\n${FLOW_MODEL.replace('EXPR', '1 / R')}`).message).toBe('reno.model.yaml:1: colour is not a known key (known: kind, id, form, title, citation, description, params, states, delay, outputs, equations, events)');
     expect(modelError(FLOW_MODEL.replace('EXPR', '1 / R').replace('default: 1, min: 0', 'default: 1, mni: 0')).message).toMatch(/params\.k\.mni is not a known key \(known: unit, doc, default, min, max, scenario\)/);
     expect(modelError(FLOW_MODEL.replace('EXPR', '1 / R').replace('initial: 1,', 'initial: 1, intial: 2,')).message).toMatch(/states\.W\.intial is not a known key/);
     const withEvent = `${FLOW_MODEL.replace('EXPR', '1 / R')}events:\n  - { name: cut, when: W >= 10, set: [W = W / 2], colour: red }\n`;
@@ -124,7 +124,7 @@ describe('issue 12: model files', () => {
   });
   it('a 200,000-term sum and a 2000-deep ternary are InputErrors, not "Maximum call stack size exceeded"', () => {
     // 200k terms of 'k+' are 400 kB: over the model file limit; 100k terms fit the file but not the expression limit.
-    expect(modelError(FLOW_MODEL.replace('EXPR', Array(200_000).fill('k').join('+'))).message).toMatch(/test\.model\.yaml: \(file\) '.*' is 400\d+ bytes, more than the 262144 bytes accepted/);
+    expect(modelError(FLOW_MODEL.replace('EXPR', Array(200_000).fill('k').join('+'))).message).toMatch(/reno\.model\.yaml: \(file\) '.*' is 400\d+ bytes, more than the 262144 bytes accepted/);
     expect(modelError(FLOW_MODEL.replace('EXPR', Array(100_000).fill('1').join('+'))).message).toMatch(/equations\[0\] is 2000\d+ characters long, more than the 2000 accepted/);
     expect(modelError(FLOW_MODEL.replace('dW/dt = EXPR', `"dW/dt = ${Array(2000).fill('k > 1 ? 1 :').join(' ')} 0"`)).message).toMatch(/equations\[0\] is 2\d+ characters long, more than the 2000 accepted/);
     expect(modelError(FLOW_MODEL.replace('EXPR', `${'('.repeat(300)}k${')'.repeat(300)}`)).message).toMatch(/equations\[0\] nests brackets 300 deep, more than the 32 accepted/);

@@ -27,22 +27,22 @@ describe('fuzz: model expressions', () => {
         const d = join(root, `m${n++}`);
         mkdirSync(d);
         copyFileSync(join(root, 'bottleneck.model.yaml'), join(d, 'bottleneck.model.yaml'));
-        writeFileSync(join(d, 'test.model.yaml'), FUZZ_FLOW_MODEL(eq, extra));
+        writeFileSync(join(d, 'reno.model.yaml'), FUZZ_FLOW_MODEL(eq, extra));
         const t0 = performance.now();
         let models;
         try {
           models = loadModels(d);
         } catch (e) {
           if (!(e instanceof InputError)) throw new Error(`${(e as Error).name}: ${(e as Error).message}\n  for dW/dt = ${eq}`);
-          expect(e.message).toMatch(/^test\.model\.yaml(:\d+)?: \S/);
+          expect(e.message).toMatch(/^reno\.model\.yaml(:\d+)?: \S/);
           expect(performance.now() - t0).toBeLessThan(2000);
           return;
         }
         loaded++;
         // The future and unprovable lags never load.
         expect(eq).not.toMatch(/\((t \+ 1|2 \* t|t - m|t - \(R - 1\))\)/);
-        const r = runFluid({ ...presetScenario('lfn', 'reno', { durationS: 1 }), variant: 'test' as never }, { models });
-        if (r.status === 'failed') expect(r.failure).toMatch(/^fluid model 'test' failed: .+/);
+        const r = runFluid({ ...presetScenario('lfn', 'reno', { durationS: 1 }), variant: 'reno' }, { models });
+        if (r.status === 'failed') expect(r.failure).toMatch(/^fluid model 'reno' failed: .+/);
         else expect(Number.isFinite(r.summary.meanCwndSegments)).toBe(true);
         expect(performance.now() - t0).toBeLessThan(5000);
       }),
