@@ -60,16 +60,22 @@ export interface ReplicateOptions {
   /** Substitute engines (tests): run in this thread. */
   engines?: EngineSet;
   onProgress?: (done: number, total: number) => void;
-  /** Replication 0 of each case already run (the report's charted runs), by caseKey: not run again. */
-  first?: ReadonlyMap<string, CompactRun>;
+  /** First replication to run (1 when the caller runs replication 0 itself, with traces for its charts). */
+  fromRep?: number;
 }
 
-/** The packet runs of every scenario x variant, `reps` times each, summarised per case. */
-export async function replicatePacket(scenarios: readonly Scenario[], variants: readonly Variant[], opts: ReplicateOptions): Promise<Map<string, ReplicatedFigures>> {
+/** The runs of one case, replication order. */
+export interface CaseRuns {
+  seeds: number[];
+  runs: CompactRun[];
+}
+
+/** The packet runs of every scenario x variant, replications `fromRep` to `reps - 1`, per case. */
+export async function replicatePacket(scenarios: readonly Scenario[], variants: readonly Variant[], opts: ReplicateOptions): Promise<Map<string, CaseRuns>> {
   const specs: RunSpec[] = [];
   for (const s of scenarios) {
     for (const variant of variants) {
-      for (let rep = opts.first?.has(caseKey(s.name, variant)) ? 1 : 0; rep < opts.reps; rep++) {
+      for (let rep = opts.fromRep ?? 0; rep < opts.reps; rep++) {
         const seed = reportSeed(opts.seed, s.name, rep);
         specs.push({
           index: specs.length,
@@ -93,13 +99,11 @@ export async function replicatePacket(scenarios: readonly Scenario[], variants: 
     ...(engines ? { engine: (e, s) => (e === 'packet' ? engines.runPacket(s) : engines.runFluid(s)) } : {}),
     ...(opts.onProgress ? { onProgress: (p) => opts.onProgress!(p.done, p.total) } : {}),
   });
-  const out = new Map<string, ReplicatedFigures>();
+  const out = new Map<string, CaseRuns>();
   for (const s of scenarios) {
     for (const v of variants) {
       const mine = records.filter((r) => r.spec.scenario.name === s.name && r.spec.variant === v);
-      const first = opts.first?.get(caseKey(s.name, v));
-      const seeds = [...(first ? [reportSeed(opts.seed, s.name, 0)] : []), ...mine.map((r) => r.spec.seed)];
-      out.set(caseKey(s.name, v), summarise(seeds, [...(first ? [first] : []), ...mine.map((r) => r.result)]));
+      out.set(caseKey(s.name, v), { seeds: mine.map((r) => r.spec.seed), runs: mine.map((r) => r.result) });
     }
   }
   return out;

@@ -1,4 +1,4 @@
-import { formatMbps as mbps, formatNumber, formatPct } from '../compare/format.js';
+import { formatBps, formatMbps as mbps, formatNumber, formatPct } from '../compare/format.js';
 import { flowPath, payloadFraction } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
 import { VARIANT_FACTS, type Variant } from '../variants.js';
@@ -95,7 +95,7 @@ export function lineParagraph(l: LineFigures): string {
   if (path.tightest.role !== 'bottleneck') {
     const best = Math.max(...measured.map((r) => r.cclab!.goodput.median));
     out.push(
-      `The ${mbps(path.tightest.bandwidthBps)} Mbit/s ${path.tightest.role === 'access' ? 'access link' : 'receiver access link'}, not the ${mbps(s.bottleneck.bandwidthBps)} Mbit/s bottleneck, is the tightest link: no flow can exceed ${mbps(capBps)} Mbit/s of goodput, and the best median here reaches ${Math.round((100 * best) / capBps)}% of it.`,
+      `The ${formatBps(path.tightest.bandwidthBps)} ${path.tightest.role === 'access' ? 'access link' : 'receiver access link'}, not the ${formatBps(s.bottleneck.bandwidthBps)} bottleneck, is the tightest link: no flow can exceed ${mbps(capBps)} Mbit/s of goodput, and the best median here reaches ${Math.round((100 * best) / capBps)}% of it.`,
     );
   }
   if (l.preset === undefined) {

@@ -6,7 +6,7 @@ import type { RunResult } from '../result/types.js';
 import type { Scenario } from '../scenario/types.js';
 import { flowVariants } from '../scenario/flowCc.js';
 import type { Engine } from '../variants.js';
-import { caseKey, replicatePacket, reportSeed } from './replicates.js';
+import { caseKey, replicatePacket, reportSeed, summarise } from './replicates.js';
 import { compactResult } from '../sweep/compact.js';
 import { assertReplaceable, writeDirAtomic } from './atomicDir.js';
 import { buildReport, chartCount } from './build.js';
@@ -79,7 +79,15 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
   }
   const real = opts.engines ?? (opts.cases ? undefined : await loadEngines({ modelsDir: opts.modelsDir }));
   const runOpts: Parameters<typeof runComparison>[2] = {};
-  if (progress) runOpts.onProgress = (done, _t, label) => progress(Math.round((done * runs) / (nCases * 2)), total, label);
+  // The charted runs and the replications advance together: one count of both.
+  let tracedDone = 0;
+  let repsDone = 0;
+  if (progress) {
+    runOpts.onProgress = (done, _t, label) => {
+      tracedDone = Math.round((done * runs) / (nCases * 2));
+      progress(tracedDone + repsDone, total, label);
+    };
+  }
   if (real) {
     runOpts.engines = {
       runPacket: withPacket ? real.runPacket : (s) => notRun('packet', s),
@@ -87,26 +95,49 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
       closedForms: real.closedForms,
     };
   }
-  let cases = opts.cases ?? (await runComparison(scenarios, recipe.variants, runOpts));
+  // The other replications run on the worker threads while this thread runs the charted ones.
+  const others =
+    !opts.cases && withPacket
+      ? replicatePacket(scenarios, recipe.variants, {
+          reps: recipe.reps,
+          seed: recipe.seed,
+          fromRep: 1,
+          cacheDir: opts.cacheDir ?? null,
+          ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+          ...(opts.modelsDir !== undefined ? { modelsDir: resolvePath(opts.modelsDir) } : {}),
+          ...(opts.engines ? { engines: opts.engines, workers: 0 } : {}),
+          ...(progress
+            ? {
+                onProgress: (d: number) => {
+                  repsDone = d;
+                  progress(tracedDone + repsDone, total, 'replications');
+                },
+              }
+            : {}),
+        })
+      : undefined;
+  let cases: ComparisonCase[];
+  try {
+    cases = opts.cases ?? (await runComparison(scenarios, recipe.variants, runOpts));
+  } catch (e) {
+    await others?.catch(() => undefined); // settle the workers before reporting the first error
+    throw e;
+  }
   // An engine left out is not a failure: no "run failed" marks for it.
   cases = cases.map((c) => ({
     ...c,
     comparison: { ...c.comparison, flags: c.comparison.flags.filter((f) => !(f.code === 'run-failed' && (f.subject === 'fluid' ? c.fluid : c.packet).failure?.startsWith(NOT_RUN))) },
   }));
-
-  const replicates =
-    !opts.cases && withPacket
-      ? await replicatePacket(scenarios, recipe.variants, {
-          reps: recipe.reps,
-          seed: recipe.seed,
-          cacheDir: opts.cacheDir ?? null,
-          ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
-          ...(opts.modelsDir !== undefined ? { modelsDir: resolvePath(opts.modelsDir) } : {}),
-          ...(opts.engines ? { engines: opts.engines, workers: 0 } : {}),
-          ...(progress ? { onProgress: (d: number) => progress(runs + d, total, 'replications') } : {}),
-          first: new Map(cases.filter((c) => c.packet.status === 'ok').map((c) => [caseKey(c.scenario.name, c.comparison.variant), compactResult(c.packet)])),
-        })
-      : undefined;
+  const rest = await others;
+  const replicates = rest
+    ? new Map(
+        cases.map((c) => {
+          const key = caseKey(c.scenario.name, c.comparison.variant);
+          const more = rest.get(key) ?? { seeds: [], runs: [] };
+          return [key, summarise([c.packet.spec.seed, ...more.seeds], [compactResult(c.packet), ...more.runs])];
+        }),
+      )
+    : undefined;
 
   const models = opts.models === undefined ? (recipe.charts.includes('equations') && withFluid ? await defaultModelDocs(opts.modelsDir) : null) : opts.models;
   const shownOut = relative(process.cwd(), resolve(outDir)) || '.';

@@ -200,8 +200,13 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the report in a brows
       await page.goto(pathToFileURL(out.indexPath).href);
       await page.waitForFunction(() => [...document.querySelectorAll('figure.chart')].every((f) => f.classList.contains('live') || f.hasAttribute('data-error')), null, { timeout: 60_000 });
       await page.evaluate(() => document.fonts.ready);
-      const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      const { scroll, client, over } = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+        over: [...document.querySelectorAll('.equation')].filter((e) => e.scrollWidth > e.clientWidth + 1).length,
+      }));
       expect(scroll, `page width at ${width} px`).toBeLessThanOrEqual(client);
+      expect(over, `equations wider than their box at ${width} px`).toBe(0);
       await page.close();
     }
   });
