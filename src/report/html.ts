@@ -146,7 +146,7 @@ const BOOT = `
 
 /**
  * Equations wider than their box are scaled down to fit (KaTeX's display math never wraps), to no
- * less than 45% of the text size; below that they scroll, with a visible scroll bar. Rerun on resize.
+ * less than 40% of the text size; below that they scroll, with a visible scroll bar. Rerun on resize.
  */
 const FIT_EQUATIONS = `
 (function(){
@@ -159,7 +159,7 @@ const FIT_EQUATIONS = `
       var need = box.scrollWidth, have = box.clientWidth;
       if (need > have + 1) {
         var px = parseFloat(getComputedStyle(k).fontSize);
-        k.style.fontSize = px * Math.max(0.45, (have / need) * 0.97) + 'px';
+        k.style.fontSize = px * Math.max(0.4, (have / need) * 0.97) + 'px';
         if (box.scrollWidth <= box.clientWidth + 1) box.classList.add('scaled');
       }
     });

@@ -29,7 +29,7 @@ export function modelDoc(
     equations: [
       ...m.equations.map((e) => ({ latex: multiline?.(`\\frac{d${symbolTex(e.state)}}{dt}`, e.expression) ?? e.latex })),
       // The engine prints an output's name raw (`pred = ...`): typeset it like every other symbol.
-      ...m.outputs.map((o) => ({ label: 'output', latex: o.latex.startsWith(`${o.name} = `) ? `${symbolTex(o.name)} = ${o.latex.slice(o.name.length + 3)}` : o.latex })),
+      ...m.outputs.map((o) => ({ label: 'output', latex: multiline?.(symbolTex(o.name), o.expression) ?? (o.latex.startsWith(`${o.name} = `) ? `${symbolTex(o.name)} = ${o.latex.slice(o.name.length + 3)}` : o.latex) })),
       ...m.events.map((e) => ({ label: `event ${e.name}`, latex: e.latex })),
     ],
     symbols: [...m.states, ...m.params].map((s) => ({ latex: symbolTex(s.name), meaning: `${s.doc}${unit(s.unit)}` })),
@@ -86,23 +86,39 @@ function sumTerms(root: MathNodeLike): { sign: '+' | '-'; node: MathNodeLike }[]
   return terms;
 }
 
+/** Sub-expressions up to this many characters of model text stay on one line. */
+const LINE_CHARS = 50;
+
 /**
- * A long product whose last factor is a bracketed sum, `x (a + b)`, over several lines: `x \Big(a`,
- * then `+ b \Big)` (fixed-size brackets, which may span lines where \left( \right) may not).
+ * Lines of a long expression, broken at its outermost sums and products: each term of a long sum on
+ * its own line (a bracketed sum between fixed-size brackets, which may span lines where \left( \right)
+ * may not), a long product after its \cdot. Continuation lines are indented by depth.
  */
-function productLines(n: MathNodeLike, tex: (text: string) => string): string[] {
-  const node = unwrap(n);
-  if (node.toString().length > LONG_EXPRESSION && node.type === 'OperatorNode' && node.fn === 'multiply' && node.args?.length === 2) {
-    const inner = sumTerms(node.args[1]!);
-    if (inner.length >= 2) {
-      return inner.map((t, i) => {
-        const term = tex(t.node.toString());
-        if (i === 0) return `${tex(node.args![0]!.toString())} \\cdot \\Big(${t.sign === '-' ? '-' : ''}${term}`;
-        return `&\\qquad ${t.sign} ${term}${i === inner.length - 1 ? ' \\Big)' : ''}`;
-      });
-    }
+function breakLines(n: MathNodeLike, tex: (text: string) => string, depth = 0): string[] {
+  const text = n.toString();
+  if (text.length <= LINE_CHARS || depth > 4) return [tex(text)];
+  const bracketed = n.type === 'ParenthesisNode';
+  const u = unwrap(n);
+  const indent = (l: string) => `\\quad ${l}`;
+  let lines: string[] | undefined;
+  const terms = sumTerms(u);
+  if (terms.length >= 2) {
+    lines = terms.flatMap((t, i) => {
+      const [first, ...rest] = breakLines(t.node, tex, depth + 1);
+      const sign = i === 0 ? (t.sign === '-' ? '-' : '') : `${t.sign} `;
+      return [i === 0 ? `${sign}${first}` : indent(`${sign}${first}`), ...rest.map(indent)];
+    });
+  } else if (u.type === 'OperatorNode' && u.fn === 'multiply' && u.args?.length === 2) {
+    const left = breakLines(u.args[0]!, tex, depth + 1);
+    const right = breakLines(u.args[1]!, tex, depth + 1);
+    lines = [...left.slice(0, -1), `${left.at(-1)!} \\cdot ${right[0]!}`, ...right.slice(1).map(indent)];
   }
-  return [tex(n.toString())];
+  if (!lines || lines.length < 2) return [tex(text)];
+  if (bracketed) {
+    lines[0] = `\\Big(${lines[0]}`;
+    lines[lines.length - 1] = `${lines.at(-1)!}\\Big)`;
+  }
+  return lines;
 }
 
 /**
@@ -122,13 +138,8 @@ export function splitSum(lhs: string, expression: string, parse: (text: string) 
   branches.push({ when: branches.length > 0 ? '\\text{otherwise}' : null, node: n });
   const lines: string[] = [];
   for (const b of branches) {
-    const terms = sumTerms(b.node);
-    terms.forEach((t, i) => {
-      const [head, ...more] = productLines(t.node, tex);
-      if (i === 0) lines.push(`${lhs} &= ${t.sign === '-' ? '-' : ''}${head}${b.when ? ` && ${b.when}` : ''}`);
-      else lines.push(`&\\quad ${t.sign} ${head}`);
-      lines.push(...more);
-    });
+    const [head, ...more] = breakLines(b.node, tex);
+    lines.push(`${lhs} &= ${head}${b.when ? ` && ${b.when}` : ''}`, ...more.map((l) => `&${l}`));
   }
   if (lines.length < 2) return undefined;
   return `\\begin{aligned}${lines.join(' \\\\ ')}\\end{aligned}`;

@@ -18,12 +18,17 @@ describe('model equations for the report', () => {
     const out = splitSum('\\frac{dW}{dt}', long, parse, tex)!;
     expect(out.startsWith('\\begin{aligned}')).toBe(true);
     const lines = out.replace(/^\\begin\{aligned\}|\\end\{aligned\}$/g, '').split(' \\\\ ');
-    // slow start; congestion avoidance: the increase, then "- x \Big(" with the bracketed sum over two lines.
-    expect(lines).toHaveLength(4);
+    // slow start; congestion avoidance: the increase, then the decrease on a line of its own.
+    expect(lines).toHaveLength(3);
     expect(lines[0]).toContain('&& \\text{if }');
     expect(lines[1]).toContain('&& \\text{otherwise}');
-    expect(lines[2]).toMatch(/^&\\quad - .*\\cdot \\Big\(/);
-    expect(lines[3]).toMatch(/^&\\qquad \+ .*\\Big\)$/);
+    expect(lines[2]).toMatch(/^&\\quad - .*\\cdot/);
+    // A longer bracketed sum in a product is broken inside fixed-size brackets.
+    const longer = long.replace('((W / 2) * (1 - timeouts) + (W - 1) * timeouts)', '((W / 2) * (1 - timeouts * min(1, 3 / W)) + (W - 1) * timeouts * min(1, 3 / W))');
+    const more = splitSum('\\frac{dW}{dt}', longer, parse, tex)!;
+    expect(more).toContain('\\Big(');
+    expect(more).toContain('\\Big)');
+    expect(() => katex.renderToString(more, { displayMode: true, throwOnError: true })).not.toThrow();
     expect(() => katex.renderToString(out, { displayMode: true, throwOnError: true })).not.toThrow();
     expect(splitSum('\\frac{dW}{dt}', '1 / R - W / 2', parse, tex)).toBeUndefined();
   });
