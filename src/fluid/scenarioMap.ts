@@ -44,6 +44,8 @@ export interface FluidFlowParams {
   lossEvents: 0 | 1;
   /** Retransmission timeout after a loss, s: RFC 6298's floor minRto (above SRTT + 4 RTTVAR on these paths). */
   rto: number;
+  /** Delayed-ACK timer, s (0 without delayed ACKs): how long a lone segment's ACK waits. */
+  delAckTimeout: number;
   /** Segment size, bytes (per-ACK growth adds floor(MSS^2 / cwnd) bytes: whole bytes, as ns-3 and the packet engine). */
   mss: number;
   startS: number;
@@ -111,6 +113,7 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
       lossEvents: s.tcp.sack || recovery !== 'reno' ? (1 as const) : (0 as const),
       rto: Math.min(s.tcp.maxRtoS, Math.max(s.tcp.minRtoS, Tp)),
       mss: s.mssBytes,
+      delAckTimeout: s.tcp.delAckCount > 1 ? s.tcp.delAckTimeoutS : 0,
       b: s.tcp.delAckCount,
       W0: s.tcp.initialCwndSegments,
       Wmax: s.tcp.rcvBufBytes / s.mssBytes,
