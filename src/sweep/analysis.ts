@@ -7,6 +7,7 @@ import { elasticity } from './stats.js';
 import { fairSharePayloadBps } from '../scenario/path.js';
 import type { ClosedFormPrediction } from '../theory/closedForms.js';
 import { THEORY_ELASTICITY } from '../theory/elasticity.js';
+import { VALIDITY } from '../compare/validity.js';
 
 /** Closed-form predictions for a scenario (src/theory's closedForms, or a test's stand-in). */
 export type ClosedFormsFn = (s: Scenario) => readonly ClosedFormPrediction[];
@@ -33,6 +34,39 @@ export interface ReportRow {
   failed: number;
   /** Fair share of the slowest link: goodput cannot exceed it. */
   capacityBps: number;
+  /** Means over the replications. */
+  timeouts: number;
+  fastRecoveries: number;
+  /** Where this engine's runs leave the models' assumptions (empty: inside them). */
+  validity: CellFlag[];
+}
+
+/** Why a grid cell is outside the models' assumptions: a one-letter mark for the charts and the reason. */
+export interface CellFlag {
+  code: 'timeouts' | 'link' | 'window' | 'failed';
+  mark: string;
+  reason: string;
+}
+
+/**
+ * The validity checks of a comparison (compare/validity.ts, one home of the thresholds) applied to a
+ * grid cell's mean figures: timeouts outnumbering fast recoveries, goodput at the link's capacity
+ * (the link, not loss, sets the rate), fewer than 4 packets per RTT, failed runs.
+ */
+export function cellValidity(r: Pick<ReportRow, 'goodputBps' | 'capacityBps' | 'cwndSegments' | 'timeouts' | 'fastRecoveries' | 'failed' | 'n'>): CellFlag[] {
+  const out: CellFlag[] = [];
+  const reactions = r.timeouts + r.fastRecoveries;
+  if (r.timeouts >= VALIDITY.minTimeouts && reactions > 0 && r.timeouts / reactions > VALIDITY.maxTimeoutShare) {
+    out.push({ code: 'timeouts', mark: 'T', reason: `timeouts dominate: ${r.timeouts.toFixed(1)} timeouts vs ${r.fastRecoveries.toFixed(1)} fast recoveries per run` });
+  }
+  if (r.capacityBps > 0 && r.goodputBps >= VALIDITY.bandwidthShare * r.capacityBps) {
+    out.push({ code: 'link', mark: 'C', reason: `capacity-limited: goodput ${Math.round((100 * r.goodputBps) / r.capacityBps)}% of the tightest link's fair share` });
+  }
+  if (Number.isFinite(r.cwndSegments) && r.cwndSegments < VALIDITY.minPacketsPerRtt) {
+    out.push({ code: 'window', mark: 'W', reason: `window of ${r.cwndSegments.toFixed(1)} segments: fewer than ${VALIDITY.minPacketsPerRtt} packets per RTT` });
+  }
+  if (r.failed > 0) out.push({ code: 'failed', mark: 'F', reason: `${r.failed} of ${r.failed + r.n} runs failed` });
+  return out;
 }
 
 export interface TheoryRow {
@@ -87,8 +121,11 @@ export function reportRows(plan: SweepPlan, points: readonly PointStats[]): Repo
       n: p.goodputBps.n,
       failed: p.failed,
       capacityBps: cap,
+      timeouts: p.timeouts,
+      fastRecoveries: p.fastRecoveries,
+      validity: [],
     };
-  });
+  }).map((r) => ({ ...r, validity: cellValidity(r) }));
 }
 
 /** Closed-form predictions at every grid point for every variant they apply to. */

@@ -18,6 +18,7 @@ export interface PointStats {
   throughputBps: number;
   retransmits: number;
   timeouts: number;
+  fastRecoveries: number;
   lossRate: number;
 }
 
@@ -52,6 +53,7 @@ export function aggregatePoints(records: readonly RunRecord[]): PointStats[] {
       throughputBps: meanOf(ok.map((x) => x.throughputBps)),
       retransmits: meanOf(ok.map((x) => x.retransmits)),
       timeouts: meanOf(ok.map((x) => x.timeouts)),
+      fastRecoveries: meanOf(ok.map((x) => x.fastRecoveries)),
       lossRate: meanOf(ok.map((x) => x.lossRate)),
     };
   });

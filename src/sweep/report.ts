@@ -7,9 +7,14 @@ import type { RunRecord } from './execute.js';
 import type { SweepPlan } from './grid.js';
 import type { ReportPage } from './output.js';
 import { aggregatePoints } from './points.js';
-import { heatmapChart, responseChart, winnerChart, type HeatmapCell } from './reportCharts.js';
+import { heatmapChart, panelLayout, responseChart, winnerChart, type HeatmapCell } from './reportCharts.js';
+import { sweepSummary } from './reportText.js';
+import { bottleneckWarnings } from '../scenario/pathWarnings.js';
 import { elasticityTable, failuresHtml, methodHtml, setupHtml } from './reportText.js';
 import { closedForms } from '../theory/closedForms.js';
+
+/** What the one-letter marks on the maps mean (cellValidity in analysis.ts). */
+const MARKS_NOTE = 'Marked cells (outlined, letter): T timeouts dominate, C capacity-limited (the link, not loss, sets the rate), W fewer than 4 packets per RTT, F failed runs; hover for the numbers.';
 
 /** Slices (combinations of axes other than loss and RTT) drawn in full; the rest are in the CSVs. */
 export const MAX_SLICES = 4;
@@ -67,36 +72,45 @@ export async function sweepReport(plan: SweepPlan, records: readonly RunRecord[]
     const ts = theory.filter((t) => t.slice === slice);
     const head = slice ? `<h4>${escapeHtml(slice)}</h4>` : '';
     if (hasLoss && hasRtt) {
-      const sim: HeatmapCell[] = rs.filter((r) => r.engine === simEngine).map((r) => ({ variant: r.variant, loss: r.loss!, rttS: r.rttS!, value: r.goodputBps }));
-      const pred = predictedCells(rs, ts, hasFluid);
+      const simRows = rs.filter((r) => r.engine === simEngine);
+      // Every map of a point carries the simulation's validity marks there: it is the witness of what the network did.
+      const flagsAt = new Map(simRows.map((r) => [`${r.variant}\0${r.loss}\0${r.rttS}`, r.validity]));
+      const marked = (c: HeatmapCell): HeatmapCell => {
+        const f = flagsAt.get(`${c.variant}\0${c.loss}\0${c.rttS}`) ?? [];
+        return f.length ? { ...c, marks: f.map((x) => x.mark).join(''), reason: f.map((x) => x.reason).join('; ') } : c;
+      };
+      const sim: HeatmapCell[] = simRows.map((r) => marked({ variant: r.variant, loss: r.loss!, rttS: r.rttS!, value: r.goodputBps }));
+      const pred = predictedCells(rs, ts, hasFluid).map(marked);
       const predOf = new Map(pred.map((c) => [`${c.variant}\0${c.loss}\0${c.rttS}`, c.value]));
       const err: HeatmapCell[] = sim.map((c) => {
         const p = predOf.get(`${c.variant}\0${c.loss}\0${c.rttS}`);
         return { ...c, value: p != null && c.value !== null && c.value > 0 ? (p - c.value) / c.value : null };
       });
+      const marksNote = ` ${MARKS_NOTE}`;
       const predName = hasFluid ? 'fluid model' : 'closed form (capped at capacity)';
       mapsHtml.push(head,
-        await add(chartId('map-sim', String(si)), 'Simulated goodput', `Mean goodput of the ${simEngine} engine over replications.`,
+        await add(chartId('map-sim', String(si)), 'Simulated goodput', `Mean goodput of the ${simEngine} engine over replications.${marksNote}`,
           heatmapChart(sim, { title: `Simulated goodput (${simEngine})`, valueTitle: 'goodput (bit/s)', variants: plan.variants, kind: 'goodput' })),
-        await add(chartId('map-pred', String(si)), 'Predicted goodput', `Goodput predicted by the ${predName}.`,
+        await add(chartId('map-pred', String(si)), 'Predicted goodput', `Goodput predicted by the ${predName}.${marksNote}`,
           heatmapChart(pred, { title: `Predicted goodput (${predName})`, valueTitle: 'goodput (bit/s)', variants: plan.variants, kind: 'goodput' })),
-        await add(chartId('map-err', String(si)), 'Relative error', '(predicted - simulated) / simulated; blue: model under-predicts, red: over-predicts; clamped to ±100%.',
+        await add(chartId('map-err', String(si)), 'Relative error', `(predicted - simulated) / simulated; blue: model under-predicts, red: over-predicts; clamped to ±100%.${marksNote} A marked cell's error is not the model's fault: it is outside the model's assumptions.`,
           heatmapChart(err, { title: `Relative error of the ${predName}`, valueTitle: 'relative error', variants: plan.variants, kind: 'relerr' })));
       if (plan.variants.length > 1) {
-        winHtml.push(head, await add(chartId('winner', String(si)), 'Best variant', 'Colour: the variant with the highest mean goodput; faded where its 95% CI overlaps the runner-up’s; label: margin over the runner-up.',
+        winHtml.push(head, await add(chartId('winner', String(si)), 'Best variant', 'Colour: the variant with the highest mean goodput; label: its margin over the runner-up; dashed outline and ≈: the 95% intervals of the two overlap (no clear winner).',
           winnerChart(winners(rs), plan.variants)));
       }
     }
     const panels = (name: string) => {
       const n = plan.axes.find((a) => a.name === name)?.values.length ?? 0;
-      return n > MAX_PANELS ? ` Panels: ${MAX_PANELS} of the ${n} values, evenly spread.` : '';
+      const shown = panelLayout(n, MAX_PANELS).shown;
+      return n > shown ? ` Panels: ${shown} of the ${n} values, evenly spread.` : '';
     };
     if (hasLoss) {
-      lossHtml.push(head, await add(chartId('vs-loss', String(si)), 'Goodput vs loss', `Points: packet means with 95% Student-t CIs; solid lines: fluid model; dashed: closed forms, capped at the fair share of the slowest link.${panels('rttS')}`,
+      lossHtml.push(head, await add(chartId('vs-loss', String(si)), 'Goodput vs loss', `Points: packet means with 95% Student-t CIs (bars reaching below the axis are cut at it, with a tick); solid lines: fluid model; dashed: closed forms (one dash per formula, see the legend), capped at the fair share of the slowest link. Hover a point for its validity.${panels('rttS')}`,
         responseChart(rs, ts, 'loss', plan.variants, MAX_PANELS)));
     }
     if (hasRtt) {
-      rttHtml.push(head, await add(chartId('vs-rtt', String(si)), 'Goodput vs RTT', `Points: packet means with 95% Student-t CIs; solid lines: fluid model; dashed: closed forms, capped at the fair share of the slowest link.${panels('loss')}`,
+      rttHtml.push(head, await add(chartId('vs-rtt', String(si)), 'Goodput vs RTT', `Points: packet means with 95% Student-t CIs (bars reaching below the axis are cut at it, with a tick); solid lines: fluid model; dashed: closed forms (one dash per formula, see the legend), capped at the fair share of the slowest link. Hover a point for its validity.${panels('loss')}`,
         responseChart(rs, ts, 'rtt', plan.variants, MAX_PANELS)));
     }
   }
@@ -113,7 +127,7 @@ export async function sweepReport(plan: SweepPlan, records: readonly RunRecord[]
   const charts: PageChart[] = built.map((b) => b.page);
   const html = renderPage({
     title: `Sweep: ${plan.axes.map((a) => a.label.replace(/ \(.*\)$/, '')).join(' × ') || 'single point'} (${plan.variants.join(', ')})`,
-    intro: `<p class="muted">${records.length} runs; data in <a href="runs.csv">runs.csv</a> and <a href="points.csv">points.csv</a>; plan in <a href="sweep.json">sweep.json</a>.</p>`,
+    intro: `<p class="muted">${records.length} runs; data in <a href="runs.csv">runs.csv</a> and <a href="points.csv">points.csv</a>; plan in <a href="sweep.json">sweep.json</a>.</p>${sweepSummary(plan, rows, simEngine, hasFluid, winners(rows), bottleneckWarnings(plan.base))}`,
     sections,
     charts,
     footer: `cclab ${escapeHtml(cclabVersion())}`,

@@ -1,6 +1,6 @@
 import { escapeHtml } from '../report/html.js';
 import { formatRate } from '../units.js';
-import type { ElasticitySummary } from './analysis.js';
+import type { ElasticitySummary, ReportRow, WinnerRow } from './analysis.js';
 import { LOSS_LIMITED_FRACTION } from './analysis.js';
 import type { RunRecord } from './execute.js';
 import { repsFor, type SweepPlan } from './grid.js';
@@ -73,4 +73,42 @@ export function failuresHtml(records: readonly RunRecord[]): string {
   if (failed.length === 0) return '';
   const items = failed.slice(0, 50).map((r) => `<li><code>${escapeHtml(r.spec.runId)}</code>: ${escapeHtml(r.result.failure ?? 'failed')}</li>`);
   return `<ul>${items.join('')}</ul>${failed.length > 50 ? `<p class="muted">and ${failed.length - 50} more (runs.csv, column failure).</p>` : ''}`;
+}
+
+/**
+ * The findings on top of the page, every number checkable below: the grid, the link that caps it,
+ * how many cells are outside the models' assumptions and why, how close the prediction is where they
+ * hold, and which variant wins where the intervals separate.
+ */
+export function sweepSummary(plan: SweepPlan, rows: readonly ReportRow[], simEngine: string, hasFluid: boolean, wins: readonly WinnerRow[], warnings: readonly string[]): string {
+  const parts: string[] = [];
+  const points = new Set(rows.map((r) => r.pointId)).size;
+  parts.push(`${points} grid point${points === 1 ? '' : 's'} × ${plan.variants.length} variant${plan.variants.length === 1 ? '' : 's'}, ${plan.engines.join(' and ')} engine${plan.engines.length > 1 ? 's' : ''}, ${plan.reps} replication${plan.reps === 1 ? '' : 's'} of each stochastic run.`);
+  for (const w of warnings) parts.push(`Note: ${w} (every cell of this sweep).`);
+  const sim = rows.filter((r) => r.engine === simEngine);
+  const marked = sim.filter((r) => r.validity.length > 0);
+  if (sim.length > 0) {
+    const count = (code: string) => sim.filter((r) => r.validity.some((f) => f.code === code)).length;
+    const why = [['timeouts', 'T, timeouts dominate'], ['link', 'C, capacity-limited'], ['window', 'W, fewer than 4 packets per RTT'], ['failed', 'F, failed runs']]
+      .map(([c, t]) => [count(c!), t] as const).filter(([n]) => n > 0).map(([n, t]) => `${n} ${t}`);
+    parts.push(marked.length > 0 ? `${marked.length} of ${sim.length} simulated cells are outside the models' assumptions (${why.join('; ')}); their marks are on every map.` : `All ${sim.length} simulated cells are inside the models' assumptions.`);
+  }
+  if (hasFluid) {
+    const fluid = new Map(rows.filter((r) => r.engine === 'fluid').map((r) => [`${r.pointId}\0${r.variant}`, r.goodputBps]));
+    const per = plan.variants.map((v) => {
+      const errs = sim.filter((r) => r.variant === v && r.validity.length === 0 && r.goodputBps > 0)
+        .map((r) => { const f = fluid.get(`${r.pointId}\0${r.variant}`); return f === undefined ? NaN : Math.abs(f / r.goodputBps - 1); })
+        .filter(Number.isFinite).sort((a, b) => a - b);
+      if (errs.length === 0) return `${v}: no valid cell`;
+      return `${v} ${Math.round(100 * errs[Math.floor((errs.length - 1) / 2)]!)}% (${errs.filter((e) => e <= 0.2).length} of ${errs.length} cells within 20%)`;
+    });
+    parts.push(`Fluid model against the ${simEngine} engine where its assumptions hold, median absolute goodput error: ${per.join(', ')}.`);
+  }
+  const simWins = wins.filter((w) => w.engine === simEngine);
+  if (plan.variants.length > 1 && simWins.length > 0) {
+    const clear = simWins.filter((w) => !w.overlap);
+    const by = plan.variants.map((v) => [v, clear.filter((w) => w.winner === v).length] as const).filter(([, n]) => n > 0).map(([v, n]) => `${v} ${n}`);
+    parts.push(`Clear wins (95% intervals apart) in the ${simEngine} engine: ${by.length ? by.join(', ') : 'none'}; ${simWins.length - clear.length} of ${simWins.length} cells have no clear winner.`);
+  }
+  return `<div class="summary" id="summary"><h2>Summary</h2><p>${parts.map(escapeHtml).join(' ')}</p></div>`;
 }
