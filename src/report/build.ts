@@ -258,7 +258,15 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
   if (cwndSections.length > 0) sections.push({ id: 'cwnd-section', title: 'Congestion window over time', html: cwndIntro(), children: cwndSections });
   const competing = await competitionSection(cases, add);
   if (competing) sections.push(competing);
-  const stability = stabilitySection(cases, warnings);
+  // A section that cannot be computed costs that section, said on the page and on stderr, not the report.
+  let stability: Section | null;
+  try {
+    stability = stabilitySection(cases, warnings);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    warnings.push(`linear stability not computed: ${why}`);
+    stability = { id: 'stability-section', title: 'Linear stability', html: `<p class="untrusted">Not computed: ${escapeHtml(why)}</p>` };
+  }
   if (stability) sections.push(stability);
   if (modelsSection) sections.push({ id: 'models-section', title: 'Fluid models', html: `<p>The equations each fluid model integrates (delay-differential equations solved with Dormand–Prince 5).</p>${modelsSection}` });
   sections.push({ id: 'scenarios-section', title: 'Scenarios and how to rerun', html: scenarioTableHtml(scenarios) + rerunHtml(recipe, outDir, version, dataFiles) });
