@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { COMMANDS } from './commands.js';
 import type { Command } from 'commander';
 import { flowVariants } from '../scenario/flowCc.js';
 import { EXIT_RUN_FAILED } from '../errors.js';
@@ -72,7 +73,7 @@ async function writeCompareOutputs(dir: string, cases: readonly ComparisonCase[]
 
 /** `cclab compare`: both engines on one scenario for several variants; a table or `--json`. */
 export function register(program: Command): void {
-  const cmd = program.command('compare').description('run the packet simulator and the fluid model on one scenario for several variants and compare them');
+  const cmd = program.command('compare').description(COMMANDS.compare.description);
   addScenarioOptions(cmd)
     .option('--variants <list>', `comma-separated variants: ${VARIANTS.join(', ')} (default: the scenario file's variant, else ${DEFAULT_VARIANT})`)
     .option('--json', 'print the comparisons as JSON (one array)')

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { COMMANDS } from './commands.js';
 import { Argument, type Command } from 'commander';
 import { formatSeconds } from '../compare/format.js';
 import { formatRate } from '../units.js';
@@ -110,7 +111,7 @@ async function modelsText(json: boolean, dir?: string): Promise<{ text: string; 
 export function register(program: Command): void {
   program
     .command('list')
-    .description('list presets, variants, cc-params (with defaults and ranges) or fluid models')
+    .description(COMMANDS.list.description)
     .addArgument(new Argument('[what]', 'what to list (default: all)').choices(LIST_TOPICS))
     .option('--models <dir>', "directory of fluid model files (default: the repository's models/)")
     .option('--json', 'print JSON instead of tables')

@@ -1,13 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { EXIT_BAD_INPUT, EXIT_INTERNAL, InputError } from '../errors.js';
-import { register as registerCompare } from './compare.js';
-import { register as registerList } from './list.js';
-import { register as registerPredict } from './predict.js';
-import { register as registerReport } from './report.js';
-import { register as registerSimulate } from './simulate.js';
-import { register as registerSweep } from './sweep.js';
-import { register as registerValidate } from './validate.js';
+import { COMMANDS, isCommandName, moduleOf, type CommandName } from './commands.js';
 
 /**
  * The `cclab` command: a thin layer over the library. Each subcommand lives in its own module and
@@ -16,21 +10,32 @@ import { register as registerValidate } from './validate.js';
  */
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-export function buildProgram(): Command {
+/**
+ * The program with every command defined in full (`only` undefined), only one of them (a name), or
+ * none (null): the others as their name and description, enough for `cclab --help`.
+ */
+export async function buildProgram(only?: CommandName | null): Promise<Command> {
   const program = new Command('cclab')
     .description('TCP congestion control lab: packet simulator, fluid models, comparison reports and sweeps')
     .version(pkg.version)
     .configureOutput({ outputError: commanderError })
     .exitOverride();
-  registerSimulate(program);
-  registerPredict(program);
-  registerCompare(program);
-  registerReport(program);
-  registerSweep(program);
-  registerList(program);
-  registerValidate(program);
+  const names = Object.keys(COMMANDS) as CommandName[];
+  const full = (name: CommandName) => only === undefined || (only !== null && moduleOf(name) === moduleOf(only));
+  for (const name of names) {
+    if (!full(name)) program.command(name).description(COMMANDS[name].description);
+    else if (moduleOf(name) === name) (await COMMANDS[name].load()).register(program); // also defines the commands `with` it
+  }
   for (const cmd of program.commands) cmd.exitOverride().configureOutput({ outputError: commanderError });
   return program;
+}
+
+/** The command an argv runs (`cclab help X` runs X's help); undefined for the top level. */
+function requested(argv: readonly string[]): CommandName | undefined {
+  const args = argv.slice(2);
+  const first = args.find((a) => !a.startsWith('-'));
+  const name = first === 'help' ? args[args.indexOf('help') + 1] : first;
+  return isCommandName(name) ? name : undefined;
 }
 
 /**
@@ -43,7 +48,10 @@ function commanderError(message: string, write: (s: string) => void): void {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  // The command run is loaded in full; `cclab --help` (no command) loads none; an unknown command all
+  // (commander then names it and suggests the nearest).
+  const first = argv.slice(2).find((a) => !a.startsWith('-'));
+  const program = await buildProgram(requested(argv) ?? (first === undefined || first === 'help' ? null : undefined));
   // A command may set an exit code of its own (e.g. a failed fluid run, a sweep with failed runs);
   // start from none, so a second call in one process (tests) does not see the first one's.
   const before = process.exitCode;

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { COMMANDS } from './commands.js';
 import type { Command } from 'commander';
 import { flowVariants } from '../scenario/flowCc.js';
 import type { Scenario } from '../scenario/types.js';
@@ -17,7 +18,7 @@ interface PredictFlags extends SingleRunFlags {
 export function register(program: Command): void {
   const cmd = program
     .command('predict')
-    .description('solve the fluid (delay-differential) model of one scenario and variant, with closed-form predictions');
+    .description(COMMANDS.predict.description);
   addSingleRunOptions(addScenarioOptions(cmd))
     .option('--models <dir>', "directory of fluid model files (default: the repository's models/)")
     .option('--stability', "the fluid model's equilibrium and the gain and phase margins of its linearised loop (mean-field models)")

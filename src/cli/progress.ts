@@ -32,6 +32,7 @@ export interface ProgressOptions {
 /** `75 s`, `4 min 10 s`, `2 h 5 min`. */
 export function formatDuration(s: number): string {
   if (!Number.isFinite(s)) return '?';
+  if (s > 0 && s < 0.5) return '< 1 s';
   const r = Math.round(s);
   if (r < 60) return `${r} s`;
   if (r < 3600) return `${Math.floor(r / 60)} min ${r % 60} s`;

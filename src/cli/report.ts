@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { COMMANDS } from './commands.js';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InputError } from '../errors.js';
@@ -73,7 +74,7 @@ export function recipeFromReportFlags(o: ReportFlags): ReportRecipe {
 export function register(program: Command): void {
   const cmd = program
     .command('report')
-    .description('run scenarios x variants with both engines and write a self-contained HTML report (DIR/index.html plus CSV/JSON data); without a recipe or flags: every preset x every variant, 100 s')
+    .description(COMMANDS.report.description)
     .option('--recipe <file>', 'report recipe (.yaml or .json), e.g. reports/recipes/seed-study.yaml')
     .option('--scenarios <list>', 'comma-separated presets (normal, lfn, lossy) or scenario files')
     .option('--variants <list>', `comma-separated variants: ${VARIANTS.join(', ')}`)

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { COMMANDS } from './commands.js';
 import { summaryJson } from '../result/summaryJson.js';
 import { warnAbout } from './warnings.js';
 import { addScenarioOptions, parseVariant, scenarioFromOptions } from './scenarioOptions.js';
@@ -12,7 +13,7 @@ interface SimulateFlags extends SingleRunFlags {
 export function register(program: Command): void {
   const cmd = program
     .command('simulate')
-    .description('run the packet-level simulator on one scenario and variant');
+    .description(COMMANDS.simulate.description);
   addSingleRunOptions(addScenarioOptions(cmd))
     .option('--print-scenario', 'print the resolved scenario as JSON and exit without running')
     .action(async (opts: SimulateFlags) => {

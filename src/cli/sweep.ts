@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { COMMANDS } from './commands.js';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { InputError } from '../errors.js';
@@ -83,7 +84,7 @@ function warnings(plan: SweepPlan): string[] {
 export function register(program: Command): void {
   program
     .command('sweep')
-    .description('sensitivity sweep: run a grid of scenarios (loss x RTT x ...) x variants x engines x replications, with cache, workers and a report')
+    .description(COMMANDS.sweep.description)
     .option('--variants <list>', `congestion controls (${VARIANTS.join(', ')})`, VARIANTS.join(','))
     .option('--engines <list>', 'engines: packet, fluid', 'packet,fluid')
     .option('--loss <range>', 'bottleneck loss probability, e.g. 1e-5..1e-1:log:9, 1e-4,1e-3 or 0.1%,1%')
@@ -205,7 +206,7 @@ export function register(program: Command): void {
 
   program
     .command('merge')
-    .description('combine the output folders of sweep shards (--shard i/N) into one folder')
+    .description(COMMANDS.merge.description)
     .argument('<dirs...>', 'shard output folders')
     .requiredOption('--out <dir>', 'merged output folder')
     .option('--allow-partial', 'merge even when some runs are missing from every shard')

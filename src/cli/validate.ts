@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { COMMANDS } from './commands.js';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -53,7 +54,7 @@ export function register(program: Command): void {
   const d = DEFAULTS;
   program
     .command('validate')
-    .description('fluid models and closed forms against the packet engine over a standard loss x RTT grid: agreement table, report page and CSV')
+    .description(COMMANDS.validate.description)
     .option('--variants <list>', 'congestion controls', VARIANTS.join(','))
     .option('--loss <range>', 'random loss rates', d.losses.join(','))
     .option('--rtt <range>', 'base RTTs', d.rttsMs.map((r) => `${r}ms`).join(','))

@@ -8,7 +8,7 @@ const defaults = { variants: DEFAULT_GRID.variants.join(','), loss: '1e-5,1e-4,1
 
 async function inputError(argv: string[]): Promise<InputError> {
   try {
-    await buildProgram().parseAsync(['node', 'cclab', ...argv]);
+    await (await buildProgram()).parseAsync(['node', 'cclab', ...argv]);
   } catch (e) {
     expect(e).toBeInstanceOf(InputError);
     return e as InputError;
