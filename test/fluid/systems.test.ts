@@ -69,7 +69,7 @@ describe('compiled fluid systems, cached on disk by content', () => {
 
   it('reports a broken model file by name and line without breaking the other models', async () => {
     const d = modelsCopy();
-    writeFileSync(join(d, 'westwood.model.yaml'), readFileSync(join(d, 'westwood.model.yaml'), 'utf8').replace(/^equations:\n  - /m, 'equations:\n  - dQ/dt = 1\n  - '));
+    writeFileSync(join(d, 'westwood.model.yaml'), readFileSync(join(d, 'westwood.model.yaml'), 'utf8').replace(/^equations:\n/m, 'equations:\n  - dQ/dt = 1\n'));
     const models = modelSystems(d, { cacheDir });
     let err: unknown;
     try {
