@@ -1,6 +1,7 @@
 import type { AckSample, CaState, CongestionControl } from '../cc/types.js';
 import type { LazyTimer } from '../engine/timer.js';
 import { createRecovery, recoveryName, type AckEvent, type LossRecovery, type RecoveryContext } from './recovery/index.js';
+import { nsToSeconds, secondsToNs } from '../units.js';
 import { RtoEstimator } from './rto.js';
 import { RttSampler } from './rtt-sampler.js';
 import { Scoreboard } from './scoreboard.js';
@@ -110,7 +111,7 @@ export class TcpSender implements RecoveryContext {
   }
 
   get nowS(): number {
-    return this.clock.nowNs / 1e9;
+    return nsToSeconds(this.clock.nowNs);
   }
 
   get sndUna(): number {
@@ -182,7 +183,7 @@ export class TcpSender implements RecoveryContext {
     sample.nowS = this.nowS;
     sample.rttS = undefined;
     if (!this.rtt.eligible(una0, ackNo, this.sb.highTx, this.mssBytes)) return;
-    let r = (this.clock.nowNs - tsEcrNs) / 1e9;
+    let r = nsToSeconds(this.clock.nowNs - tsEcrNs);
     if (r <= 0) r = 1e-6;
     this.rto.sample(r);
     sample.rttS = r;
@@ -418,7 +419,7 @@ export class TcpSender implements RecoveryContext {
   }
 
   private armRto(): void {
-    this.rtoTimer.armAt(this.clock.nowNs + Math.round(this.rto.rtoS * 1e9));
+    this.rtoTimer.armAt(this.clock.nowNs + secondsToNs(this.rto.rtoS));
   }
 
   /** RecoveryContext: new data acknowledged, RTO from the estimator (back-off dropped, as ns-3 NewAck), timer restarted; stopped when nothing is outstanding (RFC 6298 5.2, 5.3). */
