@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fluidSystem, runFluid } from '../../src/fluid/run.js';
+import { runPacket } from '../../src/packet/run.js';
 import { mapScenario, UNLIMITED_SEGMENTS } from '../../src/fluid/scenarioMap.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import type { Scenario } from '../../src/scenario/types.js';
@@ -89,14 +90,22 @@ describe('StateLayout', () => {
 });
 
 describe('fluid engine, mixed variants (each flow its own model, coupled through the queue)', () => {
-  it('CUBIC vs Reno: about even at 10 ms RTT (Reno-friendly region), CUBIC ahead at 100 ms; flow order does not matter', () => {
-    const share = (r: ReturnType<typeof runFluid>, i: number): number => r.flows[i]!.summary.goodputBps / r.summary.goodputBps;
+  it('CUBIC vs Reno: near even at 10 ms RTT (Reno-friendly region) and as the packet engine has it, CUBIC ahead at 100 ms; flow order does not matter', () => {
+    const share = (r: { flows: { summary: { goodputBps: number } }[]; summary: { goodputBps: number } }, i: number): number =>
+      r.flows[i]!.summary.goodputBps / r.summary.goodputBps;
     const short = runFluid(together(['cubic', 'reno'], 0.01, 60));
     expect(short.status).toBe('ok');
-    expect(Math.abs(share(short, 0) - 0.5)).toBeLessThan(0.1);
+    // Friendly region: CUBIC's beta = 0.7 cut with its Reno-equivalent increase keeps it a little ahead on
+    // synchronised drop-tail losses. The packet engine (no random loss, so one run is the answer) gives
+    // CUBIC 58.3% here; the fluid model must agree with it, not with an idealised 50%.
+    const packetShort = runPacket(together(['cubic', 'reno'], 0.01, 60));
+    expect(share(packetShort, 0)).toBeGreaterThan(0.5);
+    expect(share(packetShort, 0)).toBeLessThan(0.65);
+    expect(Math.abs(share(short, 0) - share(packetShort, 0))).toBeLessThan(0.05);
     const long = runFluid(together(['cubic', 'reno'], 0.1, 60));
     const swapped = runFluid(together(['reno', 'cubic'], 0.1, 60));
     expect(long.status).toBe('ok');
+    // Packet engine 62.4% at 100 ms; the fluid model's 77% over-states CUBIC's lead (a known gap).
     expect(share(long, 0)).toBeGreaterThan(0.6);
     // The same system with its blocks in the other order.
     expect(Math.abs(swapped.flows[1]!.summary.goodputBps / long.flows[0]!.summary.goodputBps - 1)).toBeLessThan(1e-6);

@@ -12,13 +12,13 @@ import { median, simulate } from './helpers.js';
  * The ns-3 agreement check (issue 8): median goodput of cclab over 10 seeds against the median of
  * ns-3's `tcp-variants-comparison` over its 10 runs, on the same setup. Two modes:
  * - `sack`: the seed's setup (SACK on, TcpClassicRecovery), 100 s runs, against the sack=true rows of
- *   test/ref/ns3/goodput-summary.csv (retransmissions: medians of goodput.csv's sack=true runs);
- * - `nosack`: `--sack=false`, 500 s runs, against test/ref/ns3/goodput-500s-summary.csv.
- * Tolerance: 10% on normal and lfn, 20% on lossy. Copies of shared/reference/ns3/ live in test/ref/ns3.
+ *   reference/ns3/goodput-summary.csv (retransmissions: medians of goodput.csv's sack=true runs);
+ * - `nosack`: `--sack=false`, 500 s runs, against reference/ns3/goodput-500s-summary.csv.
+ * Tolerance: 10% on normal and lfn, 20% on lossy. Copies of shared/reference/ns3/ live in reference/ns3 (one home, read by the reports too).
  */
-export const NS3_SUMMARY_500S = fileURLToPath(new URL('../ref/ns3/goodput-500s-summary.csv', import.meta.url));
-export const NS3_SUMMARY_100S = fileURLToPath(new URL('../ref/ns3/goodput-summary.csv', import.meta.url));
-export const NS3_RUNS_100S = fileURLToPath(new URL('../ref/ns3/goodput.csv', import.meta.url));
+export const NS3_SUMMARY_500S = fileURLToPath(new URL('../../reference/ns3/goodput-500s-summary.csv', import.meta.url));
+export const NS3_SUMMARY_100S = fileURLToPath(new URL('../../reference/ns3/goodput-summary.csv', import.meta.url));
+export const NS3_RUNS_100S = fileURLToPath(new URL('../../reference/ns3/goodput.csv', import.meta.url));
 
 export const NS3_NAME: Readonly<Record<'newreno' | 'reno' | 'westwood' | 'cubic', string>> = {
   newreno: 'TcpNewReno',
