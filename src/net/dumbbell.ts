@@ -6,12 +6,37 @@ import { secondsToNs } from '../units.js';
 import { Link } from './link.js';
 import { EV_ARRIVE } from '../packet/events.js';
 import { sackOptionBytes } from '../tcp/sack-blocks.js';
-import { ACK as ACK_TYPE, DATA as DATA_TYPE, PacketPool, SACK_SLOTS } from './packets.js';
+import {
+  ACK as ACK_TYPE,
+  DATA as DATA_TYPE,
+  F_FLOW as F_FLOW_SLOT,
+  F_HOP as F_HOP_SLOT,
+  F_PAYLOAD_OR_RWND as F_PAYLOAD_OR_RWND_SLOT,
+  F_RETX_OR_SACKS as F_RETX_OR_SACKS_SLOT,
+  F_SEQ as F_SEQ_SLOT,
+  F_TS_NS as F_TS_NS_SLOT,
+  F_TYPE as F_TYPE_SLOT,
+  F_WIRE_BYTES as F_WIRE_BYTES_SLOT,
+  PacketPool,
+  ROW_SLOTS,
+  SACK_SLOTS,
+} from './packets.js';
 
 // Module-local copies: imported bindings are read through accessor functions under tsx/vite, which
 // costs a call per use on the hot path; these are read once at load.
 const DATA: number = DATA_TYPE;
 const ACK: number = ACK_TYPE;
+const ROW: number = ROW_SLOTS;
+const F_FLOW: number = F_FLOW_SLOT;
+const F_HOP: number = F_HOP_SLOT;
+const F_PAYLOAD_OR_RWND: number = F_PAYLOAD_OR_RWND_SLOT;
+const F_RETX_OR_SACKS: number = F_RETX_OR_SACKS_SLOT;
+const F_SEQ: number = F_SEQ_SLOT;
+const F_TS_NS: number = F_TS_NS_SLOT;
+const F_TYPE: number = F_TYPE_SLOT;
+const F_WIRE_BYTES: number = F_WIRE_BYTES_SLOT;
+/** Slots per path in Dumbbell.pathLinks: at most 3 links (access, bottleneck, receiver access) and the -1 end. */
+const PATH_SLOTS = 4;
 
 /** Where delivered packets go: the TCP endpoints of each flow. */
 export interface Endpoints {
@@ -46,13 +71,19 @@ export class Dumbbell {
   readonly counters: FlowCounters[];
   readonly bottleneckForward: number;
   readonly bottleneckReverse: number;
-  private readonly paths: Int32Array[] = [];
+  /**
+   * Every path in one array: path 2i (flow i's data) and 2i + 1 (its ACKs) are the link ids at
+   * PATH_SLOTS * path, ended by -1. One array instead of one per path: a hop reads a slot of it
+   * instead of a path object, its header and then its elements (3 cache lines with 1000 flows).
+   */
+  private readonly pathLinks: Int32Array;
   private readonly lossRate: number;
   private readonly lossAcks: boolean;
   private readonly lossDraw: Uniform;
   private endpoints: Endpoints | null = null;
   /** Simulator channel of each link (its arrivals come in time order). */
-  private readonly channelOf: number[] = [];
+  private readonly channelOfList: number[] = [];
+  private readonly channelOf: Int32Array;
   private readonly headerBytes: number;
   private readonly sackScratch = new Float64Array(SACK_SLOTS);
   /**
@@ -83,6 +114,7 @@ export class Dumbbell {
     this.lossAcks = b.loss.direction === 'both';
     this.lossDraw = rngStream(scenario.seed, 'loss');
     this.counters = scenario.flows.map(() => new FlowCounters());
+    const paths: number[][] = [];
     scenario.flows.forEach((f, i) => {
       const a = f.access;
       const upFwd = this.addLink(new Link(`access${i}`, a.bandwidthBps, ns(a.delayS), a.queuePackets, null, full, redRng));
@@ -94,11 +126,13 @@ export class Dumbbell {
         fwd.push(this.addLink(new Link(`receiver${i}`, r.bandwidthBps, ns(r.delayS), r.queuePackets, null, full, redRng)));
         rev.unshift(this.addLink(new Link(`receiver${i}-reverse`, r.bandwidthBps, ns(r.delayS), r.queuePackets, null, full, redRng)));
       }
-      this.paths[2 * i] = Int32Array.from(fwd);
-      this.paths[2 * i + 1] = Int32Array.from(rev);
+      paths.push(fwd, rev);
     });
+    this.pathLinks = new Int32Array(PATH_SLOTS * paths.length).fill(-1);
+    paths.forEach((path, k) => this.pathLinks.set(path, PATH_SLOTS * k));
+    this.channelOf = Int32Array.from(this.channelOfList);
     // Flow 0's forward path lists its links in the order of src/scenario/path.ts.
-    this.tracedQueueLink = this.paths[0]![flowPath(scenario, 0).tightestIndex]!;
+    this.tracedQueueLink = paths[0]![flowPath(scenario, 0).tightestIndex]!;
   }
 
   /** Name of the traced link (`bottleneck`, `access0`, ...). */
@@ -112,22 +146,23 @@ export class Dumbbell {
 
   private addLink(link: Link): number {
     this.links.push(link);
-    this.channelOf.push(this.sim.createChannel(EV_ARRIVE));
+    this.channelOfList.push(this.sim.createChannel(EV_ARRIVE));
     return this.links.length - 1;
   }
 
   /** A sender puts a data segment on its access link. */
   sendData(flow: number, seq: number, len: number, isRetransmission: boolean): void {
-    const pool = this.pool;
-    const p = pool.alloc();
-    pool.type[p] = DATA;
-    pool.flow[p] = flow;
-    pool.hop[p] = 0;
-    pool.seq[p] = seq;
-    pool.payloadBytes[p] = len;
-    pool.wireBytes[p] = len + this.headerBytes;
-    pool.tsValNs[p] = this.sim.nowNs;
-    pool.retx[p] = isRetransmission ? 1 : 0;
+    const p = this.pool.alloc();
+    const r = this.pool.rows;
+    const b = p * ROW;
+    r[b + F_TYPE] = DATA;
+    r[b + F_FLOW] = flow;
+    r[b + F_HOP] = 0;
+    r[b + F_SEQ] = seq;
+    r[b + F_WIRE_BYTES] = len + this.headerBytes;
+    r[b + F_TS_NS] = this.sim.nowNs;
+    r[b + F_PAYLOAD_OR_RWND] = len;
+    r[b + F_RETX_OR_SACKS] = isRetransmission ? 1 : 0;
     const c = this.counters[flow]!;
     c.dataBytesInNetwork += len;
     c.dataSegmentsInNetwork++;
@@ -138,51 +173,57 @@ export class Dumbbell {
   sendAck(flow: number, ackNo: number, tsEcrNs: number, rwndBytes: number, sackCount: number, sackBlocks: Float64Array): void {
     const pool = this.pool;
     const p = pool.alloc();
-    pool.type[p] = ACK;
-    pool.flow[p] = flow;
-    pool.hop[p] = 0;
-    pool.seq[p] = ackNo;
-    pool.payloadBytes[p] = 0;
-    pool.wireBytes[p] = this.headerBytes + sackOptionBytes(sackCount);
-    pool.tsEcrNs[p] = tsEcrNs;
-    pool.rwndBytes[p] = rwndBytes;
-    pool.sackCount[p] = sackCount;
-    const base = p * SACK_SLOTS;
-    for (let i = 0; i < 2 * sackCount; i++) pool.sack[base + i] = sackBlocks[i]!;
+    const r = pool.rows;
+    const b = p * ROW;
+    r[b + F_TYPE] = ACK;
+    r[b + F_FLOW] = flow;
+    r[b + F_HOP] = 0;
+    r[b + F_SEQ] = ackNo;
+    r[b + F_WIRE_BYTES] = this.headerBytes + sackOptionBytes(sackCount);
+    r[b + F_TS_NS] = tsEcrNs;
+    r[b + F_PAYLOAD_OR_RWND] = rwndBytes;
+    r[b + F_RETX_OR_SACKS] = sackCount;
+    if (sackCount > 0) {
+      const sack = pool.sack;
+      const base = p * SACK_SLOTS;
+      for (let i = 0; i < 2 * sackCount; i++) sack[base + i] = sackBlocks[i]!;
+    }
     this.forward(p);
   }
 
   /** EV_ARRIVE: packet p reached the far end of the link at its current hop. */
   onArrive(p: number): void {
-    const pool = this.pool;
-    const isData = pool.type[p] === DATA;
-    const path = this.paths[2 * pool.flow[p]! + (isData ? 0 : 1)]!;
-    const linkId = path[pool.hop[p]!]!;
-    if (this.lossRate > 0 && (linkId === this.bottleneckForward || linkId === this.bottleneckReverse)) {
-      if ((isData || this.lossAcks) && this.lossDraw() < this.lossRate) {
+    const r = this.pool.rows;
+    const b = p * ROW;
+    const hop = r[b + F_HOP]!;
+    if (this.lossRate > 0) {
+      const isData = r[b + F_TYPE] === DATA;
+      const linkId = this.pathLinks[(2 * r[b + F_FLOW]! + (isData ? 0 : 1)) * PATH_SLOTS + hop]!;
+      if ((linkId === this.bottleneckForward || linkId === this.bottleneckReverse) && (isData || this.lossAcks) && this.lossDraw() < this.lossRate) {
         this.drop(p, false);
         return;
       }
     }
-    pool.hop[p]!++;
+    r[b + F_HOP] = hop + 1;
     this.forward(p);
   }
 
   /** Offers p to the link at its hop, or delivers it if the path is done. */
   private forward(p: number): void {
-    const pool = this.pool;
-    const isData = pool.type[p] === DATA;
-    const flow = pool.flow[p]!;
-    const path = this.paths[2 * flow + (isData ? 0 : 1)]!;
-    const hop = pool.hop[p]!;
-    if (hop >= path.length) {
+    const r = this.pool.rows;
+    const b = p * ROW;
+    const isData = r[b + F_TYPE] === DATA;
+    const flow = r[b + F_FLOW]!;
+    const path = (2 * flow + (isData ? 0 : 1)) * PATH_SLOTS;
+    const hop = r[b + F_HOP]!;
+    const linkId = this.pathLinks[path + hop]!;
+    if (linkId < 0) {
       this.deliver(p, isData, flow);
       return;
     }
-    const linkId = path[hop]!;
     const link = this.links[linkId]!;
     const now = this.sim.nowNs;
-    const at = link.admit(now, pool.wireBytes[p]!);
+    const at = link.admit(now, r[b + F_WIRE_BYTES]!);
     if (linkId === this.tracedQueueLink && this.onTracedQueue !== null) {
       this.onTracedQueue(link.queueLength(now));
     }
@@ -197,33 +238,35 @@ export class Dumbbell {
   private deliver(p: number, isData: boolean, flow: number): void {
     const pool = this.pool;
     const ep = this.endpoints!;
+    const r = pool.rows;
+    const b = p * ROW;
+    const seq = r[b + F_SEQ]!;
+    const ts = r[b + F_TS_NS]!;
     if (isData) {
-      const len = pool.payloadBytes[p]!;
-      const seq = pool.seq[p]!;
-      const ts = pool.tsValNs[p]!;
+      const len = r[b + F_PAYLOAD_OR_RWND]!;
       const c = this.counters[flow]!;
       c.dataBytesInNetwork -= len;
       c.dataSegmentsInNetwork--;
       pool.release(p);
       ep.deliverData(flow, seq, len, ts);
     } else {
-      const ackNo = pool.seq[p]!;
-      const ts = pool.tsEcrNs[p]!;
-      const rwnd = pool.rwndBytes[p]!;
-      const n = pool.sackCount[p]!;
+      const rwnd = r[b + F_PAYLOAD_OR_RWND]!;
+      const n = r[b + F_RETX_OR_SACKS]!;
       const blocks = this.sackScratch;
+      const sack = pool.sack;
       const base = p * SACK_SLOTS;
-      for (let i = 0; i < 2 * n; i++) blocks[i] = pool.sack[base + i]!;
+      for (let i = 0; i < 2 * n; i++) blocks[i] = sack[base + i]!;
       pool.release(p);
-      ep.deliverAck(flow, ackNo, ts, rwnd, n, blocks);
+      ep.deliverAck(flow, seq, ts, rwnd, n, blocks);
     }
   }
 
   private drop(p: number, byQueue: boolean): void {
     const pool = this.pool;
-    const c = this.counters[pool.flow[p]!]!;
-    if (pool.type[p] === DATA) {
-      const len = pool.payloadBytes[p]!;
+    const b = p * ROW;
+    const c = this.counters[pool.rows[b + F_FLOW]!]!;
+    if (pool.rows[b + F_TYPE] === DATA) {
+      const len = pool.rows[b + F_PAYLOAD_OR_RWND]!;
       c.dataBytesInNetwork -= len;
       c.dataSegmentsInNetwork--;
       if (byQueue) {

@@ -12,12 +12,20 @@ export const ADMITTED = 0;
 export const DROP_LIMIT = 1;
 export const DROP_RED = 2;
 
+/** Slots a link's queue ring starts with (it grows by doubling). */
+const INITIAL_RING_SLOTS = 8;
+
 export class Link {
   /** Time the transmitter becomes free (ns). */
   freeAtNs = 0;
   private readonly nsPerByte: number;
-  /** Ring of transmission start times of waiting packets (ascending). */
-  private readonly starts: Float64Array;
+  /**
+   * Ring of transmission start times of waiting packets (ascending). It starts small and doubles
+   * when full, up to the limit: a run has thousands of access links whose queues rarely hold more than
+   * a few packets, and a ring of limit slots each (64 MB at 1000 flows of one BDP) would be touched
+   * slot by slot as the ring turns, in RSS and in cache misses.
+   */
+  private starts: Float64Array;
   private head = 0;
   private count = 0;
   private red: RedState | null;
@@ -35,7 +43,7 @@ export class Link {
     private readonly uniform: () => number,
   ) {
     this.nsPerByte = 8e9 / bandwidthBps;
-    this.starts = new Float64Array(limitPackets + 2);
+    this.starts = new Float64Array(Math.min(INITIAL_RING_SLOTS, limitPackets + 1));
     this.red = red ? new RedState(red) : null;
     this.typicalTxNs = Math.max(1, Math.round(typicalPacketBytes * this.nsPerByte));
   }
@@ -78,6 +86,7 @@ export class Link {
         this.lastVerdict = DROP_RED;
         return -1;
       }
+      if (this.count === this.starts.length) this.grow();
       let tail = this.head + this.count;
       if (tail >= this.starts.length) tail -= this.starts.length;
       this.starts[tail] = start;
@@ -89,6 +98,17 @@ export class Link {
     this.lastVerdict = ADMITTED;
     this.freeAtNs = start + Math.round(wireBytes * this.nsPerByte);
     return this.freeAtNs + this.delayNs;
+  }
+
+  /** Doubles the ring, unwrapping it so that the head is slot 0. */
+  private grow(): void {
+    const old = this.starts;
+    const ring = new Float64Array(2 * old.length);
+    const firstPart = old.subarray(this.head);
+    ring.set(firstPart);
+    ring.set(old.subarray(0, this.head), firstPart.length);
+    this.starts = ring;
+    this.head = 0;
   }
 
   /** Current RED average (packets), NaN for drop-tail. */

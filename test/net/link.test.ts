@@ -33,4 +33,33 @@ describe('Link', () => {
     expect(l.admit(0, 1000)).toBe(2_000_000);
     expect(l.admit(0, 1000)).toBe(-1);
   });
+
+  it('matches a plain FIFO model while its ring grows past its first slots and wraps (fast-check)', async () => {
+    const fc = await import('fast-check');
+    // Offers at nondecreasing times; the reference keeps every waiting packet's start in a list.
+    const offer = fc.record({ gapNs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 400_000 }), fc.integer({ min: 0, max: 3_000_000 })), bytes: fc.integer({ min: 40, max: 1500 }) });
+    fc.assert(
+      fc.property(fc.array(offer, { minLength: 100, maxLength: 400 }), fc.integer({ min: 0, max: 40 }), (offers, limit) => {
+        const l = mk(limit);
+        let now = 0;
+        let freeAt = 0;
+        let waiting: number[] = [];
+        for (const o of offers) {
+          now += o.gapNs;
+          waiting = waiting.filter((start) => start > now);
+          const start = Math.max(now, freeAt);
+          let expected = -1;
+          if (start === now || waiting.length < limit) {
+            if (start > now) waiting.push(start);
+            // 8 Mbit/s: 1000 ns per byte, plus 1 ms of propagation.
+            freeAt = start + 1000 * o.bytes;
+            expected = freeAt + 1_000_000;
+          }
+          expect(l.admit(now, o.bytes)).toBe(expected);
+          expect(l.queueLength(now)).toBe(waiting.length);
+        }
+      }),
+      { numRuns: 200, seed: 12 },
+    );
+  });
 });
