@@ -51,7 +51,9 @@ export function register(program: Command): void {
         if ('reason' in stability) lines.push(`  n/a: ${stability.reason}`);
         else {
           lines.push(`  equilibrium: ${stability.regime} queue, W0 ${stability.W0.toFixed(2)} segments, q0 ${stability.q0.toFixed(1)} packets, p0 ${stability.p0.toExponential(3)}, R0 ${(1000 * stability.R0).toFixed(1)} ms`);
-          lines.push(`  ${stability.stable ? 'stable' : 'unstable'}: phase margin ${stability.phaseMarginDeg.toFixed(1)} deg, gain margin ${stability.gainMargin.toFixed(3)}${stability.note ? ` (${stability.note})` : ''}`);
+          const margins = `crossover ${stability.crossoverRadS?.toPrecision(3) ?? 'none'} rad/s, phase margin ${stability.phaseMarginDeg.toFixed(1)} deg, gain margin ${stability.gainMargin.toFixed(3)}`;
+          const verdict = stability.stable ? 'stable' : 'unstable';
+          lines.push(stability.feedback ? `  ${verdict}: ${margins}${stability.note ? ` (${stability.note})` : ''}` : `  ${verdict} (plant poles): ${stability.note}`);
         }
       }
       process.stdout.write(lines.join('\n') + '\n');
@@ -68,7 +70,7 @@ async function stabilityOf(s: Scenario, modelsDir: string | undefined) {
     const e = a.equilibrium;
     return {
       regime: e.regime, W0: e.W0, q0: e.q0, p0: e.p0, R0: e.R0, stable: a.stable, phaseMarginDeg: a.phaseMarginDeg, gainMargin: a.gainMargin,
-      crossoverRadS: a.crossoverRadS, ...(a.note ? { note: a.note } : {}),
+      crossoverRadS: a.crossoverRadS, feedback: a.feedback, ...(a.note ? { note: a.note } : {}),
     };
   } catch (err) {
     if (!(err instanceof InputError)) throw err;

@@ -1,4 +1,4 @@
-import { compile, derivative, parse, type EvalFunction, type MathNode } from 'mathjs';
+import { compile, ConstantNode, derivative, parse, type EvalFunction, type MathNode } from 'mathjs';
 import { InputError } from '../errors.js';
 import type { ParsedModel } from '../fluid/modelDoc.js';
 
@@ -8,7 +8,8 @@ import type { ParsedModel } from '../fluid/modelDoc.js';
  * bottleneck, so one flow's states stand for all (A = N x rate). Outputs, R (= Tp + the
  * bottleneck's delay) and A are substituted by their definitions; a delayed value X(t - R) becomes
  * the variable `X_tau` (and its definition is written in delayed variables); parameters become
- * numbers. Conditionals, min, max and abs stay until {@link resolveAt} picks the branch an
+ * numbers; staircases (floor, ceil, round, fix) become the line through their steps' middles
+ * ({@link STAIRCASE_MIDLINE}). Conditionals, min, max, abs and sign stay until {@link resolveAt} picks the branch an
  * operating point is on, so mathjs `derivative` can differentiate what is left.
  */
 
@@ -32,7 +33,31 @@ export interface LinearModel {
 type Sym = { name: string };
 type Fn = { fn: { name: string }; args: MathNode[] };
 
-const MATH_FUNCTIONS = new Set(['abs', 'sqrt', 'cbrt', 'exp', 'log', 'log2', 'log10', 'min', 'max', 'pow', 'floor', 'ceil', 'sign', 'tanh']);
+const MATH_FUNCTIONS = new Set(['abs', 'sqrt', 'cbrt', 'exp', 'log', 'log2', 'log10', 'min', 'max', 'pow', 'floor', 'ceil', 'round', 'fix', 'sign', 'tanh']);
+
+/**
+ * Unit staircases (mathjs cannot differentiate them) and the line through the middle of their
+ * steps, which the linear analysis uses in their place, for the equilibrium and the loop alike.
+ *
+ * Why not their derivative "0 almost everywhere" (locally constant between jumps): the staircases
+ * in the models are integer rounding in a per-ACK rule, e.g. the whole-byte growth
+ * max(1, floor(mss / W)) W / (mss b) per RTT of Reno, NewReno and Westwood+. A mean-field window is
+ * the mean of a sawtooth that spans many of these steps (one every W^2 / mss segments: 0.15 at
+ * W = 15, mss 1460; 21 at W = 85, mss 340, against a sawtooth of +-W/3), so the loop sees the
+ * staircase's mean slope (the equivalent gain 1 of a quantiser driven across many steps, Widrow's
+ * quantisation-noise model), not the slope between two jumps; and at a jump the locally constant
+ * reading has no equilibrium at all: on `normal` (mss 340) NewReno's growth falls from 0.5 to
+ * 0.375 per RTT across W = 85 while its loss term there is 0.43, so W = 85 is a sliding point of
+ * the staircase, not a root. Locally constant, d/dW of that growth would also be
+ * floor(mss / W) / (mss b) ~ 1 / (b W), the size of the loss term it competes with; through the
+ * middle it is -1 / (2 mss b), as small as it is for smooth segment counting (0).
+ */
+const STAIRCASE_MIDLINE: Record<string, (u: string) => string> = {
+  floor: (u) => `((${u}) - 0.5)`,
+  ceil: (u) => `((${u}) + 0.5)`,
+  round: (u) => `(${u})`,
+  fix: (u) => `((${u}) - 0.5 * sign(${u}))`,
+};
 
 /**
  * Build the expressions of `flow` with `N` flows on `bottleneck`. `values` gives every parameter of
@@ -59,6 +84,8 @@ export function linearModel(flow: ParsedModel, bottleneck: ParsedModel, N: numbe
           // A delayed value X(t - R): the definition of X, in delayed variables.
           return inlineName(f.fn.name, true, depth);
         }
+        const mid = STAIRCASE_MIDLINE[f.fn.name];
+        if (mid && f.args.length === 1) return inline(mid(f.args[0]!.toString()), delayed, depth);
         return n;
       }
       if (n.type === 'SymbolNode') return inlineName((n as unknown as Sym).name, delayed, depth);
@@ -104,7 +131,7 @@ export function linearModel(flow: ParsedModel, bottleneck: ParsedModel, N: numbe
 }
 
 /**
- * The expression with every conditional, min, max and abs replaced by the branch taken at `point`
+ * The expression with every conditional, min, max, abs and sign replaced by the branch taken at `point`
  * (a linearisation is local: the branch does not change in a neighbourhood, except exactly on a
  * switching surface, where the side of `point` is taken).
  */
@@ -125,6 +152,8 @@ export function resolveAt(node: MathNode, point: Record<string, number>): MathNo
       if (f.fn.name === 'abs' && f.args.length === 1) {
         return value(f.args[0]!) >= 0 ? f.args[0]!.transform(pick) : parse(`-(${f.args[0]!.transform(pick).toString()})`);
       }
+      // Locally constant away from its one jump (mathjs has no derivative for it).
+      if (f.fn.name === 'sign' && f.args.length === 1) return new ConstantNode(Math.sign(value(f.args[0]!)));
     }
     return n;
   });

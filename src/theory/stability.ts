@@ -52,6 +52,12 @@ export interface LoopAnalysis {
   gainMargin: number;
   /** By the Nyquist criterion: 1 + L(jw) does not encircle 0 (the open loop has no right-half-plane pole, checked). */
   stable: boolean;
+  /**
+   * Whether p depends on the state at the equilibrium. Without it (random loss only, the queue empty
+   * or below every drop threshold) L is 0: no loop through p, margins infinite, and `stable` is the
+   * plant's own verdict (its poles with p held).
+   */
+  feedback: boolean;
   /** L(jw) on the frequency grid (for a Nyquist or Bode plot). */
   response: { wRadS: number; re: number; im: number }[];
   /** L(jw) at any frequency, rad/s. */
@@ -101,7 +107,7 @@ export function analyseLoop(models: ModelSet, variant: string, N: number, values
     // The model answers a full queue's bursts with discrete window cuts: a sawtooth, not a linear loop.
     const nan = NaN;
     return {
-      equilibrium: eq, dcGain: nan, crossoverRadS: null, phaseMarginDeg: nan, phaseCrossoverRadS: null, gainMargin: nan, stable: false, response: [],
+      equilibrium: eq, dcGain: nan, crossoverRadS: null, phaseMarginDeg: nan, phaseCrossoverRadS: null, gainMargin: nan, stable: false, feedback: true, response: [],
       at: () => ({ re: nan, im: nan }),
       note: `the queue is held full: ${flow.file} answers each overflow with a window cut (overflowCuts), a sawtooth limit cycle rather than a linear loop`,
     };
@@ -210,7 +216,7 @@ function guessFilter(lm: LinearModel, s: string, x: Record<string, number>, f: R
 }
 
 /** A complex number as a pair; the loop is evaluated at thousands of frequencies, mathjs's Complex and inv cost 1 ms each there. */
-type Cx = [number, number];
+export type Cx = [number, number];
 const cmul = (a: Cx, b: Cx): Cx => [a[0] * b[0] - a[1] * b[1], a[0] * b[1] + a[1] * b[0]];
 const cdiv = (a: Cx, b: Cx): Cx => {
   const d = b[0] * b[0] + b[1] * b[1];
@@ -279,6 +285,7 @@ export function loopAt(lm: LinearModel, eq: Equilibrium): LoopAnalysis {
   const pNode = resolveAt(lm.p, sc);
   const Dx = row(pNode, P);
   const Dz = row(pNode, Z);
+  const feedback = [...Dx, ...Dz].some((d) => d !== 0);
   const R0 = eq.R0;
 
   const L = (w: number): Cx => {
@@ -301,6 +308,45 @@ export function loopAt(lm: LinearModel, eq: Equilibrium): LoopAnalysis {
     return [-g[0], -g[1]];
   };
 
+  const m = loopMargins(L, R0);
+  const openLoopStable = openLoopPoles(A0, A1, Gz, R0);
+  const out: LoopAnalysis = {
+    equilibrium: eq,
+    dcGain: m.dcGain,
+    crossoverRadS: m.crossoverRadS,
+    phaseMarginDeg: m.phaseMarginDeg,
+    phaseCrossoverRadS: m.phaseCrossoverRadS,
+    gainMargin: m.gainMargin,
+    stable: openLoopStable && m.encirclements === 0 && m.rollsOff,
+    feedback,
+    response: m.response,
+    at: (w) => {
+      const v = L(w);
+      return { re: v[0], im: v[1] };
+    },
+  };
+  if (!feedback) out.note = `p does not depend on the state at this point (random loss only, the queue ${eq.regime === 'empty' ? 'empty' : 'below every drop threshold'}): no loop through p, the verdict is the plant's own poles`;
+  else if (!openLoopStable) out.note = 'the open loop has a pole in the right half-plane: the margins do not decide stability';
+  else if (m.dcGain > 0 && L(0)[0] < 0) out.note = 'L(0) < 0 (positive feedback at low frequency): the margins do not decide stability';
+  return out;
+}
+
+/** The margins of a loop L(jw) whose delay is about R0 (its frequency grid spans 1e-4 to 1e3 over R0). */
+export interface Margins {
+  dcGain: number;
+  crossoverRadS: number | null;
+  phaseMarginDeg: number;
+  phaseCrossoverRadS: number | null;
+  gainMargin: number;
+  /** Encirclements of -1 by L(jw) over w in (-inf, inf) (Nyquist). */
+  encirclements: number;
+  /** |L| < 1 at the top of the grid (the contour's large arc adds nothing). */
+  rollsOff: boolean;
+  response: { wRadS: number; re: number; im: number }[];
+}
+
+/** Gain and phase margins and the Nyquist winding of `L` (used for the models' loop and for Hollot et al.'s closed form alike). */
+export function loopMargins(L: (w: number) => Cx, R0: number): Margins {
   // Frequency grid: 1e-4 to 1e3 over R0, log-spaced; crossings refined by bisection.
   const n = 2000;
   const ws = Array.from({ length: n }, (_, k) => (1e-4 / R0) * Math.pow(1e7, k / (n - 1)));
@@ -365,27 +411,19 @@ export function loopAt(lm: LinearModel, eq: Equilibrium): LoopAnalysis {
     a0 = a;
   }
   const encirclements = Math.round((2 * wind) / (2 * Math.PI));
-  const openLoopStable = openLoopPoles(A0, A1, Gz, R0);
-  const out: LoopAnalysis = {
-    equilibrium: eq,
+  return {
     dcGain: dc,
     crossoverRadS,
     phaseMarginDeg,
     phaseCrossoverRadS,
     gainMargin,
-    stable: openLoopStable && encirclements === 0 && mag[n - 1]! < 1,
+    encirclements,
+    rollsOff: mag[n - 1]! < 1,
     response: ws.filter((_, k) => k % 40 === 0).map((w) => {
       const v = L(w);
       return { wRadS: w, re: v[0], im: v[1] };
     }),
-    at: (w) => {
-      const v = L(w);
-      return { re: v[0], im: v[1] };
-    },
   };
-  if (!openLoopStable) out.note = 'the open loop has a pole in the right half-plane: the margins do not decide stability';
-  else if (vals[0]![0] < 0) out.note = 'L(0) < 0 (positive feedback at low frequency): the margins do not decide stability';
-  return out;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ComparisonCase } from '../../src/compare/run.js';
 import { compareRuns } from '../../src/compare/compare.js';
-import { queueSwing, stabilitySection, OSCILLATION_SHARE } from '../../src/report/stability.js';
+import { EXAMPLE_POINTS, queueSwing, stabilitySection, OSCILLATION_SHARE } from '../../src/report/stability.js';
+import { presetScenario } from '../../src/scenario/presets.js';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { sampled, syntheticRun } from '../compare/fixtures.js';
@@ -28,14 +29,36 @@ describe('the report\'s linear stability section', () => {
     const B = reno.bottleneck.queue.limitPackets;
     const saw = caseOf(reno, (t) => B * ((t % 10) / 10));
     const cubic = caseOf({ ...reno, variant: 'cubic' }, () => B / 2);
+    const newreno = caseOf(presetScenario('normal', 'newreno', { durationS: 60, seed: 1 }), () => 0);
     const warnings: string[] = [];
-    const sec = stabilitySection([saw, cubic], warnings)!;
+    const sec = stabilitySection([saw, cubic, newreno], warnings, { example: false })!;
     expect(sec.id).toBe('stability-section');
-    const [, first, second] = sec.html.split('<tr>').slice(1);
+    const [, first, second, third] = sec.html.split('<tr>').slice(1);
     expect(first).toMatch(/full queue, W0 [\d.]+, q0 202\.0/);
-    expect(first).toMatch(/<td>unstable<\/td><td>oscillates \(swing \d+% of the buffer\)<\/td>/);
-    expect(second).toMatch(/hybrid model/);
-    expect(second).toMatch(/steady \(swing 0% of the buffer\)/);
+    expect(first).toMatch(/<td>unstable<sup>1<\/sup><\/td><td>oscillates \(swing \d+% of the buffer\)<\/td>/);
+    expect(second).toMatch(/<td>n\/a<sup>2<\/sup><\/td><td>steady \(swing 0% of the buffer\)/);
+    // NewReno's whole-byte growth (floor) no longer stops the analysis: random loss on an empty queue, no loop through p.
+    expect(third).toMatch(/empty queue, W0 8\d\.\d, q0 0\.0, p0 1\.00e-4/);
+    expect(third).toMatch(/<td>no loop through p<\/td><td><\/td><td><\/td><td>stable \(plant poles\)<sup>3<\/sup><\/td>/);
+    const notes = sec.html.slice(sec.html.indexOf('<ol')).split('<li>').slice(1);
+    expect(notes[0]).toMatch(/sawtooth limit cycle/);
+    expect(notes[1]).toMatch(/hybrid model/);
+    expect(notes[2]).toMatch(/no loop through p/);
+    // A hybrid model is a limit of the method, said in its row; nothing failed, so nothing on stderr.
+    expect(warnings).toEqual([]);
+    expect(sec.html).not.toMatch(/Hollot et al.'s example/);
     expect(OSCILLATION_SHARE).toBe(0.25);
+  });
+  it("shows Hollot et al.'s example from the model files beside their closed-form loop and the fluid queue: stable at N = 60, unstable at N = 5 and at Tp = 0.8 s", () => {
+    const sec = stabilitySection([], [])!;
+    const rows = sec.html.slice(sec.html.indexOf("Hollot et al.'s example")).split('<tr>').slice(2);
+    expect(rows.map((r) => /<td>(\d+)<\/td><td>(\d+) ms<\/td>/.exec(r)!.slice(1).join('/'))).toEqual(EXAMPLE_POINTS.map((p) => `${p.N}/${1000 * p.TpS}`));
+    const verdicts = rows.map((r) => [...r.matchAll(/<td>(stable|unstable)<\/td>/g)].map((m) => m[1]));
+    // Ours and theirs agree at every point: stable down to N = 10 at Tp = 0.2 s and up to Tp = 0.5 s at N = 60.
+    expect(verdicts).toEqual([['stable', 'stable'], ['stable', 'stable'], ['stable', 'stable'], ['unstable', 'unstable'], ['stable', 'stable'], ['unstable', 'unstable']]);
+    expect(rows[0]).toMatch(/<td>0\.0506<\/td><td>88\.7°<\/td>/);
+    expect(rows[0]).toMatch(/settles \(swing 0\.\d\d packets\)/);
+    expect(rows[3]).toMatch(/oscillates \(swing \d{3} packets\)/);
+    expect(rows[5]).toMatch(/oscillates \(swing \d{3} packets\)/);
   });
 });

@@ -1,50 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { runFluid } from '../../src/fluid/run.js';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
-import { baseRttS } from '../../src/scenario/path.js';
 import type { Scenario } from '../../src/scenario/types.js';
-import { scenarioStability, type LoopAnalysis } from '../../src/theory/stability.js';
+import { presetScenario } from '../../src/scenario/presets.js';
+import { loopMargins, loopValues, scenarioStability, type Cx, type LoopAnalysis } from '../../src/theory/stability.js';
+import { HMTG, hmtgDesignBound, hmtgLoop, hmtgScenario, MGT_RENO } from '../../src/theory/stabilityExample.js';
 
-/**
- * Hollot, Misra, Towsley, Gong, "A control theoretic analysis of RED", INFOCOM 2001: N flows on a
- * C = 3750 packets/s link (15 Mbit/s, 500-byte packets), Tp = 0.2 s; RED with L_red = 1.86e-4 and
- * filter pole K = 0.005 rad/s (their design for N >= 60, R0 <= 0.246 s; alpha = 1 - exp(-K/C)).
- * min_th is placed so that the operating point is theirs: q0 = 175 packets, R0 = 0.2467 s.
- * The flows run MGT's Reno equation (reno.model.yaml with per-packet losses, no timeouts, +1/R).
- */
-const C = 3750;
-const L_RED = 1.86e-4;
-const K = 0.005;
-const MGT = { lossEvents: 0, timeouts: 0, segmentCounting: 1, overflowCuts: 0, secondMoment: 1 };
-
-function hmtg(N: number, TpS: number, durationS = 1500): Scenario {
-  const s = dumbbellScenario('reno', N);
-  s.mssBytes = 460;
-  s.headerBytes = 40;
-  s.bottleneck.bandwidthBps = C * 500 * 8;
-  for (const f of s.flows) {
-    f.access = { bandwidthBps: 1e12, delayS: 0, queuePackets: 10000 };
-    f.receiverAccess = null;
-  }
-  s.bottleneck.delayS = 0;
-  s.bottleneck.delayS = (TpS - baseRttS(s)) / 2; // the base RTT (with serialisation) is Tp exactly
-  s.bottleneck.queue = { kind: 'red', limitPackets: 1000, minThPackets: 129.8, maxThPackets: 129.8 + 0.1 / L_RED, maxP: 0.1, weight: 1 - Math.exp(-K / C), gentle: false };
-  s.durationS = durationS;
-  return s;
-}
-
-/** Their loop: L(s) = L_red (R0 C)^3/(2N)^2 e^{-s R0} / ((s/K + 1)(s R0^2 C/(2N) + 1)(s R0 + 1)). */
-function hmtgLoop(N: number, R0: number, w: number): { re: number; im: number } {
-  const g = (L_RED * (R0 * C) ** 3) / (2 * N) ** 2;
-  const den = [[1, w / K], [1, (w * R0 * R0 * C) / (2 * N)], [1, w * R0]];
-  let re = g * Math.cos(w * R0);
-  let im = -g * Math.sin(w * R0);
-  for (const [a, b] of den) {
-    const d = a! * a! + b! * b!;
-    [re, im] = [(re * a! + im * b!) / d, (im * a! - re * b!) / d];
-  }
-  return { re, im };
-}
+const C = HMTG.C;
+const L_RED = HMTG.Lred;
+const MGT = MGT_RENO;
+const hmtg = (N: number, TpS: number, durationS = 1500): Scenario => hmtgScenario(N, TpS, durationS);
+const cx = (z: Cx) => ({ re: z[0], im: z[1] });
 
 const mag = (z: { re: number; im: number }) => Math.hypot(z.re, z.im);
 
@@ -64,8 +30,8 @@ describe('linear stability from the models\' own equations (Hollot et al., INFOC
     const R0 = base.equilibrium.R0;
     expect(base.dcGain).toBeCloseTo((L_RED * (R0 * C) ** 3) / (4 * 60 * 60), 3);
     for (const w of [0.01, 0.05, base.crossoverRadS!]) {
-      expect(mag(base.at(w)) / mag(hmtgLoop(60, R0, w))).toBeGreaterThan(0.95);
-      expect(mag(base.at(w)) / mag(hmtgLoop(60, R0, w))).toBeLessThan(1.05);
+      expect(mag(base.at(w)) / mag(cx(hmtgLoop(60, R0, w)))).toBeGreaterThan(0.95);
+      expect(mag(base.at(w)) / mag(cx(hmtgLoop(60, R0, w)))).toBeLessThan(1.05);
     }
   });
   it('their design is stable at N = 60, R0 = 0.246 s with wide margins, and loses stability as N falls or the RTT grows', () => {
@@ -90,6 +56,56 @@ describe('linear stability from the models\' own equations (Hollot et al., INFOC
     expect(swing(hmtg(60, 0.2))).toBeLessThan(1);
     expect(swing(hmtg(5, 0.2))).toBeGreaterThan(100);
     expect(swing(hmtg(60, 0.8))).toBeGreaterThan(100);
+  });
+  it('their constants meet their own design rule, and the crossover sits at (just under) the design frequency wg = 0.1 min(2N/(R^2 C), 1/R)', () => {
+    // L_red (R+ C)^3 / (2 N-)^2 <= sqrt(wg^2 / K^2 + 1): the bound is 1.95e-4 at N- = 60, R+ = 0.246 s, K = 0.005.
+    expect(hmtgDesignBound()).toBeCloseTo(1.9485e-4, 7);
+    expect(L_RED).toBeLessThan(hmtgDesignBound());
+    const R0 = base.equilibrium.R0;
+    const wg = 0.1 * Math.min((2 * 60) / (R0 * R0 * C), 1 / R0);
+    expect(base.crossoverRadS!).toBeLessThan(wg);
+    expect(base.crossoverRadS!).toBeGreaterThan(0.9 * wg);
+    expect(base.crossoverRadS!).toBeCloseTo(0.0506, 4);
+  });
+  it('gives the margins of their closed-form loop at every point of the example (crossover within 0.5%, phase margin within 1 degree, gain margin within 5%)', () => {
+    for (const [N, Tp] of [[60, 0.2], [20, 0.2], [5, 0.2], [60, 0.5], [60, 0.8]] as const) {
+      const ours = scenarioStability(hmtg(N, Tp), { params: MGT });
+      const R0 = ours.equilibrium.R0;
+      const theirs = loopMargins((w) => hmtgLoop(N, R0, w), R0);
+      expect(ours.feedback).toBe(true);
+      expect(ours.crossoverRadS! / theirs.crossoverRadS!).toBeCloseTo(1, 2);
+      expect(Math.abs(ours.phaseMarginDeg - theirs.phaseMarginDeg)).toBeLessThan(1);
+      expect(ours.gainMargin / theirs.gainMargin).toBeGreaterThan(0.95);
+      expect(ours.gainMargin / theirs.gainMargin).toBeLessThan(1.05);
+      // Nyquist on their loop: no encirclement of -1 exactly where ours is stable.
+      expect(theirs.encirclements === 0).toBe(ours.stable);
+    }
+  });
+  it('reads whole-byte growth (floor) through the middle of its steps: NewReno on `normal` (mss 340) has an equilibrium where the staircase has only a jump', () => {
+    const s = presetScenario('normal', 'newreno', { durationS: 100, seed: 1 });
+    const a = scenarioStability(s);
+    const W = a.equilibrium.W0;
+    const p = a.equilibrium.p0;
+    const R = a.equilibrium.R0;
+    expect(a.equilibrium.regime).toBe('empty');
+    expect(p).toBeCloseTo(s.bottleneck.loss.rate, 12);
+    // newreno.model.yaml in congestion avoidance with SACK (b = 2 segments per ACK, D = 3, mss 340,
+    // secondMoment 1.167, timeouts at rate p^2): growth through the middle of floor's steps equals the loss term.
+    const mss = 340;
+    const b = 2;
+    expect(loopValues(s).values).toMatchObject({ mss, b, D: 3, sack: 1, flightSsthresh: 1, secondMoment: 1.167, timeouts: 1, lossEvents: 1 });
+    const loss = (w: number) => (1.167 * (1 - (1 - p) ** w)) / R * (((w + 2) / 2) * (1 - p * p) + (w - 1) * p * p);
+    expect(((mss / W - 0.5) * W) / (mss * b) / R - loss(W)).toBeCloseTo(0, 6);
+    // The staircase itself: growth 4 W / 680 below W = 85 and 3 W / 680 above, loss 0.43 / R between: no root.
+    const stair = (w: number) => (Math.max(1, Math.floor(mss / w)) * w) / (mss * b) / R - loss(w);
+    expect(stair(84.99)).toBeGreaterThan(0);
+    expect(stair(85.01)).toBeLessThan(0);
+    expect(W).toBeGreaterThan(80);
+    expect(W).toBeLessThan(90);
+    // Random loss only, the queue empty: p does not depend on the state, so there is no loop through p.
+    expect(a.feedback).toBe(false);
+    expect(a.crossoverRadS).toBeNull();
+    expect(a.note).toMatch(/no loop through p/);
   });
   it('a drop-tail queue held full is unstable (as a loss rate, the overflow is a cliff: gain margin far below 1)', () => {
     const s = dumbbellScenario('reno');
