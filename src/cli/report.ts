@@ -83,7 +83,7 @@ export function register(program: Command): void {
     .option('--duration <time>', 'simulated time of every run, e.g. 20s')
     .option('--seed <n>', 'seed every run seed is derived from')
     .option('--models <dir>', "directory of fluid model files (default: the repository's models/)")
-    .option('--charts <list>', 'sections to include: cwnd, queue, goodput, errors, equations')
+    .option('--charts <list>', 'sections to include: cwnd, queue, goodput, errors, equations, stability (Hollot et al.\'s RED example, ~3 s)')
     .option('--name <name>', 'report name (default output reports/<name>/; uses reports/recipes/<name>.yaml when it exists)')
     .option('--title <text>', 'page title')
     .option('--out <dir>', 'output directory (default reports/<name>)')

@@ -261,7 +261,7 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
   // A section that cannot be computed costs that section, said on the page and on stderr, not the report.
   let stability: Section | null;
   try {
-    stability = stabilitySection(cases, warnings);
+    stability = stabilitySection(cases, warnings, { example: recipe.charts.includes('stability') });
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     warnings.push(`linear stability not computed: ${why}`);

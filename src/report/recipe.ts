@@ -10,7 +10,7 @@ import { parseDurationS } from '../units.js';
 import { ENGINES, isVariant, VARIANTS, type Engine, type Variant } from '../variants.js';
 
 /** Charts (and chart-like sections) a report can hold. */
-export const CHART_KINDS = ['cwnd', 'queue', 'goodput', 'errors', 'equations'] as const;
+export const CHART_KINDS = ['cwnd', 'queue', 'goodput', 'errors', 'equations', 'stability'] as const;
 export type ChartKind = (typeof CHART_KINDS)[number];
 
 /**
