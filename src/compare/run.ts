@@ -74,13 +74,19 @@ export async function runComparison(
       opts.onProgress?.(++done, total, `${label} packet`);
       const fluid = await guarded('fluid', scenario, engines.runFluid);
       opts.onProgress?.(++done, total, `${label} fluid`);
+      // closedForms says itself which formulas do not apply (with reasons); one that throws is a
+      // failure, flagged on the case like a failed run (bad input is the user's to fix: it propagates).
       let closed: ClosedFormPrediction[] = [];
+      let closedFailure: string | null = null;
       try {
         closed = [...engines.closedForms(scenario)];
-      } catch {
-        closed = []; // a closed form that does not apply to this scenario is simply absent
+      } catch (err) {
+        if (err instanceof Error && err.name === 'InputError') throw err;
+        closedFailure = err instanceof Error ? err.message : String(err);
       }
-      cases.push({ scenario, packet, fluid, closed, comparison: compareRuns(packet, fluid, closed) });
+      const comparison = compareRuns(packet, fluid, closed);
+      if (closedFailure !== null) comparison.flags.push({ code: 'run-failed', severity: 'invalid', subject: 'closed-form', message: `closed forms failed: ${closedFailure}` });
+      cases.push({ scenario, packet, fluid, closed, comparison });
     }
   }
   return cases;

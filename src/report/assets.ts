@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,12 +12,8 @@ function packageDir(pkg: string, marker: string): string {
   // Walk up from the resolved entry to the directory holding `marker` (the package's dist/build dir).
   let dir = dirname(fileURLToPath(import.meta.resolve(pkg)));
   for (let i = 0; i < 4; i++) {
-    try {
-      readFileSync(join(dir, marker));
-      return dir;
-    } catch {
-      dir = dirname(dir);
-    }
+    if (existsSync(join(dir, marker))) return dir;
+    dir = dirname(dir);
   }
   throw new Error(`cannot locate ${marker} of ${pkg}`);
 }

@@ -100,6 +100,8 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
     figures.set(key, opts.replicates?.get(key) ?? summarise([c.packet.spec.seed], c.packet.status === 'ok' ? [compactResult(c.packet)] : []));
   }
   const lines: LineFigures[] = scenarios.map((s) => lineFigures(s, variants, figures));
+  // What failed is marked on the page and also said on stderr, by case and reason.
+  for (const c of cases) for (const f of c.comparison.flags) if (f.code === 'run-failed') warnings.push(`${c.scenario.name}/${c.comparison.variant}: ${f.message}`);
   const totalCharts = chartCount(recipe, cases.length);
   let doneCharts = 0;
   const charts: BuiltChart[] = [];

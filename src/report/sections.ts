@@ -163,7 +163,13 @@ export function modelsHtml(docs: readonly ModelDoc[], warnings: string[]): strin
         })
         .join('');
       const syms = d.symbols?.length
-        ? `<dl class="params">${d.symbols.map((s) => `<dt>${renderLatex(s.latex, false).html}</dt><dd>${escapeHtml(s.meaning)}</dd>`).join('')}</dl>`
+        ? `<dl class="params">${d.symbols
+            .map((s) => {
+              const r = renderLatex(s.latex, false);
+              if (r.error) warnings.push(`model ${d.id}, symbol ${s.latex}: ${r.error}`);
+              return `<dt>${r.html}</dt><dd>${escapeHtml(s.meaning)}</dd>`;
+            })
+            .join('')}</dl>`
         : '';
       return `<h3 id="model-${escapeHtml(d.id)}">${escapeHtml(d.title)}</h3>${d.citation ? p(`<span class="muted">${escapeHtml(d.citation)}</span>`) : ''}${d.description ? p(escapeHtml(d.description)) : ''}${eqs}${syms}`;
     })

@@ -45,7 +45,8 @@ export const CLOSED_FORM_PREFERENCE: readonly string[] = [...new Set(VARIANTS.fl
 
 /** Flags that concern closed form `cf`: the general ones, and those naming it (not its siblings). */
 export function closedFormFlags(c: Comparison, cf: { title: string } | null): ValidityFlag[] {
-  if (!cf) return [];
+  // Closed forms that failed leave no primary one, and the failure must still show in its column.
+  if (!cf) return c.flags.filter((f) => f.subject === 'closed-form' && f.code === 'run-failed');
   return c.flags.filter((f) => f.subject === 'closed-form' && (f.code === 'bandwidth-limited' || f.message.startsWith(cf.title)));
 }
 
@@ -229,6 +230,7 @@ export function scenarioRows(scenarios: readonly Scenario[]): ScenarioRow[] {
 const FLAG_TEXT: Record<string, string> = {
   'run-failed|fluid': 'the fluid run failed; its numbers are not shown',
   'run-failed|comparison': 'the packet run failed; nothing is compared',
+  'run-failed|closed-form': 'the closed forms could not be computed (the error is in the tooltip); none is shown',
   'timeouts-dominate|fluid': 'timeouts outnumber fast recoveries or leave the sender idle for a fifth of the run or more; the fluid models treat every loss as a fast-recovery window cut and have no RTO idle time',
   'few-packets-per-rtt|fluid': 'fewer than 4 packets per RTT on average: too few for a fluid approximation, or for three duplicate ACKs',
   'bandwidth-limited|fluid': 'bandwidth limited: the link, not random loss, sets the rate (goodput near capacity, or losses mostly queue overflows)',
@@ -295,7 +297,7 @@ export function goodputTableHtml(cases: readonly ComparisonCase[], scenarios: re
       return (
         `<td class="first"${p.runs > 1 ? ` title="median of ${p.runs} runs"` : ''}>${mbps(p.median)}</td>` +
         `<td>${c.fluid.status === 'ok' ? `${mbps(c.fluid.goodputBps)} (${err(e.fluid, c.fluidTrusted)})` : mbps(null)}${notes.marks(fl.fluid, `${s} ${v}`)}</td>` +
-        `<td${cf ? ` title="${escapeHtml(cf.title)}"` : ''}>${cf ? `${mbps(cf.goodputBpsAllFlows)} (${err(e.closed, !fl.closed.some((f) => f.severity === 'invalid'))})${notes.marks(fl.closed, `${s} ${v}`)}` : '–'}</td>`
+        `<td${cf ? ` title="${escapeHtml(cf.title)}"` : ''}>${cf ? `${mbps(cf.goodputBpsAllFlows)} (${err(e.closed, !fl.closed.some((f) => f.severity === 'invalid'))})${notes.marks(fl.closed, `${s} ${v}`)}` : `–${notes.marks(fl.closed, `${s} ${v}`)}`}</td>`
       );
     });
     return `<tr data-variant="${v}"><th class="label" scope="row">${escapeHtml(v)}</th>${cells.join('')}</tr>`;

@@ -120,13 +120,17 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
   try {
     cases = opts.cases ?? (await runComparison(scenarios, recipe.variants, runOpts));
   } catch (e) {
-    await others?.catch(() => undefined); // settle the workers before reporting the first error
+    // Settle the workers before reporting; a second, different failure is named beside the first.
+    await others?.catch((e2: unknown) => {
+      const why = e2 instanceof Error ? e2.message : String(e2);
+      if (e instanceof Error && e2 !== e && why !== e.message) e.message += ` (the replications failed too: ${why})`;
+    });
     throw e;
   }
   // An engine left out is not a failure: no "run failed" marks for it.
   cases = cases.map((c) => ({
     ...c,
-    comparison: { ...c.comparison, flags: c.comparison.flags.filter((f) => !(f.code === 'run-failed' && (f.subject === 'fluid' ? c.fluid : c.packet).failure?.startsWith(NOT_RUN))) },
+    comparison: { ...c.comparison, flags: c.comparison.flags.filter((f) => !(f.code === 'run-failed' && f.subject !== 'closed-form' && (f.subject === 'fluid' ? c.fluid : c.packet).failure?.startsWith(NOT_RUN))) },
   }));
   const rest = await others;
   const replicates = rest

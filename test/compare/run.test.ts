@@ -26,6 +26,17 @@ describe('runComparison', () => {
     expect(c!.comparison.relErr.goodput).toBeNull();
   });
 
+  it('should flag closed forms that throw on the case (shown in the compare table and the report), not drop them silently', async () => {
+    const broken: EngineSet = { ...fakeEngines, closedForms: () => { throw new RangeError('pftk: T0 is NaN'); } };
+    const [c] = await runComparison([lossy], ['reno'], { engines: broken });
+    expect(c!.closed).toEqual([]);
+    expect(c!.comparison.flags).toContainEqual({ code: 'run-failed', severity: 'invalid', subject: 'closed-form', message: 'closed forms failed: pftk: T0 is NaN' });
+    const { formatComparisonTable } = await import('../../src/cli/compare.js');
+    expect(formatComparisonTable([c!.comparison])).toMatch(/\[\d\] closed-form: closed forms failed: pftk: T0 is NaN/);
+    const picky: EngineSet = { ...fakeEngines, closedForms: () => { throw new InputError('tcp.minRtoS', 'must be > 0'); } };
+    await expect(runComparison([lossy], ['reno'], { engines: picky })).rejects.toBeInstanceOf(InputError);
+  });
+
   it('should let bad input through as InputError (the user must fix it, it is no model failure)', async () => {
     const picky: EngineSet = { ...fakeEngines, runPacket: () => { throw new InputError('ccParams.beta', 'must be in (0, 1), got 2'); } };
     await expect(runComparison([lossy], ['cubic'], { engines: picky })).rejects.toBeInstanceOf(InputError);
