@@ -13,20 +13,22 @@
  *   and ns-3 use the minimum RTT instead).
  * - Reno-friendly region (RFC 4.3): W_est starts at cwnd_epoch and grows by alpha x segmentsAcked /
  *   cwnd, alpha = 3 (1 - beta) / (1 + beta), and alpha = 1 once W_est >= cwnd_prior (the cwnd before
- *   the last reduction). While W_cubic(t) < W_est, cwnd = W_est. Linux's tcp_friendliness is the
- *   same idea in integer form; ns-3's TcpCubic has no such region (param `renoFriendly` = 0 drops
- *   it). On `lfn` (20 seeds x 500 s, medians) the defaults give 831 kbit/s, and HyStart on without
- *   the region 847 (ns-3 821). Dropping it does not make this ns-3's CUBIC at small windows: ns-3
- *   grows by whole segments with an integer `cnt` (and cnt <= 20 while W_max = 0), which is much
- *   faster there; on `lossy` (p = 0.1) the defaults give 39.5 kbit/s (ns-3 36.5), without the
- *   region only 12.9.
+ *   the last reduction). While W_cubic(t) < W_est, cwnd = W_est. Linux's tcp_friendliness and ns-3's
+ *   TcpFriendliness are the same idea in integer form (param `renoFriendly` = 0 drops it).
+ * - Arithmetic (param `cntArithmetic`): the default, 1, is ns-3 TcpCubic's, in whole segments with a
+ *   count of acknowledged segments per one-segment increase (cubic-cnt.ts); 0 is RFC 9438's
+ *   real-valued curve described here. They agree on large windows and part on small ones: ns-3 agreement
+ *   (median of 10 seeds vs ns-3, SACK on) lossy +68% with the real-valued curve, +15% with ns-3's
+ *   arithmetic; normal -4.1/-7.7%, lfn 0.0/+4.6%; SACK off normal +33.6/+27.7%, lfn +0.2/+5.3%,
+ *   lossy -12.1/-12.9%.
  * - Counting choice: per acknowledged SEGMENT. Each ACK grows cwnd by segmentsAcked x
  *   (target - cwnd) / cwnd segments (RFC 4.4/4.5 state the increment per ACK; Linux and ns-3 count
  *   acked segments through `cnt`), so delayed ACKs do not slow the curve and cwnd follows W_cubic(t)
  *   in time. Fractional bytes are carried in a credit so cwnd stays whole bytes.
  * - Loss (RFC 4.6, 4.7): ssthresh is cut from CWND: max(cwnd x beta, 2 MSS). W_max = cwnd, or with
  *   fast convergence (on by default) W_max = cwnd (1 + beta) / 2 when cwnd < the previous W_max. A
- *   timeout also forgets W_max (Linux/ns-3 reset on CA_Loss), so the next epoch starts with K = 0.
+ *   timeout also forgets W_max (Linux bictcp_reset on CA_Loss; ns-3 keeps it, as cubic-cnt.ts does),
+ *   so the next epoch starts with K = 0.
  * - Slow start by acknowledged segments, capped at ssthresh (Linux tcp_slow_start). HyStart (param
  *   `hystart`, on by default as in Linux and ns-3; 0 for RFC 9438's plain slow start) is Linux's
  *   classic HyStart, see hystart.ts. Before the first loss (W_max = 0) growth is at least
@@ -43,6 +45,7 @@ import type {
   TcpState,
 } from './types.js';
 import { inSlowStart, slowStart } from './common.js';
+import { CubicCntGrowth } from './cubic-cnt.js';
 import { HyStart, HYSTART_ACK_TRAIN, HYSTART_DELAY } from './hystart.js';
 
 const PARAMS: readonly ParamSpec[] = [
@@ -53,6 +56,7 @@ const PARAMS: readonly ParamSpec[] = [
   { name: 'hystart', doc: 'Classic HyStart in slow start (Linux tcp_cubic.c, ns-3 TcpCubic default): 1 on, 0 off (RFC 9438 leaves slow start to RFC 5681)', unit: 'flag', default: 1, min: 0, max: 1 },
   { name: 'cntClamp', doc: 'While no loss has been seen (W_max = 0) cwnd grows at least 1/cntClamp per RTT (Linux and ns-3: cnt <= 20, 5% per RTT); 0 = RFC 9438 curve only', unit: 'count', default: 20, min: 0, max: 1000 },
   { name: 'hystartNs3', doc: 'HyStart thresholds: 0 = Linux (ACK train delayMin/2, delay clamp(delayMin/8, 4, 16 ms), RTT samples), 1 = ns-3 TcpCubic (delayMin, clamp(delayMin, 4 ms, 1 s), SRTT)', unit: 'flag', default: 0, min: 0, max: 1 },
+  { name: 'cntArithmetic', doc: 'Growth arithmetic: 1 = ns-3 TcpCubic (whole segments, cnt per one-segment increase, W_max kept after a timeout; see cubic-cnt.ts), 0 = RFC 9438 real-valued curve', unit: 'flag', default: 1, min: 0, max: 1 },
   { name: 'hystartDetect', doc: 'HyStart detectors: 1 ACK train, 2 delay increase, 3 both', unit: 'bitmask', default: HYSTART_ACK_TRAIN | HYSTART_DELAY, min: 1, max: 3 },
 ];
 
@@ -83,6 +87,8 @@ export class Cubic implements CongestionControl {
   readonly renoFriendly: boolean;
   readonly hystart: HyStart | null;
   readonly cntClamp: number;
+  /** ns-3's integer growth instead of the real-valued curve (param `cntArithmetic`). */
+  readonly cnt: CubicCntGrowth | null;
 
   /** W_max, segments; 0 = none (start of connection, or after a timeout). */
   wMax = 0;
@@ -106,15 +112,20 @@ export class Cubic implements CongestionControl {
     this.renoFriendly = (params.renoFriendly ?? 1) === 1;
     this.hystart = (params.hystart ?? 1) === 1 ? new HyStart(params.hystartDetect ?? 3, (params.hystartNs3 ?? 0) === 1) : null;
     this.cntClamp = params.cntClamp ?? 20;
+    this.cnt = (params.cntArithmetic ?? 1) === 1 ? new CubicCntGrowth(this.c, this.beta, this.fastConvergence, this.renoFriendly, this.cntClamp) : null;
   }
 
   onAck(tcb: TcpState, ack: AckSample): void {
+    // ns-3 hands PktsAcked its SRTT on every ACK, duplicate or not.
+    if (this.cnt !== null && tcb.srttS > 0) this.cnt.onRtt(ack.nowS, tcb.srttS);
     if (!this.hystart) return;
-    const sinceEpoch = ack.nowS - this.epochStartS; // NaN (no epoch) compares false
+    const epochStartS = this.cnt !== null ? this.cnt.epochStartS : this.epochStartS;
+    const sinceEpoch = ack.nowS - epochStartS; // NaN (no epoch) compares false
     this.hystart.onAck(tcb, ack, sinceEpoch < DELAY_SAMPLE_HOLDOFF_S);
   }
 
   ssthresh(tcb: TcpState, kind: LossKind, _nowS: number): number {
+    if (this.cnt !== null) return this.cnt.ssthresh(tcb);
     const cwnd = tcb.cwndBytes / tcb.mssBytes;
     this.wMax = this.fastConvergence && cwnd < this.wMax ? (cwnd * (1 + this.beta)) / 2 : cwnd;
     this.cwndPrior = cwnd;
@@ -125,6 +136,10 @@ export class Cubic implements CongestionControl {
   }
 
   increaseWindow(tcb: TcpState, ack: AckSample): void {
+    if (this.cnt !== null) {
+      this.cnt.increaseWindow(tcb, ack.nowS, ack.segmentsAcked);
+      return;
+    }
     let segs = ack.segmentsAcked;
     if (inSlowStart(tcb)) segs = slowStart(tcb, segs);
     // An ACK that acknowledges no whole segment neither grows cwnd nor opens an epoch (ns-3).
@@ -133,7 +148,13 @@ export class Cubic implements CongestionControl {
   }
 
   onStateChange(_tcb: TcpState, state: CaState, _nowS: number): void {
-    if (state === 'loss') this.forget();
+    if (state !== 'loss') return;
+    if (this.cnt !== null) {
+      this.cnt.reset();
+      this.hystart?.reset();
+      return;
+    }
+    this.forget();
   }
 
   /** RFC 9438 4.2-4.5 for one ACK in congestion avoidance. */

@@ -262,8 +262,12 @@ export class TcpSender implements RecoveryContext {
     const tcb = this.tcb;
     const mss = this.mssBytes;
     const bytesAcked = ackNo - una0;
-    let segs = Math.floor(bytesAcked / mss);
-    this.ackCarryBytes += bytesAcked % mss;
+    // The segments this ACK delivered: with SACK the bytes SACKed earlier were counted by the ACKs that
+    // SACKed them, so only the newly delivered ones count (ns-3's currentDelivered from its rate
+    // sampler; Linux's tcp_sacktag + tcp_clean_rtx_queue count each segment once the same way).
+    const countedBytes = this.config.sack ? ev.deliveredBytes : bytesAcked;
+    let segs = Math.floor(countedBytes / mss);
+    this.ackCarryBytes += countedBytes % mss;
     if (this.ackCarryBytes >= mss) {
       segs++;
       this.ackCarryBytes -= mss;

@@ -4,10 +4,12 @@ import { makeTcb, MSS, newAck, runRounds, type MutableTcb } from './helpers.js';
 
 const C = 0.4;
 const BETA = 0.7;
+/** These tests check RFC 9438's real-valued curve (cubic-cnt.test.ts checks ns-3's arithmetic, the default). */
+const RFC = { cntArithmetic: 0 };
 
 /** A CUBIC flow that just took a dupack loss at `wMaxSegs` segments: cwnd = ssthresh = beta x W. */
 function afterLoss(wMaxSegs: number, params: Record<string, number> = {}): { cc: Cubic; tcb: MutableTcb } {
-  const cc = new Cubic(params);
+  const cc = new Cubic({ ...RFC, ...params });
   const tcb = makeTcb({ cwndBytes: wMaxSegs * MSS, ssthreshBytes: wMaxSegs * MSS, bytesInFlight: wMaxSegs * MSS });
   tcb.ssthreshBytes = cc.ssthresh(tcb, 'dupacks', 0);
   tcb.cwndBytes = tcb.ssthreshBytes;
@@ -39,17 +41,17 @@ describe('cubic loss response', () => {
   });
 
   it('cubic.ssthresh(tcb) = 0.7 x cwnd, cut from cwnd not flight size', () => {
-    const cc = new Cubic({});
+    const cc = new Cubic(RFC);
     expect(cc.ssthresh(makeTcb({ cwndBytes: 100 * MSS, bytesInFlight: 40 * MSS }), 'dupacks', 0)).toBe(70 * MSS);
-    expect(new Cubic({}).ssthresh(makeTcb({ cwndBytes: 12345 }), 'timeout', 0)).toBe(Math.floor(12345 * 0.7));
+    expect(new Cubic(RFC).ssthresh(makeTcb({ cwndBytes: 12345 }), 'timeout', 0)).toBe(Math.floor(12345 * 0.7));
   });
 
   it('cubic.ssthresh(tcb) has a floor of 2 MSS', () => {
-    expect(new Cubic({}).ssthresh(makeTcb({ cwndBytes: 2 * MSS }), 'dupacks', 0)).toBe(2 * MSS);
+    expect(new Cubic(RFC).ssthresh(makeTcb({ cwndBytes: 2 * MSS }), 'dupacks', 0)).toBe(2 * MSS);
   });
 
   it('cubic.ssthresh(tcb) uses the beta param (beta = 0.5 halves cwnd)', () => {
-    expect(new Cubic({ beta: 0.5 }).ssthresh(makeTcb({ cwndBytes: 100 * MSS }), 'dupacks', 0)).toBe(50 * MSS);
+    expect(new Cubic({ ...RFC, beta: 0.5 }).ssthresh(makeTcb({ cwndBytes: 100 * MSS }), 'dupacks', 0)).toBe(50 * MSS);
   });
 
   it('cubic sets W_max = cwnd at a loss above the previous W_max', () => {
@@ -134,7 +136,7 @@ describe('cubic window growth', () => {
   }
 
   it('cubic target is clamped at 1.5 cwnd: the first ACK of a steep epoch adds (1.5 cwnd - cwnd) / cwnd = 0.5 MSS', () => {
-    const cc = new Cubic({});
+    const cc = new Cubic(RFC);
     const tcb = makeTcb({ cwndBytes: 1000 * MSS });
     cc.ssthresh(tcb, 'dupacks', 0); // W_max = 1000 segments
     tcb.cwndBytes = 10 * MSS; // far below: W_cubic(0 + RTT) ~ 38 segments > 1.5 x 10
@@ -151,7 +153,7 @@ describe('cubic window growth', () => {
   });
 
   it('cubic never shrinks cwnd on an ACK (target clamped below at cwnd)', () => {
-    const cc = new Cubic({});
+    const cc = new Cubic(RFC);
     const tcb = makeTcb({ cwndBytes: 100 * MSS });
     cc.ssthresh(tcb, 'dupacks', 0);
     tcb.cwndBytes = 150 * MSS; // above W_max: K = 0, target >= cwnd
@@ -208,7 +210,7 @@ describe('cubic window growth', () => {
   });
 
   it('cubic slow start adds segmentsAcked MSS and stops at ssthresh', () => {
-    const cc = new Cubic({});
+    const cc = new Cubic(RFC);
     const tcb = makeTcb({ cwndBytes: 10 * MSS, ssthreshBytes: 11 * MSS });
     cc.increaseWindow(tcb, newAck(0, 1));
     expect(tcb.cwndBytes).toBe(11 * MSS);
@@ -221,7 +223,7 @@ describe('cubic window growth', () => {
 describe('cubic before the first loss (W_max = 0): the cnt clamp', () => {
   /** One RTT of per-segment ACKs in congestion avoidance, starting at 100 segments (ssthresh 50). */
   function oneRtt(params: Record<string, number>): number {
-    const cc = new Cubic({ hystart: 0, ...params });
+    const cc = new Cubic({ ...RFC, hystart: 0, ...params });
     const tcb = makeTcb({ cwndBytes: 100 * MSS, ssthreshBytes: 50 * MSS, srttS: 0.1 });
     for (let i = 0; i < 100; i++) cc.increaseWindow(tcb, newAck(i * 0.001));
     return tcb.cwndBytes / MSS;

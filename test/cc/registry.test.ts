@@ -92,7 +92,7 @@ describe('registry', () => {
 
 describe('validateCcParams', () => {
   it('validateCcParams(cubic, {}) fills every default', () => {
-    expect(validateCcParams('cubic', {})).toEqual({ c: 0.4, beta: 0.7, fastConvergence: 1, renoFriendly: 1, hystart: 1, cntClamp: 20, hystartDetect: 3, hystartNs3: 0 });
+    expect(validateCcParams('cubic', {})).toEqual({ c: 0.4, beta: 0.7, fastConvergence: 1, renoFriendly: 1, hystart: 1, cntClamp: 20, hystartDetect: 3, hystartNs3: 0, cntArithmetic: 1 });
     expect(validateCcParams('westwood')).toEqual({ segmentCounting: 0, estimator: 1, filter: 1 });
     expect(validateCcParams('reno', {})).toEqual({ partialAcks: 1 });
     expect(validateCcParams('newreno', {})).toEqual({});
@@ -105,7 +105,7 @@ describe('validateCcParams', () => {
   it('validateCcParams throws InputError naming an unknown param and the accepted ones', () => {
     const e = thrown(() => validateCcParams('cubic', { gamma: 1 }));
     expect(e.field).toBe('ccParams.gamma');
-    expect(e.message).toContain('c, beta, fastConvergence, renoFriendly, hystart, cntClamp, hystartNs3, hystartDetect');
+    expect(e.message).toContain('c, beta, fastConvergence, renoFriendly, hystart, cntClamp, hystartNs3, cntArithmetic, hystartDetect');
     expect(e.message).toContain('hystartNs3');
     const r = thrown(() => validateCcParams('newreno', { beta: 0.5 }));
     expect(r.message).toContain('accepted: none');

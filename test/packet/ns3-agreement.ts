@@ -47,21 +47,16 @@ export const KNOWN_GAPS: Readonly<Record<Mode, Readonly<Record<string, string>>>
       '1.79-7.77: whether the first slow-start loss leaves Westwood+ below or above the access link rate); ' +
       "over seeds 1-30 cclab's median is +13%.",
     'lossy/westwood':
-      '+57%, open. With SACK both find lost retransmissions without the timer (cclab: 1 timeout in 100 s, ' +
+      '+54%, open. With SACK both find lost retransmissions without the timer (cclab: 1 timeout in 100 s, ' +
       'ns-3 resends ~0.12 segments per delivered one in every run); cclab runs 625-714 kbit/s, ns-3 209-578. ' +
       "Candidates read in ns-3's source, not yet confirmed (goodput.csv has no timeout counts): ns-3's Westwood+ " +
       'counts every ACK equal to SND.UNA as one delivered segment even when it SACKs nothing new; after a ' +
       'timeout ns-3 resends only lost segments below the highest SACK and sends new data first.',
-    'lossy/cubic':
-      '+60%, open (cclab 64.7 kbit/s, ns-3 40.3; cntClamp = 0 changes nothing). Candidates read in ns-3: its ' +
-      "CubicReset keeps W_max (m_lastMaxCwnd) after a timeout where Linux and cclab forget it, so ns-3's " +
-      'post-timeout epochs start concave below an old maximum; its TCP friendliness grows one segment per ' +
-      'cwnd x 15/8 ACKed segments with no switch to alpha = 1; and IncreaseWindow skips flows that are not cwnd-limited.',
   },
   nosack: {
     'normal/newreno': "ns-3 without SACK falls into a retransmission storm on `normal`: it counts each duplicate ACK as a 'SACK' mark on the segment after the head (TcpTxBuffer::AddRenoSack); after a multi-hole recovery the marks outlive it, the new head is marked lost and resent although in flight, its duplicate brings a duplicate ACK, which adds a mark: ~550k-640k retransmissions in 500 s. cclab's SACK-less TCP is RFC 5681/6582 and does not do this (the same inferred-marks bookkeeping was behind cclab's own spurious-recovery loop, issue 8). " +
       'ns-3 is bimodal (8 runs storm at 3.7-4.1 Mbit/s, 2 stay clear at 2.5-2.65); cclab matches the clear mode: -31.8%.',
-    'normal/cubic': "ns-3 without SACK falls into a retransmission storm on `normal`: it counts each duplicate ACK as a 'SACK' mark on the segment after the head (TcpTxBuffer::AddRenoSack); after a multi-hole recovery the marks outlive it, the new head is marked lost and resent although in flight, its duplicate brings a duplicate ACK, which adds a mark: ~550k-640k retransmissions in 500 s. cclab's SACK-less TCP is RFC 5681/6582 and does not do this (the same inferred-marks bookkeeping was behind cclab's own spurious-recovery loop, issue 8). " + 'All 10 ns-3 runs storm (622k retransmissions, 4.35 Mbit/s); cclab keeps the access link busier: +33.6%.',
+    'normal/cubic': "ns-3 without SACK falls into a retransmission storm on `normal`: it counts each duplicate ACK as a 'SACK' mark on the segment after the head (TcpTxBuffer::AddRenoSack); after a multi-hole recovery the marks outlive it, the new head is marked lost and resent although in flight, its duplicate brings a duplicate ACK, which adds a mark: ~550k-640k retransmissions in 500 s. cclab's SACK-less TCP is RFC 5681/6582 and does not do this (the same inferred-marks bookkeeping was behind cclab's own spurious-recovery loop, issue 8). " + 'All 10 ns-3 runs storm (622k retransmissions, 4.35 Mbit/s); cclab keeps the access link busier: +27.7%.',
     'lossy/reno':
       '-21.0%: the RFC 6582 `recover` check. cclab reads "covers more than recover" strictly (as Linux: an ACK equal to SND.MAX at the ' +
       'last loss event does not qualify, since go-back-N copies bring exactly such duplicate ACKs); ns-3 accepts equality ' +

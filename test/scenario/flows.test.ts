@@ -58,7 +58,7 @@ describe('per-flow congestion control in scenarios', () => {
       "v.yaml: flows[3].variant must be one of tahoe, reno, newreno, westwood, cubic, got 'vegas'",
     );
     expect(thrown(() => parseScenarioText(four('{variant: cubic, ccParams: {x: 1}}'), 'x.yaml')).message).toBe(
-      'x.yaml: flows[3].ccParams.x is not a parameter of cubic (accepted: c, beta, fastConvergence, renoFriendly, hystart, cntClamp, hystartNs3, hystartDetect)',
+      'x.yaml: flows[3].ccParams.x is not a parameter of cubic (accepted: c, beta, fastConvergence, renoFriendly, hystart, cntClamp, hystartNs3, cntArithmetic, hystartDetect)',
     );
     expect(thrown(() => parseScenarioText(four('{variant: cubic, ccParams: {beta: 1.5}}'), 'b.yaml')).message).toBe(
       'b.yaml: flows[3].ccParams.beta must be in [0.1, 0.95] (ratio), got 1.5',
