@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Cubic } from '../../src/cc/cubic.js';
 import { deliver, makeTcb, MSS, newAck } from './helpers.js';
 
-/** ns-3 TcpCubic arithmetic (param cntArithmetic = 1), values worked by hand from tcp-cubic.cc. */
+/** ns-3 TcpCubic arithmetic (param cntArithmetic = 1; the default is RFC 9438's curve), values worked by hand from tcp-cubic.cc. */
 const NS3 = { cntArithmetic: 1 };
 
 describe('CUBIC with ns-3 TcpCubic arithmetic (whole segments, cnt)', () => {

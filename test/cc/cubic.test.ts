@@ -4,7 +4,7 @@ import { makeTcb, MSS, newAck, runRounds, type MutableTcb } from './helpers.js';
 
 const C = 0.4;
 const BETA = 0.7;
-/** These tests check RFC 9438's real-valued curve (cubic-cnt.test.ts checks ns-3's arithmetic, the default). */
+/** These tests check RFC 9438's real-valued curve, the default, explicitly (cubic-cnt.test.ts checks ns-3's arithmetic). */
 const RFC = { cntArithmetic: 0 };
 
 /** A CUBIC flow that just took a dupack loss at `wMaxSegs` segments: cwnd = ssthresh = beta x W. */

@@ -92,7 +92,7 @@ describe('registry', () => {
 
 describe('validateCcParams', () => {
   it('validateCcParams(cubic, {}) fills every default', () => {
-    expect(validateCcParams('cubic', {})).toEqual({ c: 0.4, beta: 0.7, fastConvergence: 1, renoFriendly: 1, hystart: 1, cntClamp: 20, hystartDetect: 3, hystartNs3: 0, cntArithmetic: 1 });
+    expect(validateCcParams('cubic', {})).toEqual({ c: 0.4, beta: 0.7, fastConvergence: 1, renoFriendly: 1, hystart: 1, cntClamp: 20, hystartDetect: 3, hystartNs3: 0, cntArithmetic: 0 });
     expect(validateCcParams('westwood')).toEqual({ segmentCounting: 0, estimator: 1, filter: 1 });
     expect(validateCcParams('reno', {})).toEqual({ partialAcks: 1 });
     expect(validateCcParams('newreno', {})).toEqual({});
