@@ -186,16 +186,23 @@ export function responseChart(rows: readonly ReportRow[], theory: readonly Theor
   // can sit decades below the mean and would squash every line; such bars are cut at the axis.
   const ys = lines.map((d) => d.y).filter((v): v is number => v !== null && v > 0);
   const domain = ys.length ? [Math.min(...ys) / 2, Math.max(...ys) * 2] : undefined;
-  const data = lines.map((d) => ({ ...d, loClip: d.lo === null || !domain ? d.lo : Math.max(d.lo, domain[0]!), cut: d.lo !== null && domain !== undefined && d.lo < domain[0]! }));
+  const data = lines.map((d) => ({ ...d, line: d.source === 'packet' ? null : `${d.variant} · ${d.source}`, loClip: d.lo === null || !domain ? d.lo : Math.max(d.lo, domain[0]!), cut: d.lo !== null && domain !== undefined && d.lo < domain[0]! }));
   const yScale = { type: 'log', ...(domain ? { domain } : {}) };
   const y = { field: 'y', type: 'quantitative', title: 'goodput (bit/s)', scale: yScale, axis: { format: '.2~s' } };
   const color = { field: 'variant', type: 'nominal', title: 'variant', scale: variantScale(variants) };
   const lineKinds = ['fluid model', ...formulas];
-  const strokeDash = {
-    field: 'source', type: 'nominal', title: 'line',
-    scale: { domain: lineKinds, range: lineKinds.map((_, i) => (i === 0 ? [1, 0] : DASHES[(i - 1) % DASHES.length]!)) },
-    legend: { symbolType: 'stroke', symbolStrokeColor: '#333', symbolStrokeWidth: 1.6 },
+  const dashOf = (source: string) => {
+    const i = lineKinds.indexOf(source);
+    return i <= 0 ? [1, 0] : DASHES[(i - 1) % DASHES.length]!;
   };
+  // Each model line is one legend entry, "variant · model", drawn in its variant's colour with its
+  // model's dash (colour and dash on one field merge into one legend of the strokes drawn).
+  const lineName = (variant: string, source: string) => `${variant} · ${source}`;
+  const present = new Set(lines.filter((d) => d.source !== 'packet').map((d) => lineName(d.variant, d.source)));
+  const lineDomain = variants.flatMap((v) => lineKinds.map((k) => ({ v, k, name: lineName(v, k) }))).filter((e) => present.has(e.name));
+  const lineLegend = { symbolType: 'stroke', symbolStrokeWidth: 1.8, symbolSize: 300, labelLimit: 220 };
+  const lineColor = { field: 'line', type: 'nominal', title: 'model lines', scale: { domain: lineDomain.map((e) => e.name), range: lineDomain.map((e) => variantScale(variants).range[variants.indexOf(e.v as Variant)]!) }, legend: lineLegend };
+  const strokeDash = { field: 'line', type: 'nominal', title: 'model lines', scale: { domain: lineDomain.map((e) => e.name), range: lineDomain.map((e) => dashOf(e.k)) }, legend: lineLegend };
   const tooltip = [
     { field: 'variant', type: 'nominal' }, { field: 'source', type: 'nominal' },
     { field: 'x', type: 'quantitative', title: wrt === 'loss' ? 'p' : 'RTT (s)', format: '.3~e' },
@@ -232,9 +239,11 @@ export function responseChart(rows: readonly ReportRow[], theory: readonly Theor
         {
           transform: [{ filter: "datum.source !== 'packet'" }],
           mark: { type: 'line', strokeWidth: 1.4, clip: true },
-          encoding: { x, y, color, strokeDash, detail: { field: 'source', type: 'nominal' }, tooltip },
+          encoding: { x, y, color: lineColor, strokeDash, detail: { field: 'source', type: 'nominal' }, tooltip },
         },
       ],
+      // The points' colour is by variant, the lines' by variant and model: two colour scales.
+      resolve: { scale: { color: 'independent', strokeDash: 'independent' } },
     },
     resolve: { scale: { y: 'shared' } },
   } as unknown as TopLevelSpec;

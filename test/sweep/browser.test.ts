@@ -85,7 +85,16 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the sweep page in a b
     expect(panels % spec.columns === 0 || panels < spec.columns).toBe(true);
     expect(spec.spec.layer[0]!.encoding.x!.axis!.values).toEqual([1e-4, 1e-3, 1e-2, 1e-1]);
     const dash = spec.spec.layer.find((l) => l.encoding.strokeDash)!.encoding.strokeDash!.scale.domain;
-    expect(dash[0]).toBe('fluid model');
-    expect(dash).toEqual(expect.arrayContaining(['mathis', 'pftk-full']));
+    // One legend entry per model line, "variant · model", in the variant's colour with the model's dash.
+    expect(dash[0]).toMatch(/^\w+ · fluid model$/);
+    expect(dash.some((d) => d.endsWith(' · mathis'))).toBe(true);
+    expect(dash.some((d) => d.endsWith(' · pftk-full'))).toBe(true);
+    const lineLayer = spec.spec.layer.find((l) => l.encoding.strokeDash)! as unknown as { encoding: { color: { field: string; scale: { domain: string[]; range: string[] } }; strokeDash: { scale: { range: number[][] } } } };
+    expect(lineLayer.encoding.color.field).toBe('line');
+    expect(lineLayer.encoding.color.scale.domain).toEqual(dash);
+    const colourOf = (name: string) => lineLayer.encoding.color.scale.range[dash.indexOf(name)];
+    const v = dash[0]!.split(' · ')[0]!;
+    expect(colourOf(`${v} · fluid model`)).toBe(colourOf(dash.find((d) => d.startsWith(`${v} · `) && d !== `${v} · fluid model`)!));
+    expect(lineLayer.encoding.strokeDash.scale.range[0]).toEqual([1, 0]);
   });
 });
