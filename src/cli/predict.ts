@@ -62,11 +62,9 @@ export function register(program: Command): void {
 
 /** The loop's figures for --stability (JSON-ready), or why there are none (a hybrid model, no equilibrium). */
 async function stabilityOf(s: Scenario, modelsDir: string | undefined) {
-  const [{ scenarioStability }, { loadModelsCached, defaultModels }, { InputError }] = await Promise.all([
-    import('../theory/stability.js'), import('../fluid/modelCache.js'), import('../errors.js'),
-  ]);
+  const [{ scenarioStability }, { InputError }] = await Promise.all([import('../theory/stability.js'), import('../errors.js')]);
   try {
-    const a = scenarioStability(s, { models: modelsDir === undefined ? defaultModels() : loadModelsCached(modelsDir) });
+    const a = scenarioStability(s, modelsDir === undefined ? {} : { modelsDir });
     const e = a.equilibrium;
     return {
       regime: e.regime, W0: e.W0, q0: e.q0, p0: e.p0, R0: e.R0, stable: a.stable, phaseMarginDeg: a.phaseMarginDeg, gainMargin: a.gainMargin,

@@ -1,7 +1,10 @@
 import { inv, multiply, type MathNode } from 'mathjs';
 import { InputError } from '../errors.js';
-import type { ModelSet } from '../fluid/modelSet.js';
-import { defaultModels } from '../fluid/modelCache.js';
+// Registers the in-process compiler, so that a model missing from the disk cache compiles here
+// (mathjs is loaded for the derivatives anyway) rather than in a child process.
+import '../fluid/compileModel.js';
+import { describe, type ParsedModel } from '../fluid/modelDoc.js';
+import { DEFAULT_MODELS_DIR, modelSystems } from '../fluid/systems.js';
 import { bindBottleneck, bindFlow } from '../fluid/params.js';
 import { mapScenario } from '../fluid/scenarioMap.js';
 import { flowCc } from '../scenario/flowCc.js';
@@ -66,38 +69,52 @@ export interface LoopAnalysis {
   note?: string;
 }
 
+/** The two model files of one loop: the shared bottleneck and the flows' model. */
+export interface LoopModels {
+  dir: string;
+  bottleneck: ParsedModel;
+  flow: ParsedModel;
+}
+
+/**
+ * The bottleneck and `variant`'s model from `dir`, through the fluid engine's per-model source
+ * (src/fluid/systems.ts: content-keyed, so a broken file elsewhere in `dir` does not matter).
+ */
+export function loopModels(variant: string, dir: string = DEFAULT_MODELS_DIR): LoopModels {
+  const sys = modelSystems(dir).system(variant);
+  return { dir, bottleneck: describe(sys.bottleneck), flow: describe(sys.flow) };
+}
+
 /** Every parameter both models need, from the scenario (as the fluid engine binds them). */
-export function loopValues(s: Scenario, models: ModelSet = defaultModels(), params: Record<string, number> = {}): { values: Record<string, number>; N: number; variant: string } {
+export function loopValues(s: Scenario, modelsDir?: string, params: Record<string, number> = {}): { values: Record<string, number>; N: number; variant: string; models: LoopModels } {
   const { link, flows } = mapScenario(s);
   const cc = flowCc(s, 0);
   for (let i = 1; i < s.flows.length; i++) {
     const o = flowCc(s, i);
     if (o.variant !== cc.variant) throw new InputError(`flows[${i}].variant`, `is ${o.variant}: the linear analysis needs identical flows (flow 0 runs ${cc.variant})`);
   }
-  const flow = models.flows.get(cc.variant);
-  if (!flow) throw new InputError('variant', `has no fluid model '${cc.variant}' in ${models.dir}`);
+  const models = loopModels(cc.variant, modelsDir);
+  const flow = models.flow;
   const values: Record<string, number> = {};
   const fv = bindFlow(flow.source, flows[0]!, cc.ccParams, params);
   flow.source.params.forEach((p, k) => (values[p.name] = fv[k]!));
   const bv = bindBottleneck(models.bottleneck.source, link);
   models.bottleneck.source.params.forEach((p, k) => (values[p.name] = bv[k]!));
-  return { values, N: s.flows.length, variant: cc.variant };
+  return { values, N: s.flows.length, variant: cc.variant, models };
 }
 
 /** The loop of a Scenario's N identical flows at their equilibrium (modes: every discrete state 0, i.e. congestion avoidance). */
-export function scenarioStability(s: Scenario, opts: { models?: ModelSet; params?: Record<string, number>; modes?: Record<string, number> } = {}): LoopAnalysis {
-  const models = opts.models ?? defaultModels();
-  const { values, N, variant } = loopValues(s, models, opts.params);
-  return analyseLoop(models, variant, N, values, opts.modes);
+export function scenarioStability(s: Scenario, opts: { modelsDir?: string; params?: Record<string, number>; modes?: Record<string, number> } = {}): LoopAnalysis {
+  const { values, N, models } = loopValues(s, opts.modelsDir, opts.params);
+  return analyseLoop(models, N, values, opts.modes);
 }
 
 /**
- * The equilibrium and loop of `variant`'s model with N flows, every parameter in `values` (both
+ * The equilibrium and loop of N flows of `models.flow` on `models.bottleneck`, every parameter in `values` (both
  * models'), discrete states in `modes` (default 0: congestion avoidance, no hold-off).
  */
-export function analyseLoop(models: ModelSet, variant: string, N: number, values: Record<string, number>, modes: Record<string, number> = {}): LoopAnalysis {
-  const flow = models.flows.get(variant);
-  if (!flow) throw new InputError('variant', `has no fluid model '${variant}' in ${models.dir}`);
+export function analyseLoop(models: LoopModels, N: number, values: Record<string, number>, modes: Record<string, number> = {}): LoopAnalysis {
+  const flow = models.flow;
   const discrete: Record<string, number> = {};
   for (const st of [...flow.states, ...models.bottleneck.states]) if (st.discrete) discrete[st.name] = modes[st.name] ?? 0;
   const all = { ...values, ...discrete };

@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, cclabProcess } from './cliHarness.js';
+import { DEFAULT_MODELS_DIR } from '../../src/fluid/systems.js';
 
 const REQUIRED_KEYS = ['engine', 'variant', 'scenario', 'durationS', 'mssBytes', 'goodputBps', 'meanCwndBytes', 'meanCwndSegments', 'retransmits', 'timeouts', 'events', 'wallS'];
 
@@ -51,5 +52,20 @@ describe('cclab simulate / predict: runs', () => {
     expect(j.engine).toBe('fluid');
     expect(j.closedForm.map((c) => c.formula)).toEqual(expect.arrayContaining(['mathis', 'pftk-full', 'pftk-approx']));
     for (const c of j.closedForm) expect(c.appliesTo).toContain('reno');
+  });
+
+  it('predict --stability --models DIR analyses its variant\'s model although another file in DIR is broken', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cclab-models-'));
+    cpSync(DEFAULT_MODELS_DIR, dir, { recursive: true });
+    writeFileSync(join(dir, 'westwood.model.yaml'), 'kind: flow\nid: westwood\nequations: [\n');
+    const r = await cli(['predict', '--scenario', 'normal', '--variant', 'newreno', '--duration', '5s', '--stability', '--json', '--models', dir]);
+    expect(r.stderr).not.toMatch(/westwood/);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as { stability: { regime: string; W0: number; feedback: boolean; stable: boolean } };
+    expect(j.stability).toMatchObject({ regime: 'empty', feedback: false, stable: true });
+    expect(j.stability.W0).toBeCloseTo(85.7, 1);
+    const broken = await cli(['predict', '--scenario', 'normal', '--variant', 'westwood', '--duration', '5s', '--stability', '--models', dir]);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/^cclab: error: .*westwood\.model\.yaml/m);
   });
 });
