@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { PageChart } from './html.js';
-import { compileStrict, renderSvg } from './vega.js';
+import { compileStrict, packInlineData, renderSvg } from './vega.js';
 
 /** A chart ready for a page, plus its exported Vega-Lite spec file. */
 export interface BuiltChart {
@@ -31,7 +31,7 @@ export async function buildChart(r: ChartRequest): Promise<BuiltChart> {
   const staticVega = r.staticSpec ? compileStrict(`${r.id} (static)`, r.staticSpec) : vega;
   const svg = await renderSvg(staticVega);
   const path = `${dir}/${r.id}.vl.json`;
-  const page: PageChart = { id: r.id, title: r.title, vega, svg, specHref: path };
+  const page: PageChart = { id: r.id, title: r.title, vega: packInlineData(vega), svg, specHref: path };
   if (r.caption !== undefined) page.caption = r.caption;
   return { page, specFile: { path, text: JSON.stringify(r.spec, null, 1) + '\n' } };
 }

@@ -16,10 +16,10 @@ describe('page size', () => {
     });
     expect(out.cases).toHaveLength(15);
     expect(out.pageBytes).toBeLessThan(5e6);
-    // progress: 30 engine runs + 15 x 5 more packet replications + 17 charts + writing, monotone, ending at total
+    // progress: 30 engine runs + 15 x 9 more packet replications + 17 charts + writing, monotone, ending at total
     const total = progress[0]![1];
-    expect(recipe.reps).toBe(6);
-    expect(total).toBe(30 + 15 * 5 + 17 + 1);
+    expect(recipe.reps).toBe(10);
+    expect(total).toBe(30 + 15 * 9 + 17 + 1);
     expect(progress.at(-1)).toEqual([total, total]);
     expect(progress.every(([d], i) => i === 0 || d >= progress[i - 1]![0])).toBe(true);
   });
