@@ -2,37 +2,190 @@ import type { Series } from '../result/types.js';
 import { nsToSeconds } from '../units.js';
 
 /**
- * A bounded time-series recorder for record-on-change traces. The run's time span is cut into
+ * Bounded time-series recorders for record-on-change traces. The run's time span is cut into
  * maxPoints / 2 equal buckets; each bucket keeps only its minimum and its maximum point (in time
  * order), so a trace never holds more than maxPoints points however long the run, and the peaks and
  * troughs of a sawtooth survive decimation (a plain every-k-th sample would cut them off).
- * The first point of the run is always kept.
+ * The first point of each series is always kept.
+ *
+ * A {@link TraceGroup} records several series on one clock (a flow's cwnd, ssthresh, srtt and
+ * inflight, recorded together after every ACK): their state sits in one typed array and the bucket
+ * is found once per time step, not once per series. With 1000 flows a flow's ACK lands in a new
+ * bucket nearly every time; four recorder objects and eight growing arrays per flow made the traces
+ * ~20% of a run. {@link TraceRecorder} is a group of one.
  */
-export class TraceRecorder {
+
+/** Numbers of state per series: the last recorded point, the open bucket and its extremes. */
+const S = 8;
+const LAST_V = 0;
+/** Bucket index of the series' open bucket; -1 before its first bucket (or before its first point). */
+const CUR = 1;
+const MIN_T = 2;
+const MIN_V = 3;
+const MAX_T = 4;
+const MAX_V = 5;
+/** 1 once the series' first point (kept outside the buckets) is recorded. */
+const STARTED = 6;
+
+export class TraceGroup {
   private readonly bucketNs: number;
   private readonly buckets: number;
-  /** Points of the finished buckets (and the first point), in time order: memory grows with what is kept. */
-  private readonly t: number[] = [];
-  private readonly v: number[] = [];
-  /** The bucket being filled (-1: none yet) and its extremes. Times never decrease, so it only moves on. */
+  private readonly maxPoints: number;
+  private readonly state: Float64Array;
+  /** Per series, the kept points of its finished buckets (and its first point) as [tNs, v] pairs. */
+  private readonly points: Float64Array[] = [];
+  /** Numbers used in each points array (2 per point). */
+  private readonly used: Int32Array;
+  /** The bucket the group's clock is in (-1: none yet) and its end (exclusive, ns). */
   private cur = -1;
-  /** End (exclusive, ns) of the open bucket; -Infinity before the first bucket opens. */
   private curEndNs = -Infinity;
-  private minT = 0;
-  private minV = 0;
-  private maxT = 0;
-  private maxV = 0;
-  private started = false;
   private lastT = -Infinity;
-  private lastV = NaN;
+  /** Scratch for {@link extremes}: no allocation per flushed bucket. */
+  private readonly ext = new Float64Array(4);
+
+  /**
+   * @param series how many series the group records.
+   * @param durationNs span of the run (integer ns); later points go to the last bucket.
+   * @param maxPoints upper bound on emitted points per series (>= 4).
+   */
+  constructor(series: number, durationNs: number, maxPoints: number) {
+    this.buckets = Math.max(2, Math.floor(maxPoints / 2) - 1);
+    this.bucketNs = Math.max(1, Math.ceil(durationNs / this.buckets));
+    // The first point plus at most two per bucket.
+    this.maxPoints = 1 + 2 * this.buckets;
+    this.state = new Float64Array(S * series);
+    this.used = new Int32Array(series);
+    for (let k = 0; k < series; k++) {
+      this.state[S * k + LAST_V] = NaN;
+      this.state[S * k + CUR] = -1;
+      this.points.push(new Float64Array(2 * Math.min(8, this.maxPoints)));
+    }
+  }
+
+  /**
+   * Records value v of series k at time tNs if it differs from the series' last recorded value.
+   * @throws RangeError if tNs is before the group's previous point (the simulator's clock never runs back).
+   */
+  record(k: number, tNs: number, v: number): void {
+    if (tNs < this.lastT) throw new RangeError(`trace point at ${tNs} ns is before the previous one (${this.lastT} ns)`);
+    const st = this.state;
+    const o = S * k;
+    if (v === st[o + LAST_V]) return;
+    st[o + LAST_V] = v;
+    this.lastT = tNs;
+    if (tNs >= this.curEndNs) this.advance(tNs);
+    // Most points land in the series' open bucket: two comparisons, no division.
+    if (st[o + CUR] === this.cur) {
+      if (v < st[o + MIN_V]!) {
+        st[o + MIN_V] = v;
+        st[o + MIN_T] = tNs;
+      }
+      if (v > st[o + MAX_V]!) {
+        st[o + MAX_V] = v;
+        st[o + MAX_T] = tNs;
+      }
+      return;
+    }
+    this.open(k, tNs, v);
+  }
+
+  /** The recorded series k, times in seconds (recording may go on afterwards). */
+  toSeries(k: number): Series {
+    const p = this.points[k]!;
+    const n = this.used[k]!;
+    const t: number[] = [];
+    const v: number[] = [];
+    for (let i = 0; i < n; i += 2) {
+      t.push(nsToSeconds(p[i]!));
+      v.push(p[i + 1]!);
+    }
+    const o = S * k;
+    const st = this.state;
+    if (st[o + CUR]! >= 0) {
+      const e = this.ext;
+      const two = this.extremes(o);
+      t.push(nsToSeconds(e[0]!));
+      v.push(e[1]!);
+      if (two) {
+        t.push(nsToSeconds(e[2]!));
+        v.push(e[3]!);
+      }
+    }
+    return { t, v };
+  }
+
+  /** Moves the group's clock to the bucket of tNs (times never decrease, so it only moves on). */
+  private advance(tNs: number): void {
+    let b = Math.floor(tNs / this.bucketNs);
+    if (b >= this.buckets) b = this.buckets - 1;
+    this.cur = b;
+    // The last bucket takes every later point.
+    this.curEndNs = b === this.buckets - 1 ? Infinity : (b + 1) * this.bucketNs;
+  }
+
+  /** Series k's first point, or its first of a later bucket: flush its open bucket and start the next. */
+  private open(k: number, tNs: number, v: number): void {
+    const st = this.state;
+    const o = S * k;
+    if (st[o + STARTED] === 0) {
+      // The series' first point is kept outside the buckets.
+      st[o + STARTED] = 1;
+      this.append(k, tNs, v);
+      return;
+    }
+    if (st[o + CUR]! >= 0) {
+      const e = this.ext;
+      const two = this.extremes(o);
+      this.append(k, e[0]!, e[1]!);
+      if (two) this.append(k, e[2]!, e[3]!);
+    }
+    st[o + CUR] = this.cur;
+    st[o + MIN_T] = st[o + MAX_T] = tNs;
+    st[o + MIN_V] = st[o + MAX_V] = v;
+  }
+
+  /**
+   * The open bucket of the series at state offset o: its minimum and maximum in time order into
+   * ext as [t1, v1, t2, v2]; returns whether they are two points (one if they coincide).
+   */
+  private extremes(o: number): boolean {
+    const st = this.state;
+    const e = this.ext;
+    const minT = st[o + MIN_T]!;
+    const maxT = st[o + MAX_T]!;
+    const minFirst = minT <= maxT;
+    e[0] = minFirst ? minT : maxT;
+    e[1] = minFirst ? st[o + MIN_V]! : st[o + MAX_V]!;
+    e[2] = minFirst ? maxT : minT;
+    e[3] = minFirst ? st[o + MAX_V]! : st[o + MIN_V]!;
+    return e[2] !== e[0] || e[3] !== e[1];
+  }
+
+  private append(k: number, tNs: number, v: number): void {
+    let p = this.points[k]!;
+    const n = this.used[k]!;
+    if (n === p.length) {
+      // Doubling, but never past what the series can keep.
+      const grown = new Float64Array(Math.min(2 * p.length, 2 * this.maxPoints));
+      grown.set(p);
+      this.points[k] = p = grown;
+    }
+    p[n] = tNs;
+    p[n + 1] = v;
+    this.used[k] = n + 2;
+  }
+}
+
+/** One record-on-change series (the queue trace): a {@link TraceGroup} of one. */
+export class TraceRecorder {
+  private readonly group: TraceGroup;
 
   /**
    * @param durationNs span of the run (integer ns); later points go to the last bucket.
    * @param maxPoints upper bound on emitted points (>= 4).
    */
   constructor(durationNs: number, maxPoints: number) {
-    this.buckets = Math.max(2, Math.floor(maxPoints / 2) - 1);
-    this.bucketNs = Math.max(1, Math.ceil(durationNs / this.buckets));
+    this.group = new TraceGroup(1, durationNs, maxPoints);
   }
 
   /**
@@ -40,64 +193,11 @@ export class TraceRecorder {
    * @throws RangeError if tNs is before the previous point (the simulator's clock never runs back).
    */
   record(tNs: number, v: number): void {
-    if (v === this.lastV) return;
-    if (tNs < this.lastT) throw new RangeError(`trace point at ${tNs} ns is before the previous one (${this.lastT} ns)`);
-    this.lastV = v;
-    this.lastT = tNs;
-    // Most points land in the open bucket: one comparison, no division.
-    if (tNs < this.curEndNs) {
-      if (v < this.minV) {
-        this.minV = v;
-        this.minT = tNs;
-      }
-      if (v > this.maxV) {
-        this.maxV = v;
-        this.maxT = tNs;
-      }
-      return;
-    }
-    this.open(tNs, v);
-  }
-
-  /** The run's first point, or the first of a later bucket: flush the open bucket and start the next. */
-  private open(tNs: number, v: number): void {
-    if (!this.started) {
-      // The run's first point is kept outside the buckets.
-      this.started = true;
-      this.t.push(nsToSeconds(tNs));
-      this.v.push(v);
-      return;
-    }
-    let b = Math.floor(tNs / this.bucketNs);
-    if (b >= this.buckets) b = this.buckets - 1;
-    if (this.cur >= 0) this.flush(this.t, this.v);
-    this.cur = b;
-    // The last bucket takes every later point.
-    this.curEndNs = b === this.buckets - 1 ? Infinity : (b + 1) * this.bucketNs;
-    this.minT = this.maxT = tNs;
-    this.minV = this.maxV = v;
-  }
-
-  /** Appends the open bucket's minimum and maximum, in time order (one point if they coincide). */
-  private flush(t: number[], v: number[]): void {
-    const minFirst = this.minT <= this.maxT;
-    const t1 = minFirst ? this.minT : this.maxT;
-    const v1 = minFirst ? this.minV : this.maxV;
-    const t2 = minFirst ? this.maxT : this.minT;
-    const v2 = minFirst ? this.maxV : this.minV;
-    t.push(nsToSeconds(t1));
-    v.push(v1);
-    if (t2 !== t1 || v2 !== v1) {
-      t.push(nsToSeconds(t2));
-      v.push(v2);
-    }
+    this.group.record(0, tNs, v);
   }
 
   /** The recorded series, times in seconds (recording may go on afterwards). */
   toSeries(): Series {
-    const t = this.t.slice();
-    const v = this.v.slice();
-    if (this.cur >= 0) this.flush(t, v);
-    return { t, v };
+    return this.group.toSeries(0);
   }
 }

@@ -1,17 +1,20 @@
-import { TraceRecorder } from '../engine/trace.js';
+import { TraceGroup } from '../engine/trace.js';
 import type { FlowTrace } from '../result/types.js';
 import type { SenderObserver, TcpSender } from '../tcp/sender.js';
 
 /**
  * Per-flow traces and the time-weighted mean of cwnd, fed after every ACK and timeout.
  * The mean is integrated exactly over the measurement window [fromNs, toNs] (cwnd is a step
- * function between sender events); the traces are bounded by TraceRecorder.
+ * function between sender events); the four traces are one bounded TraceGroup (one clock, one
+ * state array per flow).
  */
+const CWND = 0;
+const SSTHRESH = 1;
+const SRTT = 2;
+const INFLIGHT = 3;
+
 export class FlowStats {
-  readonly cwnd: TraceRecorder;
-  readonly ssthresh: TraceRecorder;
-  readonly srtt: TraceRecorder;
-  readonly inflight: TraceRecorder;
+  private readonly traces: TraceGroup;
   private areaByteNs = 0;
   private lastNs: number;
   private lastCwnd: number;
@@ -23,10 +26,7 @@ export class FlowStats {
     private readonly toNs: number,
     initialCwndBytes: number,
   ) {
-    this.cwnd = new TraceRecorder(durationNs, maxPoints);
-    this.ssthresh = new TraceRecorder(durationNs, maxPoints);
-    this.srtt = new TraceRecorder(durationNs, maxPoints);
-    this.inflight = new TraceRecorder(durationNs, maxPoints);
+    this.traces = new TraceGroup(4, durationNs, maxPoints);
     this.lastNs = fromNs;
     this.lastCwnd = initialCwndBytes;
   }
@@ -35,11 +35,12 @@ export class FlowStats {
     const tcb = s.tcb;
     this.integrateTo(nowNs);
     this.lastCwnd = tcb.cwndBytes;
-    this.cwnd.record(nowNs, tcb.cwndBytes);
+    const traces = this.traces;
+    traces.record(CWND, nowNs, tcb.cwndBytes);
     // ssthresh starts "unlimited" (not representable in JSON): the trace begins at the first cut.
-    if (Number.isFinite(tcb.ssthreshBytes)) this.ssthresh.record(nowNs, tcb.ssthreshBytes);
-    if (tcb.srttS > 0) this.srtt.record(nowNs, tcb.srttS);
-    this.inflight.record(nowNs, tcb.bytesInFlight);
+    if (Number.isFinite(tcb.ssthreshBytes)) traces.record(SSTHRESH, nowNs, tcb.ssthreshBytes);
+    if (tcb.srttS > 0) traces.record(SRTT, nowNs, tcb.srttS);
+    traces.record(INFLIGHT, nowNs, tcb.bytesInFlight);
   }
 
   private integrateTo(nowNs: number): void {
@@ -59,10 +60,10 @@ export class FlowStats {
 
   trace(): FlowTrace {
     return {
-      cwndBytes: this.cwnd.toSeries(),
-      ssthreshBytes: this.ssthresh.toSeries(),
-      srttS: this.srtt.toSeries(),
-      inflightBytes: this.inflight.toSeries(),
+      cwndBytes: this.traces.toSeries(CWND),
+      ssthreshBytes: this.traces.toSeries(SSTHRESH),
+      srttS: this.traces.toSeries(SRTT),
+      inflightBytes: this.traces.toSeries(INFLIGHT),
     };
   }
 }

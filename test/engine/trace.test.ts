@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TraceRecorder } from '../../src/engine/trace.js';
+import { TraceGroup, TraceRecorder } from '../../src/engine/trace.js';
 
 describe('TraceRecorder', () => {
   it('keeps every point of a short trace and skips repeated values', () => {
@@ -85,6 +85,37 @@ describe('TraceRecorder against the plain decimation rule', () => {
         },
       ),
       { numRuns: 500, seed: 3 },
+    );
+  });
+});
+
+describe('TraceGroup against the plain decimation rule', () => {
+  it('gives each series what its own recorder would, whatever the interleaving of series (fast-check)', async () => {
+    const fc = await import('fast-check');
+    fc.assert(
+      fc.property(
+        // Steps of the shared clock; at each, some of the 3 series record a value.
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 50 }), fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 5 })), { maxLength: 4 })), {
+          minLength: 1,
+          maxLength: 150,
+        }),
+        fc.integer({ min: 4, max: 40 }),
+        (steps, maxPoints) => {
+          const durationNs = 1000;
+          const g = new TraceGroup(3, durationNs, maxPoints);
+          const perSeries: [number, number][][] = [[], [], []];
+          let t = 0;
+          for (const [dt, writes] of steps) {
+            t += dt;
+            for (const [k, v] of writes) {
+              g.record(k, t, v);
+              perSeries[k]!.push([t, v]);
+            }
+          }
+          for (let k = 0; k < 3; k++) expect(g.toSeries(k)).toEqual(referenceSeries(perSeries[k]!, durationNs, maxPoints));
+        },
+      ),
+      { numRuns: 500, seed: 4 },
     );
   });
 });
