@@ -1,3 +1,5 @@
+// Types only: mathjs itself is imported lazily (its load dominates a short CLI call).
+import type { ConditionalNode, MathNode, OperatorNode, ParenthesisNode } from 'mathjs';
 import type { ParsedModel } from '../fluid/modelDoc.js';
 import type { Variant } from '../variants.js';
 
@@ -58,26 +60,17 @@ export async function defaultModelDocs(modelsDir?: string): Promise<ModelDocSour
 /** Right-hand sides longer than this (characters of model text) are set one term per line. */
 const LONG_EXPRESSION = 80;
 
-interface MathNodeLike {
-  type: string;
-  fn?: string;
-  args?: MathNodeLike[];
-  content?: MathNodeLike;
-  condition?: MathNodeLike;
-  trueExpr?: MathNodeLike;
-  falseExpr?: MathNodeLike;
-  toString(): string;
-}
-
-const unwrap = (n: MathNodeLike): MathNodeLike => (n.type === 'ParenthesisNode' && n.content ? unwrap(n.content) : n);
+const unwrap = (n: MathNode): MathNode => ((n as ParenthesisNode).type === 'ParenthesisNode' ? unwrap((n as ParenthesisNode).content) : n);
+const asOperator = (n: MathNode): OperatorNode | null => (n.type === 'OperatorNode' ? (n as OperatorNode) : null);
 
 /** The outermost terms of a sum, with their signs (a subtracted sum keeps its brackets). */
-function sumTerms(root: MathNodeLike): { sign: '+' | '-'; node: MathNodeLike }[] {
-  const terms: { sign: '+' | '-'; node: MathNodeLike }[] = [];
-  const walk = (n: MathNodeLike, sign: '+' | '-'): void => {
-    if (n.type === 'OperatorNode' && (n.fn === 'add' || n.fn === 'subtract') && n.args?.length === 2) {
-      walk(n.args[0]!, sign);
-      terms.push({ sign: n.fn === 'subtract' ? (sign === '+' ? '-' : '+') : sign, node: n.args[1]! });
+function sumTerms(root: MathNode): { sign: '+' | '-'; node: MathNode }[] {
+  const terms: { sign: '+' | '-'; node: MathNode }[] = [];
+  const walk = (n: MathNode, sign: '+' | '-'): void => {
+    const op = asOperator(n);
+    if (op && (op.fn === 'add' || op.fn === 'subtract') && op.args.length === 2) {
+      walk(op.args[0]!, sign);
+      terms.push({ sign: op.fn === 'subtract' ? (sign === '+' ? '-' : '+') : sign, node: op.args[1]! });
       return;
     }
     terms.push({ sign, node: n });
@@ -94,7 +87,7 @@ const LINE_CHARS = 50;
  * its own line (a bracketed sum between fixed-size brackets, which may span lines where \left( \right)
  * may not), a long product after its \cdot. Continuation lines are indented by depth.
  */
-function breakLines(n: MathNodeLike, tex: (text: string) => string, depth = 0): string[] {
+function breakLines(n: MathNode, tex: (text: string) => string, depth = 0): string[] {
   const text = n.toString();
   if (text.length <= LINE_CHARS || depth > 4) return [tex(text)];
   const bracketed = n.type === 'ParenthesisNode';
@@ -108,9 +101,9 @@ function breakLines(n: MathNodeLike, tex: (text: string) => string, depth = 0): 
       const sign = i === 0 ? (t.sign === '-' ? '-' : '') : `${t.sign} `;
       return [i === 0 ? `${sign}${first}` : indent(`${sign}${first}`), ...rest.map(indent)];
     });
-  } else if (u.type === 'OperatorNode' && u.fn === 'multiply' && u.args?.length === 2) {
-    const left = breakLines(u.args[0]!, tex, depth + 1);
-    const right = breakLines(u.args[1]!, tex, depth + 1);
+  } else if (asOperator(u)?.fn === 'multiply' && asOperator(u)!.args.length === 2) {
+    const left = breakLines(asOperator(u)!.args[0]!, tex, depth + 1);
+    const right = breakLines(asOperator(u)!.args[1]!, tex, depth + 1);
     lines = [...left.slice(0, -1), `${left.at(-1)!} \\cdot ${right[0]!}`, ...right.slice(1).map(indent)];
   }
   if (!lines || lines.length < 2) return [tex(text)];
@@ -127,13 +120,14 @@ function breakLines(n: MathNodeLike, tex: (text: string) => string, depth = 0): 
  * per branch with its condition, and each branch's sum one term per line. Undefined when the
  * expression is short or neither, so it keeps its one-line form (the page scales what still does not fit).
  */
-export function splitSum(lhs: string, expression: string, parse: (text: string) => unknown, tex: (text: string) => string): string | undefined {
+export function splitSum(lhs: string, expression: string, parse: (text: string) => MathNode, tex: (text: string) => string): string | undefined {
   if (expression.length <= LONG_EXPRESSION) return undefined;
-  const branches: { when: string | null; node: MathNodeLike }[] = [];
-  let n = unwrap(parse(expression) as MathNodeLike);
-  while (n.type === 'ConditionalNode' && n.condition && n.trueExpr && n.falseExpr) {
-    branches.push({ when: `\\text{if } ${tex(unwrap(n.condition).toString())}`, node: n.trueExpr });
-    n = unwrap(n.falseExpr);
+  const branches: { when: string | null; node: MathNode }[] = [];
+  let n = unwrap(parse(expression));
+  while (n.type === 'ConditionalNode') {
+    const c = n as ConditionalNode;
+    branches.push({ when: `\\text{if } ${tex(unwrap(c.condition).toString())}`, node: c.trueExpr });
+    n = unwrap(c.falseExpr);
   }
   branches.push({ when: branches.length > 0 ? '\\text{otherwise}' : null, node: n });
   const lines: string[] = [];
