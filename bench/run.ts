@@ -12,6 +12,7 @@ const parts: Record<string, () => Promise<void>> = {
   fluid: async () => (await import('./fluid.js')).benchFluid(),
   sweep: async () => (await import('./sweep.js')).benchSweep(),
   scoreboard: async () => (await import('./scoreboard.js')).benchScoreboard(),
+  stability: async () => (await import('./stability.js')).benchStability(),
 };
 
 const wanted = process.argv.slice(2).filter((a) => a in parts);

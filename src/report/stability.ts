@@ -114,7 +114,7 @@ function exampleHtml(): string {
     '<h3>Hollot et al.\'s example from the same model files</h3>' +
     `<p>N Reno flows (reno.model.yaml with MGT's loss response: per-packet losses, no timeouts, +1 segment per RTT) on a ${HMTG.C} packets/s link, propagation RTT Tp, RED with L<sub>red</sub> = ${HMTG.Lred.toExponential(2)} and filter pole K = ${HMTG.K} rad/s, designed for N ≥ ${HMTG.N} and R0 ≤ ${HMTG.RplusS} s ` +
     `(their design rule bounds L<sub>red</sub> by ${hmtgDesignBound().toExponential(2)} there). Beside the loop linearised from the model files, their closed form L(s) = L<sub>red</sub>(R0 C)<sup>3</sup>/(2N)<sup>2</sup> e<sup>−sR0</sup>/((s/K+1)(sR0<sup>2</sup>C/(2N)+1)(sR0+1)) at the same operating point, and the fluid engine's queue over the last 300 s of a 1500 s run ` +
-    '(a packet run of the example needs about 200 s of CPU, the RED average\'s time constant 1/K being 200 s, and is not part of this page).</p>' +
+    '(the packet engine at these points needs runs of 600 s or more, the RED average\'s time constant 1/K being 200 s: <code>npm run bench -- stability</code> runs it and prints its queue beside these verdicts).</p>' +
     '<table><thead><tr><th>N</th><th>Tp</th><th>q0 / R0</th><th>crossover (rad/s)</th><th>phase margin</th><th>gain margin</th><th>linear loop</th>' +
     '<th>their crossover</th><th>their phase margin</th><th>their gain margin</th><th>their verdict</th><th>fluid queue</th></tr></thead>' +
     `<tbody>${rows.join('')}</tbody></table>`
