@@ -1,4 +1,4 @@
-import { inv, multiply, type MathNode } from 'mathjs';
+import { det, inv, multiply, type MathNode } from 'mathjs';
 import { InputError } from '../errors.js';
 // Registers the in-process compiler, so that a model missing from the disk cache compiles here
 // (mathjs is loaded for the derivatives anyway) rather than in a child process.
@@ -171,6 +171,7 @@ export function equilibrium(lm: LinearModel, values: Record<string, number>, N: 
     for (const s of free) if (s !== 'W' && s !== 'q' && s !== 'v') x[s] = guessFilter(lm, s, x, f, pEval);
     const res = (): number[] => free.map((s) => Number(f[lm.states.indexOf(s)]!.evaluate(scopeOf(lm, x, pEval))));
     let it = 0;
+    let stop = '';
     let r = res();
     let norm = Math.hypot(...r);
     for (; it < 200 && norm > 1e-10 * (1 + Math.abs(x.W!)); it++) {
@@ -185,12 +186,13 @@ export function equilibrium(lm: LinearModel, values: Record<string, number>, N: 
         x[s] = keep;
         for (let i = 0; i < free.length; i++) J[i]![j] = (up[i]! - dn[i]!) / (2 * h);
       });
-      let step: number[];
-      try {
-        step = (multiply(inv(J), r) as unknown as number[]).map((v) => -v);
-      } catch {
+      // A singular Jacobian ends this try (named in the error if no try succeeds); inv would throw.
+      const d = Number(det(J));
+      if (!Number.isFinite(d) || d === 0) {
+        stop = `singular Jacobian at iteration ${it}`;
         break;
       }
+      const step = (multiply(inv(J), r) as unknown as number[]).map((v) => -v);
       let lambda = 1;
       const base = free.map((s) => x[s]!);
       for (let k = 0; k < 30; k++) {
@@ -215,7 +217,7 @@ export function equilibrium(lm: LinearModel, values: Record<string, number>, N: 
     if (ok && consistent) {
       return { regime: t.regime, states: x, W0: x.W!, q0: q, p0: sc.p!, R0: Tp + q / C, iterations: it };
     }
-    last = `${t.regime}: residual ${norm.toExponential(2)}, q ${q.toFixed(2)}, A/C ${(A / C).toFixed(4)}`;
+    last = `${t.regime}: residual ${norm.toExponential(2)}, q ${q.toFixed(2)}, A/C ${(A / C).toFixed(4)}${stop ? `, ${stop}` : ''}`;
   }
   throw new InputError('stability', `no equilibrium found for ${N} flows (tried a standing queue, a full and an empty one; ${last})`);
 }
