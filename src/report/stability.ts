@@ -34,9 +34,15 @@ const rad = (w: number | null) => (w === null ? '—' : w.toPrecision(3));
 
 /** The cells of one analysed loop: crossover, phase margin, gain margin, verdict. */
 function loopCells(a: { crossoverRadS: number | null; phaseMarginDeg: number; gainMargin: number }, stable: boolean, feedback = true): string[] {
-  if (!feedback) return ['no loop through p', '', '', stable ? 'stable (plant poles)' : 'unstable (plant poles)'];
+  if (!feedback) return [SPAN3('no loop through p'), stable ? 'stable (plant poles)' : 'unstable (plant poles)'];
+  // NaN margins: the analysis found no linear loop to measure (a full drop-tail queue's sawtooth; the note says).
+  if (Number.isNaN(a.phaseMarginDeg)) return [SPAN3('no linear loop'), stable ? 'stable' : 'unstable'];
   return [rad(a.crossoverRadS), `${fmt(a.phaseMarginDeg)}°`, fmt(a.gainMargin, 2), stable ? 'stable' : 'unstable'];
 }
+
+/** A cell over the crossover and both margins (a finished `<td>`; other cells are wrapped by {@link td}). */
+const SPAN3 = (html: string) => `<td colspan="3">${html}</td>`;
+const td = (x: string) => (x.startsWith('<td') ? x : `<td>${x}</td>`);
 
 const swingText = (swing: number | null) => (swing === null ? 'n/a' : `${swing >= OSCILLATION_SHARE ? 'oscillates' : 'steady'} (swing ${(100 * swing).toFixed(0)}% of the buffer)`);
 
@@ -60,15 +66,15 @@ export function stabilitySection(cases: readonly ComparisonCase[], warnings: str
       const a = scenarioStability(s);
       const e = a.equilibrium;
       cells = [`${e.regime} queue, W0 ${fmt(e.W0)}, q0 ${fmt(e.q0)}, p0 ${e.p0.toExponential(2)}, R0 ${(1000 * e.R0).toFixed(1)} ms`, ...loopCells(a, a.stable, a.feedback)];
-      if (a.note) cells[4] += noteRef(a.note);
+      if (a.note) cells[cells.length - 1] += noteRef(a.note);
     } catch (err) {
       // What the analysis does not cover (a hybrid model, no equilibrium) is said in the row, by reason;
       // anything else is a bug and propagates to the caller, which reports the section as not computed.
       if (!(err instanceof InputError)) throw err;
-      cells = ['n/a', '', '', '', `n/a${noteRef(err.problem)}`];
+      cells = ['n/a', SPAN3(''), `n/a${noteRef(err.problem)}`];
       if (!/hybrid model/.test(err.problem)) warnings.push(`linear stability of ${s.name}/${c.comparison.variant}: ${err.problem}`);
     }
-    rows.push(`<tr><td>${escapeHtml(s.name)}</td><td>${escapeHtml(c.comparison.variant)}</td>${cells.map((x) => `<td>${x}</td>`).join('')}<td>${escapeHtml(swingText(swing))}</td></tr>`);
+    rows.push(`<tr><td>${escapeHtml(s.name)}</td><td>${escapeHtml(c.comparison.variant)}</td>${cells.map(td).join('')}<td>${escapeHtml(swingText(swing))}</td></tr>`);
   }
   const example = opts.example === false ? '' : exampleHtml();
   if (rows.length === 0 && !example) return null;
@@ -108,7 +114,7 @@ function exampleHtml(): string {
     const swing = fluid ? fluidSwing(N, TpS) : null;
     const seen = swing === null ? '' : `${swing > 10 ? 'oscillates' : 'settles'} (swing ${swing.toFixed(swing < 1 ? 2 : 0)} packets)`;
     const cells = [String(N), `${(1000 * TpS).toFixed(0)} ms`, `${fmt(ours.equilibrium.q0)} / ${(1000 * R0).toFixed(1)} ms`, ...loopCells(ours, ours.stable), ...loopCells(theirs, theirs.encirclements === 0 && theirs.rollsOff), seen];
-    return `<tr>${cells.map((x) => `<td>${x}</td>`).join('')}</tr>`;
+    return `<tr>${cells.map(td).join('')}</tr>`;
   });
   return (
     '<h3>Hollot et al.\'s example from the same model files</h3>' +
