@@ -1,9 +1,6 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileExpr } from '../../src/fluid/expr.js';
-import { DEFAULT_MODELS_DIR, defaultModels, loadModelsCached } from '../../src/fluid/models.js';
+import { defaultModels } from '../../src/fluid/models.js';
 import { delayedStateIndices } from '../../src/fluid/system.js';
 import { StateLayout } from '../../src/fluid/layout.js';
 import { runFluid } from '../../src/fluid/run.js';
@@ -42,19 +39,6 @@ describe('fluid engine performance measures keep the answers', () => {
     expect(idx.filter((k) => k < c.nb)).toEqual([0, 1]);
     // The second flow's block is the first one's, shifted.
     expect(idx.filter((k) => k >= c.nb + c.nf).map((k) => k - c.nf)).toEqual(idx.filter((k) => k >= c.nb && k < c.nb + c.nf));
-  });
-
-  it('loadModelsCached compiles a directory once per distinct contents', () => {
-    const d = mkdtempSync(join(tmpdir(), 'cclab-models-cache-'));
-    cpSync(DEFAULT_MODELS_DIR, d, { recursive: true });
-    const a = loadModelsCached(d);
-    expect(loadModelsCached(d)).toBe(a);
-    const f = join(d, 'reno.model.yaml');
-    writeFileSync(f, readFileSync(f, 'utf8').replace('title: ', 'title: edited '));
-    const b = loadModelsCached(d);
-    expect(b).not.toBe(a);
-    expect(b.flows.get('reno')!.title).toMatch(/^edited /);
-    expect(loadModelsCached(d)).toBe(b);
   });
 
   it('normal with 10 Gbit/s access and no random loss runs through for every variant (echo landing margin)', () => {
