@@ -47,8 +47,8 @@ const td = (x: string) => (x.startsWith('<td') ? x : `<td>${x}</td>`);
 const swingText = (swing: number | null) => (swing === null ? 'n/a' : `${swing >= OSCILLATION_SHARE ? 'oscillates' : 'steady'} (swing ${(100 * swing).toFixed(0)}% of the buffer)`);
 
 /**
- * The section. `example` (default on) adds Hollot et al.'s example: six loop analyses (~0.1 s each)
- * and three 1500 s fluid runs of its queue (~1 s each).
+ * The section. `example` (default on) adds Hollot et al.'s example: seven loop analyses (~0.1 s each)
+ * and four 1500 s fluid runs of its queue (~1 s each).
  */
 export function stabilitySection(cases: readonly ComparisonCase[], warnings: string[], opts: { example?: boolean } = {}): Section | null {
   const rows: string[] = [];
@@ -90,38 +90,44 @@ export function stabilitySection(cases: readonly ComparisonCase[], warnings: str
 }
 
 /** The points of Hollot et al.'s example the section shows: their design point, fewer flows, longer RTTs. */
-export const EXAMPLE_POINTS: readonly { N: number; TpS: number; fluid: boolean }[] = [
-  { N: 60, TpS: 0.2, fluid: true },
-  { N: 20, TpS: 0.2, fluid: false },
-  { N: 10, TpS: 0.2, fluid: false },
-  { N: 5, TpS: 0.2, fluid: true },
-  { N: 60, TpS: 0.5, fluid: false },
-  { N: 60, TpS: 0.8, fluid: true },
+export const EXAMPLE_POINTS: readonly { N: number; TpS: number; fluid: boolean; queue: 'red' | 'droptail' }[] = [
+  { N: 60, TpS: 0.2, fluid: true, queue: 'red' },
+  { N: 20, TpS: 0.2, fluid: false, queue: 'red' },
+  { N: 10, TpS: 0.2, fluid: false, queue: 'red' },
+  { N: 5, TpS: 0.2, fluid: true, queue: 'red' },
+  { N: 60, TpS: 0.5, fluid: false, queue: 'red' },
+  { N: 60, TpS: 0.8, fluid: true, queue: 'red' },
+  { N: 60, TpS: 0.2, fluid: true, queue: 'droptail' },
 ];
 
 /** The fluid engine's queue swing over the last fifth of a run (packets): the linear verdict's nonlinear check. */
-function fluidSwing(N: number, TpS: number): number {
-  const q = runFluid(hmtgScenario(N, TpS), { params: MGT_RENO }).queue.packets.v;
+function fluidSwing(N: number, TpS: number, queue: 'red' | 'droptail'): number {
+  const q = runFluid(hmtgScenario(N, TpS, undefined, queue), { params: MGT_RENO }).queue.packets.v;
   const tail = q.slice(Math.floor(q.length * 0.8));
   return Math.max(...tail) - Math.min(...tail);
 }
 
 function exampleHtml(): string {
-  const rows = EXAMPLE_POINTS.map(({ N, TpS, fluid }) => {
-    const ours: LoopAnalysis = scenarioStability(hmtgScenario(N, TpS), { params: MGT_RENO });
+  const rows = EXAMPLE_POINTS.map(({ N, TpS, fluid, queue }) => {
+    const ours: LoopAnalysis = scenarioStability(hmtgScenario(N, TpS, undefined, queue), { params: MGT_RENO });
     const R0 = ours.equilibrium.R0;
-    const theirs = loopMargins((w) => hmtgLoop(N, R0, w), R0);
-    const swing = fluid ? fluidSwing(N, TpS) : null;
+    // Their closed form is RED's loop; a drop-tail queue has none of theirs to compare.
+    let theirs = [SPAN3('— (their loop is RED\'s)'), '—'];
+    if (queue === 'red') {
+      const m = loopMargins((w) => hmtgLoop(N, R0, w), R0);
+      theirs = loopCells(m, m.encirclements === 0 && m.rollsOff);
+    }
+    const swing = fluid ? fluidSwing(N, TpS, queue) : null;
     const seen = swing === null ? '' : `${swing > 10 ? 'oscillates' : 'settles'} (swing ${swing.toFixed(swing < 1 ? 2 : 0)} packets)`;
-    const cells = [String(N), `${(1000 * TpS).toFixed(0)} ms`, `${fmt(ours.equilibrium.q0)} / ${(1000 * R0).toFixed(1)} ms`, ...loopCells(ours, ours.stable), ...loopCells(theirs, theirs.encirclements === 0 && theirs.rollsOff), seen];
+    const cells = [queue === 'red' ? 'RED' : 'drop-tail', String(N), `${(1000 * TpS).toFixed(0)} ms`, `${fmt(ours.equilibrium.q0)} / ${(1000 * R0).toFixed(1)} ms`, ...loopCells(ours, ours.stable), ...theirs, seen];
     return `<tr>${cells.map(td).join('')}</tr>`;
   });
   return (
     '<h3>Hollot et al.\'s example from the same model files</h3>' +
     `<p>N Reno flows (reno.model.yaml with MGT's loss response: per-packet losses, no timeouts, +1 segment per RTT) on a ${HMTG.C} packets/s link, propagation RTT Tp, RED with L<sub>red</sub> = ${HMTG.Lred.toExponential(2)} and filter pole K = ${HMTG.K} rad/s, designed for N ≥ ${HMTG.N} and R0 ≤ ${HMTG.RplusS} s ` +
-    `(their design rule bounds L<sub>red</sub> by ${hmtgDesignBound().toExponential(2)} there). Beside the loop linearised from the model files, their closed form L(s) = L<sub>red</sub>(R0 C)<sup>3</sup>/(2N)<sup>2</sup> e<sup>−sR0</sup>/((s/K+1)(sR0<sup>2</sup>C/(2N)+1)(sR0+1)) at the same operating point, and the fluid engine's queue over the last 300 s of a 1500 s run ` +
+    `(their design rule bounds L<sub>red</sub> by ${hmtgDesignBound().toExponential(2)} there). Beside the loop linearised from the model files, their closed form L(s) = L<sub>red</sub>(R0 C)<sup>3</sup>/(2N)<sup>2</sup> e<sup>−sR0</sup>/((s/K+1)(sR0<sup>2</sup>C/(2N)+1)(sR0+1)) at the same operating point, and the fluid engine's queue over the last 300 s of a 1500 s run; the last row is the same link with a drop-tail buffer of 1000 packets instead of RED (held full, the loss rate a cliff of the arrival rate) ` +
     '(the packet engine at these points needs runs of 600 s or more, the RED average\'s time constant 1/K being 200 s: <code>npm run bench -- stability</code> runs it and prints its queue beside these verdicts).</p>' +
-    '<table><thead><tr><th>N</th><th>Tp</th><th>q0 / R0</th><th>crossover (rad/s)</th><th>phase margin</th><th>gain margin</th><th>linear loop</th>' +
+    '<table><thead><tr><th>queue</th><th>N</th><th>Tp</th><th>q0 / R0</th><th>crossover (rad/s)</th><th>phase margin</th><th>gain margin</th><th>linear loop</th>' +
     '<th>their crossover</th><th>their phase margin</th><th>their gain margin</th><th>their verdict</th><th>fluid queue</th></tr></thead>' +
     `<tbody>${rows.join('')}</tbody></table>`
   );

@@ -27,9 +27,10 @@ export const MGT_RENO = { lossEvents: 0, timeouts: 0, segmentCounting: 1, overfl
 
 /**
  * Their scenario with N flows and propagation RTT Tp: min_th placed so that the operating point is
- * theirs at N = 60 (q0 = 175 packets, R0 = 0.2467 s; p0 = L_red (q0 - min_th) = 2 / W0^2).
+ * theirs at N = 60 (q0 = 175 packets, R0 = 0.2467 s; p0 = L_red (q0 - min_th) = 2 / W0^2). With
+ * `queue: 'droptail'` the same 1000-packet buffer without RED, the loop RED was designed to replace.
  */
-export function hmtgScenario(N: number = HMTG.N, TpS: number = HMTG.TpS, durationS = 1500): Scenario {
+export function hmtgScenario(N: number = HMTG.N, TpS: number = HMTG.TpS, durationS = 1500, queue: 'red' | 'droptail' = 'red'): Scenario {
   const s = dumbbellScenario('reno', N);
   s.name = `hmtg-N${N}-Tp${TpS}`;
   s.mssBytes = HMTG.packetBytes - 40;
@@ -41,8 +42,12 @@ export function hmtgScenario(N: number = HMTG.N, TpS: number = HMTG.TpS, duratio
   }
   s.bottleneck.delayS = 0;
   s.bottleneck.delayS = (TpS - baseRttS(s)) / 2; // the base RTT (with serialisation) is Tp exactly
-  s.bottleneck.queue = { kind: 'red', limitPackets: 1000, minThPackets: HMTG.minTh, maxThPackets: HMTG.minTh + 0.1 / HMTG.Lred, maxP: 0.1, weight: 1 - Math.exp(-HMTG.K / HMTG.C), gentle: false };
+  s.bottleneck.queue =
+    queue === 'red'
+      ? { kind: 'red', limitPackets: 1000, minThPackets: HMTG.minTh, maxThPackets: HMTG.minTh + 0.1 / HMTG.Lred, maxP: 0.1, weight: 1 - Math.exp(-HMTG.K / HMTG.C), gentle: false }
+      : { kind: 'droptail', limitPackets: 1000 };
   s.durationS = durationS;
+  if (queue === 'droptail') s.name = `${s.name}-droptail`;
   return s;
 }
 

@@ -49,13 +49,17 @@ describe('the report\'s linear stability section', () => {
     expect(sec.html).not.toMatch(/Hollot et al.'s example/);
     expect(OSCILLATION_SHARE).toBe(0.25);
   });
-  it("shows Hollot et al.'s example from the model files beside their closed-form loop and the fluid queue: stable at N = 60, unstable at N = 5 and at Tp = 0.8 s", () => {
+  it("shows Hollot et al.'s example from the model files beside their closed-form loop and the fluid queue: stable at N = 60, unstable at N = 5, at Tp = 0.8 s and with drop-tail", () => {
     const sec = stabilitySection([], [])!;
     const rows = sec.html.slice(sec.html.indexOf("Hollot et al.'s example")).split('<tr>').slice(2);
     expect(rows.map((r) => /<td>(\d+)<\/td><td>(\d+) ms<\/td>/.exec(r)!.slice(1).join('/'))).toEqual(EXAMPLE_POINTS.map((p) => `${p.N}/${1000 * p.TpS}`));
     const verdicts = rows.map((r) => [...r.matchAll(/<td>(stable|unstable)<\/td>/g)].map((m) => m[1]));
     // Ours and theirs agree at every point: stable down to N = 10 at Tp = 0.2 s and up to Tp = 0.5 s at N = 60.
-    expect(verdicts).toEqual([['stable', 'stable'], ['stable', 'stable'], ['stable', 'stable'], ['unstable', 'unstable'], ['stable', 'stable'], ['unstable', 'unstable']]);
+    expect(verdicts).toEqual([['stable', 'stable'], ['stable', 'stable'], ['stable', 'stable'], ['unstable', 'unstable'], ['stable', 'stable'], ['unstable', 'unstable'], ['unstable']]);
+    // The same link with a drop-tail buffer: held full, unstable, and the fluid queue swings over most of it.
+    expect(rows[6]).toMatch(/^<td>drop-tail<\/td><td>60<\/td><td>200 ms<\/td><td>1000\.0 \/ 466\.7 ms<\/td>/);
+    expect(rows[6]).toMatch(/their loop is RED's/);
+    expect(rows[6]).toMatch(/oscillates \(swing \d{3} packets\)/);
     expect(rows[0]).toMatch(/<td>0\.0506<\/td><td>88\.7°<\/td>/);
     expect(rows[0]).toMatch(/settles \(swing 0\.\d\d packets\)/);
     expect(rows[3]).toMatch(/oscillates \(swing \d{3} packets\)/);
