@@ -40,6 +40,8 @@ interface Point {
   cpuS: number;
   peakRssMiB: number;
   goodputBps: number;
+  /** Events in the heap at the end (busy links' heads and timers): its depth is log2 of this. */
+  heapEvents: number;
 }
 
 function measureOne(flows: number, durationS: number): Point {
@@ -58,6 +60,7 @@ function measureOne(flows: number, durationS: number): Point {
     cpuS: (cpu.user + cpu.system) / 1e6,
     peakRssMiB: process.resourceUsage().maxRSS / 1024,
     goodputBps: (delivered * 8) / durationS,
+    heapEvents: m.sim.pending,
   };
 }
 
@@ -71,6 +74,7 @@ function row(p: Point): string {
     `${(p.events / p.cpuS / 1e6).toFixed(2)} M ev/cpu-s`.padStart(17),
     `${(p.goodputBps / 1e6).toFixed(0)} Mbit/s`.padStart(13),
     `${p.peakRssMiB.toFixed(0)} MiB peak rss`.padStart(18),
+    `heap ${p.heapEvents}`.padStart(10),
   ].join(' ');
 }
 
