@@ -1,5 +1,5 @@
-import { dirname, extname, isAbsolute, resolve } from 'node:path';
-import { parseYaml } from '../io/yaml.js';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { parseDataFile } from '../io/yaml.js';
 import { InputError } from '../errors.js';
 import { readUserFile } from '../io/userFile.js';
 import { loadScenarioFile, parseScenarioText } from '../scenario/load.js';
@@ -149,13 +149,7 @@ export function validateRecipe(raw: unknown, source?: string, baseDir = process.
 
 /** Parse recipe text (YAML, or JSON by extension) into a validated recipe. */
 export function parseRecipeText(text: string, source: string, baseDir = dirname(source)): ReportRecipe {
-  let raw: unknown;
-  try {
-    raw = extname(source).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
-  } catch (e) {
-    fail('(file)', `is not valid ${extname(source).toLowerCase() === '.json' ? 'JSON' : 'YAML'}: ${(e as Error).message.split('\n')[0]}`, source);
-  }
-  return validateRecipe(raw, source, baseDir);
+  return validateRecipe(parseDataFile(text, source), source, baseDir);
 }
 
 /** Load `reports/recipes/<name>.yaml` or any recipe path. */

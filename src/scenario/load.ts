@@ -1,6 +1,6 @@
 import { basename, extname } from 'node:path';
 import { InputError } from '../errors.js';
-import { parseYaml } from '../io/yaml.js';
+import { parseDataFile } from '../io/yaml.js';
 import { readUserFile } from '../io/userFile.js';
 import { DEFAULT_VARIANT, isVariant, VARIANTS, type Variant } from '../variants.js';
 import { dumbbellScenario } from './defaults.js';
@@ -26,13 +26,7 @@ export function loadScenarioFile(path: string, variantOverride?: Variant): Scena
 export const SCENARIO_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
 export function parseScenarioText(text: string, source: string, variantOverride?: Variant): Scenario {
-  let raw: unknown;
-  try {
-    raw = extname(source).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
-  } catch (e) {
-    const msg = (e as Error).message.split('\n')[0];
-    throw new InputError('(file)', `is not valid ${extname(source).toLowerCase() === '.json' ? 'JSON' : 'YAML'}: ${msg}`, source);
-  }
+  const raw = parseDataFile(text, source);
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new InputError('(root)', 'must be a mapping of scenario fields', source);
   }

@@ -319,7 +319,7 @@ describe('beyond issue 12: parser resource limits', () => {
     })].join('\n');
     await refused(['simulate', '--scenario', file(d, 'bomb.yaml', `durationS: 1\n${aliases}\n`), '--print-scenario'], /bomb\.yaml: \(file\) is not valid YAML: Excessive alias count/);
     const deep = 200_000;
-    await refused(['simulate', '--scenario', file(d, 'deep.yaml', `x: ${'['.repeat(5000)}${']'.repeat(5000)}\n`), '--print-scenario'], /deep\.yaml: \(file\) is not valid YAML/);
+    await refused(['simulate', '--scenario', file(d, 'deep.yaml', `x: ${'['.repeat(5000)}${']'.repeat(5000)}\n`), '--print-scenario'], /deep\.yaml: \(file\) is not valid YAML: nested too deeply \(at line 1, column \d+\); scenario and recipe files need a few levels/);
     await refused(['simulate', '--scenario', file(d, 'deep.json', `{"x": ${'['.repeat(deep)}${']'.repeat(deep)}}`), '--print-scenario'], /deep\.json: x is not a known key/);
   });
 });
