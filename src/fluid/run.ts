@@ -114,6 +114,9 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
   const groupSummaries: FlowSummary[] = acc.map((a, g) => {
     const meanCwndSeg = a.cwnd / span;
     const hybrid = groups[g]!.system.flow.form === 'hybrid';
+    // A model with a state `nto` counts its expected retransmission timeouts (models/README.md).
+    const yTo = layout.yFlow(g, 'nto');
+    const timeouts = yTo >= 0 ? sol.at(tEnd, yTo) - sol.at(from, yTo) : 0;
     return {
       flowId: groups[g]!.members[0]!,
       goodputBps: nan((a.delivered * mss * 8) / span),
@@ -125,8 +128,8 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
       // Expected counts: each lost packet is retransmitted; loss indications of the mean-field models
       // are the expected number of window reductions; hybrid models count their loss events.
       retransmits: nan(Math.round(a.lost)),
-      timeouts: nan(0),
-      fastRecoveries: nan(hybrid ? reductionsOf[g]! : Math.round(a.lost)),
+      timeouts: nan(Math.round(timeouts)),
+      fastRecoveries: nan(Math.max(0, (hybrid ? reductionsOf[g]! : Math.round(a.lost)) - Math.round(timeouts))),
       lossRate: nan(a.sent > 0 ? a.lost / a.sent : 0),
     };
   });

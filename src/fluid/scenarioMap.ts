@@ -21,6 +21,8 @@ export interface FluidLink {
   red: { on: 0 | 1; minTh: number; maxTh: number; maxP: number; wq: number; gentle: 0 | 1 };
   /** Bernoulli loss on data packets. */
   pr: number;
+  /** Bernoulli loss on ACKs: the same rate when the scenario's loss strikes both directions, else 0. */
+  pra: number;
   /** Smallest base RTT of the flows, s (the loop's fastest time scale). */
   Tmin: number;
 }
@@ -94,6 +96,7 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
     B: positive(tight.queuePackets, `the ${tight.role} queue`),
     where: tight.role,
     pr,
+    pra: s.bottleneck.loss.direction === 'both' ? pr : 0,
     red: bq.kind === 'red' && isRed
       ? { on: 1, minTh: bq.minThPackets, maxTh: bq.maxThPackets, maxP: bq.maxP, wq: bq.weight, gentle: bq.gentle ? 1 : 0 }
       : { on: 0, minTh: 0, maxTh: 1, maxP: 0, wq: 0, gentle: 0 },

@@ -72,25 +72,15 @@ export function primaryClosedForm(variant: Variant, forms: readonly ClosedFormPr
 
 /**
  * Why a point is outside the fluid model's validity region, from the packet runs' medians: the
- * thresholds of src/compare/validity.ts (few packets per RTT, timeouts dominating the loss reactions
- * or the time) plus a run too short for `minLossEvents` loss events after the first slow start, or a
- * failed run. Link-limited points stay inside (the models have the queue).
+ * thresholds of src/compare/validity.ts (few packets per RTT) plus a run too short for
+ * `minLossEvents` loss events after the first slow start, or a failed run. Link-limited points and
+ * timeouts stay inside (the models have the queue, and timeouts with their RTO idle time).
  */
 function fluidReasons(p: ValidatePoint, row: Omit<PointRow, 'fluidInside' | 'fluidReasons' | 'closedInside' | 'closedReasons'>, minLossEvents: number): string[] {
   const out: string[] = [];
   if (row.fluidStatus !== 'ok') out.push(`fluid run ${row.fluidStatus}`);
   if (row.packetFailed === row.seeds) out.push('every packet run failed');
-  const s = p.scenario;
   if (row.packetCwndSegments < VALIDITY.minPacketsPerRtt) out.push(`${row.packetCwndSegments.toFixed(1)} packets per RTT (< ${VALIDITY.minPacketsPerRtt})`);
-  const share = row.packetTimeouts / Math.max(1, row.packetLossEvents);
-  if (row.packetTimeouts >= VALIDITY.minTimeouts && share > VALIDITY.maxTimeoutShare) {
-    out.push(`timeouts are ${(100 * share).toFixed(0)}% of the loss reactions (> ${100 * VALIDITY.maxTimeoutShare}%)`);
-  } else {
-    const idle = (row.packetTimeouts * s.tcp.minRtoS) / (s.durationS - s.measureFromS);
-    if (row.packetTimeouts >= VALIDITY.minTimeouts && idle > VALIDITY.maxTimeoutIdleShare) {
-      out.push(`timeouts idle the sender ${(100 * idle).toFixed(0)}% of the time (> ${100 * VALIDITY.maxTimeoutIdleShare}%)`);
-    }
-  }
   if (row.packetLossEvents < minLossEvents + 1) out.push(`${row.packetLossEvents} loss events in the run (< ${minLossEvents} after the first slow start)`);
   return out;
 }

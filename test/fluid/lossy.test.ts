@@ -1,0 +1,54 @@
+import { median } from 'simple-statistics';
+import { describe, expect, it } from 'vitest';
+import { runFluid } from '../../src/fluid/run.js';
+import { runPacket } from '../../src/packet/run.js';
+import { presetScenario } from '../../src/scenario/presets.js';
+import type { RunSummary } from '../../src/result/types.js';
+import type { Scenario } from '../../src/scenario/types.js';
+import { VARIANTS, type Variant } from '../../src/variants.js';
+
+/**
+ * The seed study's `lossy` line (1 Mbit/s, RTT 114 ms, p = 0.1 on data and ACKs, SACK on): windows
+ * of 2-5 segments, where the packet engine times out on 15-60% of its loss episodes and sits idle in
+ * RTOs for about a third of the run (models/README.md, "Timeouts"). Issue 10: the fluid models must
+ * predict it (within 25% of the packet median over 10 seeds), which they do only with the timeout
+ * probability of small windows, the ACK losses and the RTO back-off idle time.
+ */
+const SEEDS = Array.from({ length: 10 }, (_, i) => i + 1);
+
+function packetRuns(s: Scenario, seeds: readonly number[]): RunSummary[] {
+  return seeds.map((seed) => runPacket({ ...s, seed }).summary);
+}
+
+const relErr = (model: number, ref: number): number => (model - ref) / ref;
+
+describe('fluid models on the lossy line: timeouts with back-off and idle time (issue 10)', () => {
+  it('goodput within 25% of the packet median over 10 seeds, every variant; the hybrids count the timeouts the packet engine has', () => {
+    for (const variant of VARIANTS as readonly Variant[]) {
+      const s = presetScenario('lossy', variant);
+      const packets = packetRuns(s, SEEDS);
+      const fluid = runFluid(s);
+      expect(fluid.status, fluid.failure).toBe('ok');
+      const gp = median(packets.map((r) => r.goodputBps));
+      expect(Math.abs(relErr(fluid.summary.goodputBps, gp)), `${variant}: fluid ${fluid.summary.goodputBps} vs packet ${gp}`).toBeLessThan(0.25);
+      // Tahoe and CUBIC (hybrid models) count their expected timeouts: the packet engine's 41 and 18.5
+      // (medians), the models' 34 and 17 on this line.
+      if (variant === 'tahoe' || variant === 'cubic') {
+        const to = median(packets.map((r) => r.timeouts));
+        expect(Math.abs(relErr(fluid.summary.timeouts, to)), `${variant}: fluid ${fluid.summary.timeouts} timeouts vs packet ${to}`).toBeLessThan(0.3);
+      }
+    }
+  });
+
+  it('ACK losses are part of the timeouts: with loss on data only both engines gain alike (Reno +42% packet)', () => {
+    const both = presetScenario('lossy', 'reno');
+    const data = presetScenario('lossy', 'reno');
+    data.bottleneck.loss.direction = 'data';
+    const seeds = SEEDS.slice(0, 5);
+    const gain = (s: Scenario): number => median(packetRuns(s, seeds).map((r) => r.goodputBps));
+    const packetGain = gain(data) / gain(both);
+    const fluidGain = runFluid(data).summary.goodputBps / runFluid(both).summary.goodputBps;
+    expect(packetGain).toBeGreaterThan(1.2);
+    expect(Math.abs(fluidGain / packetGain - 1)).toBeLessThan(0.1);
+  });
+});
