@@ -97,7 +97,7 @@ describe('fluid engine, mixed variants (each flow its own model, coupled through
     expect(short.status).toBe('ok');
     // Friendly region: CUBIC's beta = 0.7 cut with its Reno-equivalent increase keeps it a little ahead on
     // synchronised drop-tail losses. The packet engine (no random loss, so one run is the answer) gives
-    // CUBIC 58.3% here; the fluid model must agree with it, not with an idealised 50%.
+    // CUBIC 57.2% here (fluid 58.5%); the fluid model must agree with it, not with an idealised 50%.
     const packetShort = runPacket(together(['cubic', 'reno'], 0.01, 60));
     expect(share(packetShort, 0)).toBeGreaterThan(0.5);
     expect(share(packetShort, 0)).toBeLessThan(0.6);
@@ -105,12 +105,12 @@ describe('fluid engine, mixed variants (each flow its own model, coupled through
     const long = runFluid(together(['cubic', 'reno'], 0.1, 60));
     const swapped = runFluid(together(['reno', 'cubic'], 0.1, 60));
     expect(long.status).toBe('ok');
-    // Issue 9: within 10 points of the packet engine's share, 62.4% at 100 ms (measured on this
+    // Issue 9: within 10 points of the packet engine's share, 62.3% at 100 ms (measured on this
     // scenario, one run: no random loss; not run here, 12 s of CPU). The fluid CUBIC has HyStart's ACK
     // train (models/cubic.model.yaml): 71.7%; without it both flows slow-start into the overflow and
     // CUBIC keeps 77%.
     expect(share(long, 0)).toBeGreaterThan(0.5);
-    expect(Math.abs(share(long, 0) - 0.624)).toBeLessThan(0.1);
+    expect(Math.abs(share(long, 0) - 0.623)).toBeLessThan(0.1);
     // The same system with its blocks in the other order.
     expect(Math.abs(swapped.flows[1]!.summary.goodputBps / long.flows[0]!.summary.goodputBps - 1)).toBeLessThan(1e-6);
     expect(Math.abs(swapped.flows[0]!.summary.goodputBps / long.flows[1]!.summary.goodputBps - 1)).toBeLessThan(1e-6);
