@@ -51,7 +51,7 @@ export interface CellFlag {
 /**
  * The validity checks of a comparison (compare/validity.ts, one home of the thresholds) applied to a
  * grid cell's mean figures: timeouts outnumbering fast recoveries, goodput at the link's capacity
- * (the link, not loss, sets the rate), fewer than 4 packets per RTT, failed runs.
+ * (the link, not loss, sets the rate), fewer than VALIDITY.minPacketsPerRtt packets per RTT, failed runs.
  */
 export function cellValidity(r: Pick<ReportRow, 'goodputBps' | 'capacityBps' | 'cwndSegments' | 'timeouts' | 'fastRecoveries' | 'failed' | 'n'>): CellFlag[] {
   const out: CellFlag[] = [];

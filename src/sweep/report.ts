@@ -12,9 +12,10 @@ import { sweepSummary } from './reportText.js';
 import { bottleneckWarnings } from '../scenario/pathWarnings.js';
 import { elasticityTable, failuresHtml, methodHtml, setupHtml } from './reportText.js';
 import { closedForms } from '../theory/closedForms.js';
+import { VALIDITY } from '../compare/validity.js';
 
 /** What the one-letter marks on the maps mean (cellValidity in analysis.ts). */
-const MARKS_NOTE = 'Marked cells (outlined, letter): T timeouts dominate, C capacity-limited (the link, not loss, sets the rate), W fewer than 4 packets per RTT, F failed runs; hover for the numbers.';
+const MARKS_NOTE = `Marked cells (outlined, letter): T timeouts dominate, C capacity-limited (the link, not loss, sets the rate), W fewer than ${VALIDITY.minPacketsPerRtt} packets per RTT, F failed runs; hover for the numbers.`;
 
 /** Slices (combinations of axes other than loss and RTT) drawn in full; the rest are in the CSVs. */
 export const MAX_SLICES = 4;

@@ -5,6 +5,7 @@ import { LOSS_LIMITED_FRACTION } from './analysis.js';
 import type { RunRecord } from './execute.js';
 import { repsFor, type SweepPlan } from './grid.js';
 import { propagationRttS } from '../scenario/path.js';
+import { VALIDITY } from '../compare/validity.js';
 
 /** HTML text blocks of the sweep report (tables and explanations). */
 
@@ -89,7 +90,7 @@ export function sweepSummary(plan: SweepPlan, rows: readonly ReportRow[], simEng
   const marked = sim.filter((r) => r.validity.length > 0);
   if (sim.length > 0) {
     const count = (code: string) => sim.filter((r) => r.validity.some((f) => f.code === code)).length;
-    const why = [['timeouts', 'T, timeouts dominate'], ['link', 'C, capacity-limited'], ['window', 'W, fewer than 4 packets per RTT'], ['failed', 'F, failed runs']]
+    const why = [['timeouts', 'T, timeouts dominate'], ['link', 'C, capacity-limited'], ['window', `W, fewer than ${VALIDITY.minPacketsPerRtt} packets per RTT`], ['failed', 'F, failed runs']]
       .map(([c, t]) => [count(c!), t] as const).filter(([n]) => n > 0).map(([n, t]) => `${n} ${t}`);
     parts.push(marked.length > 0 ? `${marked.length} of ${sim.length} simulated cells are outside the models' assumptions (${why.join('; ')}); their marks are on every map.` : `All ${sim.length} simulated cells are inside the models' assumptions.`);
   }
