@@ -1,6 +1,7 @@
 import type { ComparisonCase } from '../compare/run.js';
 import { formatBps, formatMbps as mbps, formatNumber, formatPct, formatSeconds } from '../compare/format.js';
 import type { Comparison, ValidityFlag } from '../compare/types.js';
+import { VALIDITY } from '../compare/validity.js';
 import type { Scenario } from '../scenario/types.js';
 import { VARIANT_FACTS, VARIANTS, type Variant } from '../variants.js';
 import { escapeHtml } from './html.js';
@@ -231,8 +232,8 @@ const FLAG_TEXT: Record<string, string> = {
   'run-failed|fluid': 'the fluid run failed; its numbers are not shown',
   'run-failed|comparison': 'the packet run failed; nothing is compared',
   'run-failed|closed-form': 'the closed forms could not be computed (the error is in the tooltip); none is shown',
-  'timeouts-dominate|fluid': 'timeouts outnumber fast recoveries or leave the sender idle for a fifth of the run or more; the fluid models treat every loss as a fast-recovery window cut and have no RTO idle time',
-  'few-packets-per-rtt|fluid': 'fewer than 4 packets per RTT on average: too few for a fluid approximation, or for three duplicate ACKs',
+  'timeouts-dominate|fluid': 'timeouts outnumber fast recoveries or leave the sender idle for a large share of the run (information: the fluid models carry the timeout probability and the RTO idle time)',
+  'few-packets-per-rtt|fluid': `fewer than ${VALIDITY.minPacketsPerRtt} packets per RTT on average: too few for a fluid approximation, or for three duplicate ACKs`,
   'bandwidth-limited|fluid': 'bandwidth limited: the link, not random loss, sets the rate (goodput near capacity, or losses mostly queue overflows)',
   'bandwidth-limited|closed-form': 'closed forms assume a loss-limited flow with a given loss rate; here the link sets the rate',
   'receiver-window-limited|fluid': 'the window sits at the receiver window much of the time',
