@@ -47,14 +47,81 @@ export function modelDoc(
  * InputError for that variant only (the report shows the others and names the broken one).
  */
 export async function defaultModelDocs(modelsDir?: string): Promise<ModelDocSource> {
-  const [systems, doc, latex, { parse }] = await Promise.all([import('../fluid/systems.js'), import('../fluid/modelDoc.js'), import('../fluid/latex.js'), import('mathjs')]);
+  const [systems, doc, latex, { parse, SymbolNode }] = await Promise.all([import('../fluid/systems.js'), import('../fluid/modelDoc.js'), import('../fluid/latex.js'), import('mathjs')]);
   const source = systems.modelSystems(modelsDir);
   const sym = (n: string) => latex.toLatex(n);
   const multiline = (lhs: string, expression: string) => splitSum(lhs, expression, parse, (t) => latex.toLatex(t));
+  const withShared = (m: ParsedModel): ModelDoc => {
+    const taken = new Set([...m.states, ...m.params, ...m.outputs].map((x) => x.name));
+    const all = [...m.equations.map((e) => e.expression), ...m.outputs.map((o) => o.expression)];
+    const shared = sharedSubexpressions(all, parse, (name) => new SymbolNode(name), taken);
+    if (shared.defs.length === 0) return modelDoc(m, sym, multiline);
+    const rewritten = (i: number, original: { expression: string; latex: string }, lhs: string) =>
+      shared.expressions[i] === original.expression ? original : { expression: shared.expressions[i]!, latex: `${lhs} = ${latex.toLatex(shared.expressions[i]!)}` };
+    const ne = m.equations.length;
+    const d = modelDoc(
+      {
+        ...m,
+        equations: m.equations.map((e, i) => ({ ...e, ...rewritten(i, e, `\\frac{d${sym(e.state)}}{dt}`) })),
+        outputs: m.outputs.map((o, i) => ({ ...o, ...rewritten(ne + i, o, o.name) })),
+      },
+      sym,
+      multiline,
+    );
+    for (const def of shared.defs) {
+      d.equations.push({ label: 'where', latex: multiline(sym(def.name), def.expression) ?? `${sym(def.name)} = ${latex.toLatex(def.expression)}` });
+    }
+    return d;
+  };
   return (v) => {
     const sys = source.system(v);
-    return [modelDoc(doc.describe(sys.bottleneck), sym, multiline), modelDoc(doc.describe(sys.flow), sym, multiline)];
+    return [withShared(doc.describe(sys.bottleneck)), withShared(doc.describe(sys.flow))];
   };
+}
+
+/** Sub-expressions shorter than this (characters of model text) are never set apart. */
+const SHARED_MIN_CHARS = 60;
+
+/**
+ * Display only: a sub-expression a model writes out more than once across its equations and outputs
+ * (the timeout probability appears three times in Reno's, because outputs cannot read the bottleneck's)
+ * is set once, as Q_1, Q_2, ..., under "where", the longest first, so that each equation fits its box.
+ * The model's text and its numbers are untouched: this rewrites what the report typesets.
+ * @param taken names the model already uses (the new symbols avoid them)
+ */
+export function sharedSubexpressions(
+  expressions: readonly string[],
+  parse: (text: string) => MathNode,
+  symbol: (name: string) => MathNode,
+  taken: ReadonlySet<string>,
+  minChars = SHARED_MIN_CHARS,
+): { expressions: string[]; defs: { name: string; expression: string }[] } {
+  let exprs = [...expressions];
+  const defs: { name: string; expression: string }[] = [];
+  const letter = ['Q', 'Z', 'Y'].find((l) => ![...taken].some((n) => new RegExp(`^${l}[0-9]+$`).test(n))) ?? 'Q';
+  for (let k = 1; k <= 9; k++) {
+    const counts = new Map<string, number>();
+    for (const text of [...exprs, ...defs.map((d) => d.expression)]) {
+      parse(text).traverse((n) => {
+        if (n.type === 'ParenthesisNode') return;
+        const s = n.toString();
+        if (s.length >= minChars) counts.set(s, (counts.get(s) ?? 0) + 1);
+      });
+    }
+    let best = '';
+    for (const [s, c] of counts) if (c >= 2 && s.length > best.length) best = s;
+    if (best === '') break;
+    const name = `${letter}${k}`;
+    const replace = (text: string): string => {
+      // Strings are compared as mathjs prints them, so spacing in the model text does not matter.
+      const out = parse(text).transform((n) => (unwrap(n).toString() === best ? symbol(name) : n));
+      return out.toString();
+    };
+    exprs = exprs.map(replace);
+    for (const d of defs) d.expression = replace(d.expression);
+    defs.push({ name, expression: best });
+  }
+  return { expressions: exprs, defs };
 }
 
 /** Right-hand sides longer than this (characters of model text) are set one term per line. */

@@ -27,15 +27,15 @@ describe('fluid engine performance measures keep the answers', () => {
     }
   });
 
-  it('delayed snapshots evaluate only the state components they read (CUBIC: not L, West, tl, hold...)', () => {
+  it('delayed snapshots evaluate only the state components they read (CUBIC: not L, West, tl, hold, nto...)', () => {
     const c = defaultModels().system('cubic');
     const names = c.flow.states.map((st) => st.name);
     const block = { states: c.flow.states.map((st) => st.name), outputs: c.flow.outputs.map((o) => o.name) };
     const layout = new StateLayout({ states: c.bottleneck.states.map((st) => st.name), outputs: c.bottleneck.outputs.map((o) => o.name) }, [block, block]);
     const idx = Array.from(delayedStateIndices(layout, [c, c]));
     const flow0 = idx.filter((k) => k >= c.nb && k < c.nb + c.nf).map((k) => names[k - c.nb]);
-    // The outputs read W (rate, cwnd), ss and Wp (ssthresh), s, K and Wm (W_cubic); the queue's q and v.
-    expect(flow0.sort()).toEqual(['K', 'W', 'Wm', 'Wp', 's', 'ss']);
+    // The outputs read W and x (rate, cwnd: x is the share idle in timeouts), ss and Wp (ssthresh), s, K and Wm (W_cubic); the queue's q and v.
+    expect(flow0.sort()).toEqual(['K', 'W', 'Wm', 'Wp', 's', 'ss', 'x']);
     expect(idx.filter((k) => k < c.nb)).toEqual([0, 1]);
     // The second flow's block is the first one's, shifted.
     expect(idx.filter((k) => k >= c.nb + c.nf).map((k) => k - c.nf)).toEqual(idx.filter((k) => k >= c.nb && k < c.nb + c.nf));

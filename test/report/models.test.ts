@@ -1,8 +1,8 @@
-import { parse } from 'mathjs';
+import { parse, SymbolNode } from 'mathjs';
 import katex from 'katex';
 import { describe, expect, it } from 'vitest';
 import { toLatex } from '../../src/fluid/latex.js';
-import { defaultModelDocs, splitSum } from '../../src/report/models.js';
+import { defaultModelDocs, sharedSubexpressions, splitSum } from '../../src/report/models.js';
 import { VARIANTS } from '../../src/variants.js';
 
 const tex = (t: string) => toLatex(t);
@@ -43,5 +43,36 @@ describe('model equations for the report', () => {
         }
       }
     }
+  });
+
+  it('a sub-expression written out more than once is set once under "where" (longest first, nested ones too); the rewritten text means the same', () => {
+    const inner = 'min(1, pow(q, chains) * (1 + chains * (1 - q)))';
+    const outer = `(${inner} + (1 - ${inner}) * pow(q, 1 + wafter / 2))`;
+    const eqs = [`a * ${outer} + b`, `c - x * ${outer}`, 'W / R'];
+    const out = sharedSubexpressions(eqs, parse, (n) => new SymbolNode(n), new Set(['W', 'R']), 30);
+    expect(out.defs.map((d) => d.name)).toEqual(['Q1', 'Q2']);
+    expect(out.expressions).toEqual(['a * Q1 + b', 'c - x * Q1', 'W / R']);
+    expect(out.defs[0]!.expression).toBe('Q2 + (1 - Q2) * pow(q, 1 + wafter / 2)');
+    expect(out.defs[1]!.expression).toBe(parse(inner).toString());
+    // Substituting back gives the same values.
+    const scope = { a: 2, b: 3, c: 5, x: 0.5, q: 0.19, chains: 2.5, wafter: 3, W: 10, R: 0.1 };
+    const q2 = parse(out.defs[1]!.expression).evaluate(scope);
+    const q1 = parse(out.defs[0]!.expression).evaluate({ ...scope, Q2: q2 });
+    for (let i = 0; i < eqs.length; i++) expect(parse(out.expressions[i]!).evaluate({ ...scope, Q1: q1 })).toBeCloseTo(parse(eqs[i]!).evaluate(scope), 12);
+    // A name the model already uses is not taken.
+    expect(sharedSubexpressions(eqs, parse, (n) => new SymbolNode(n), new Set(['Q1']), 30).defs[0]!.name).toBe('Z1');
+    expect(sharedSubexpressions(['W / R', 'W * R'], parse, (n) => new SymbolNode(n), new Set(), 3).defs).toEqual([]);
+  });
+
+  it("the shipped models' repeated timeout probability is typeset once per model", async () => {
+    const docs = await defaultModelDocs();
+    const reno = (await docs('reno'))[1]!;
+    const where = reno.equations.filter((e) => e.label === 'where');
+    expect(where.length).toBeGreaterThan(0);
+    // The model text writes pTO (which reads `wafter`) three times; typeset, it appears once, beside the
+    // output that defines wafter.
+    const wafterUses = reno.equations.map((e) => e.latex.split('\\mathit{wafter}').length - 1);
+    console.log('wafter uses per equation', wafterUses.join(' '));
+    expect(wafterUses.reduce((a, b) => a + b, 0)).toBe(2);
   });
 });
