@@ -14,6 +14,8 @@
  * - slow start adds segmentsAcked x MSS without stopping at ssthresh (ns-3's QUICKACK stand-in).
  * The time inside the curve is t = now + delayMin - epochStart, delayMin being the smallest RTT
  * handed to PktsAcked (ns-3 passes SRTT), skipped for cubicDelta = 10 ms after an epoch starts.
+ * Left out: ns-3's `m_isCwndLimited` guard (no growth while the flow is not cwnd-limited), because the
+ * TcpState hooks do not carry it; cclab's bulk senders are cwnd-limited except at the receive window.
  */
 import type { TcpState } from './types.js';
 
