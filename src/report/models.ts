@@ -68,9 +68,12 @@ export async function defaultModelDocs(modelsDir?: string): Promise<ModelDocSour
       sym,
       multiline,
     );
-    for (const def of shared.defs) {
-      d.equations.push({ label: 'where', latex: multiline(sym(def.name), def.expression) ?? `${sym(def.name)} = ${latex.toLatex(def.expression)}` });
-    }
+    // Right under the differential equations that use them, before the outputs and events.
+    d.equations.splice(
+      ne,
+      0,
+      ...shared.defs.map((def) => ({ label: 'where', latex: multiline(sym(def.name), def.expression) ?? `${sym(def.name)} = ${latex.toLatex(def.expression)}` })),
+    );
     return d;
   };
   return (v) => {

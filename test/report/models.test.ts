@@ -69,6 +69,10 @@ describe('model equations for the report', () => {
     const reno = (await docs('reno'))[1]!;
     const where = reno.equations.filter((e) => e.label === 'where');
     expect(where.length).toBeGreaterThan(0);
+    // Set right under the differential equations, before the outputs.
+    const firstWhere = reno.equations.findIndex((e) => e.label === 'where');
+    expect(reno.equations.slice(0, firstWhere).every((e) => e.label === undefined)).toBe(true);
+    expect(reno.equations[firstWhere + where.length]!.label).toBe('output');
     // The model text writes pTO (which reads `wafter`) three times; typeset, it appears once, beside the
     // output that defines wafter.
     const wafterUses = reno.equations.map((e) => e.latex.split('\\mathit{wafter}').length - 1);
