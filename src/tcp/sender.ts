@@ -262,12 +262,12 @@ export class TcpSender implements RecoveryContext {
     const tcb = this.tcb;
     const mss = this.mssBytes;
     const bytesAcked = ackNo - una0;
-    // The segments this ACK delivered: with SACK the bytes SACKed earlier were counted by the ACKs that
-    // SACKed them, so only the newly delivered ones count (ns-3's currentDelivered from its rate
-    // sampler; Linux's tcp_sacktag + tcp_clean_rtx_queue count each segment once the same way).
-    const countedBytes = this.config.sack ? ev.deliveredBytes : bytesAcked;
-    let segs = Math.floor(countedBytes / mss);
-    this.ackCarryBytes += countedBytes % mss;
+    // The segments this ACK delivered (newly SACKed + newly acknowledged, not bytes SACKed before:
+    // ns-3's currentDelivered, Linux's acked_sacked). Without SACK nothing is ever SACKed, so this is
+    // the cumulative count.
+    const delivered = ev.deliveredBytes;
+    let segs = Math.floor(delivered / mss);
+    this.ackCarryBytes += delivered % mss;
     if (this.ackCarryBytes >= mss) {
       segs++;
       this.ackCarryBytes -= mss;
