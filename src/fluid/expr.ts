@@ -89,22 +89,32 @@ function lagOf(arg: MathNode): MathNode | 'zero' | undefined {
 /**
  * Size limits of a model expression. mathjs parses by recursive descent, and compiling, LaTeX and
  * the sign analysis walk the tree recursively: 300 nested brackets or a 200,000-term sum exhaust the
- * stack. The repository's longest expression is 405 characters, its tree 17 deep, nested 6 brackets.
+ * stack. The limits apply to the text as written; an equation with its terms substituted
+ * (src/fluid/terms.ts) is held to {@link EXPANDED_LIMITS}, still far from the stack's.
  */
 export const MAX_EXPRESSION_CHARS = 2000;
 export const MAX_EXPRESSION_NESTING = 32;
 export const MAX_EXPRESSION_DEPTH = 200;
 
+export interface ExpressionLimits {
+  chars: number;
+  nesting: number;
+  depth: number;
+}
+export const WRITTEN_LIMITS: Readonly<ExpressionLimits> = { chars: MAX_EXPRESSION_CHARS, nesting: MAX_EXPRESSION_NESTING, depth: MAX_EXPRESSION_DEPTH };
+export const EXPANDED_LIMITS: Readonly<ExpressionLimits> = { chars: 20_000, nesting: 96, depth: MAX_EXPRESSION_DEPTH };
+
 /** What is wrong with an expression's text before parsing (too long, brackets too deep), or null. */
-export function expressionTextProblem(text: string): string | null {
-  if (text.length > MAX_EXPRESSION_CHARS) return `is ${text.length} characters long, more than the ${MAX_EXPRESSION_CHARS} accepted (split it into outputs)`;
+export function expressionTextProblem(text: string, limits: Readonly<ExpressionLimits> = WRITTEN_LIMITS): string | null {
+  const how = limits === WRITTEN_LIMITS ? '' : ' with its terms substituted';
+  if (text.length > limits.chars) return `is ${text.length} characters long${how}, more than the ${limits.chars} accepted (split it into outputs or terms)`;
   let depth = 0;
   let max = 0;
   for (const ch of text) {
     if (ch === '(' || ch === '[' || ch === '{') max = Math.max(max, ++depth);
     else if (ch === ')' || ch === ']' || ch === '}') depth--;
   }
-  if (max > MAX_EXPRESSION_NESTING) return `nests brackets ${max} deep, more than the ${MAX_EXPRESSION_NESTING} accepted`;
+  if (max > limits.nesting) return `nests brackets ${max} deep${how}, more than the ${limits.nesting} accepted`;
   return null;
 }
 
@@ -124,8 +134,8 @@ function treeDepth(root: MathNode): number {
  * Parses one model expression, within the size limits; every part of cclab that parses model text
  * (compiling, LaTeX) goes through here. Throws InputError `what ...` located at `where` (file:line).
  */
-export function parseModelText(text: string, what: string, where: string): MathNode {
-  const problem = expressionTextProblem(text);
+export function parseModelText(text: string, what: string, where: string, limits: Readonly<ExpressionLimits> = WRITTEN_LIMITS): MathNode {
+  const problem = expressionTextProblem(text, limits);
   if (problem) throw new InputError(what, problem, where);
   let node: MathNode;
   try {
@@ -134,12 +144,13 @@ export function parseModelText(text: string, what: string, where: string): MathN
     throw new InputError(what, `is not a valid expression: ${(e as Error).message}`, where);
   }
   const depth = treeDepth(node);
-  if (depth > MAX_EXPRESSION_DEPTH) throw new InputError(what, `nests ${depth} operations deep, more than the ${MAX_EXPRESSION_DEPTH} accepted (split it into outputs)`, where);
+  if (depth > limits.depth) throw new InputError(what, `nests ${depth} operations deep, more than the ${limits.depth} accepted (split it into outputs or terms)`, where);
   return node;
 }
 
-export function parseExpr(src: Located, file: string, what: string): MathNode {
-  return parseModelText(src.text, what, `${file}:${src.line}`);
+/** Parse a located expression: the written limits, or the expanded ones for an equation with terms substituted. */
+export function parseExpr(src: Located & { written?: string }, file: string, what: string): MathNode {
+  return parseModelText(src.text, what, `${file}:${src.line}`, src.written === undefined ? WRITTEN_LIMITS : EXPANDED_LIMITS);
 }
 
 /** Check `node` and emit JS for it. */

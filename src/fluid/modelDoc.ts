@@ -14,7 +14,10 @@ export interface ParsedModel {
   states: { name: string; unit: string; doc: string; initial: string; discrete: boolean; min?: string; max?: string }[];
   params: { name: string; unit: string; doc: string; default?: number; min: number; max: number; fromScenario: boolean }[];
   outputs: { name: string; unit: string; expression: string; latex: string }[];
-  equations: { state: string; expression: string; latex: string }[];
+  /** `expression` is what the engine computes (terms substituted); `written` the file's text when it names terms; LaTeX of the written form. */
+  equations: { state: string; expression: string; written?: string; latex: string }[];
+  /** Named sub-expressions the equations use (models/README.md, "Terms"). */
+  terms: { name: string; unit: string; expression: string; latex: string }[];
   events: { name: string; when: string; guard?: string; set: string[]; latex: string }[];
   /** The file as read (for compiling against a bottleneck). */
   source: ModelFile;
@@ -35,7 +38,13 @@ export function describe(m: ModelFile): ParsedModel {
     states: m.states.map((s) => ({ name: s.name, unit: s.unit, doc: s.doc, initial: s.initial.text, discrete: s.discrete, min: s.min?.text, max: s.max?.text })),
     params: m.params.map((p) => ({ name: p.name, unit: p.unit, doc: p.doc, default: p.default, min: p.min, max: p.max, fromScenario: p.scenario })),
     outputs: m.outputs.map((o) => ({ name: o.name, unit: o.unit, expression: o.text, latex: `${toLatex(o.name)} = ${tex(o.text, o.line)}` })),
-    equations: m.equations.map((e) => ({ state: e.state, expression: e.text, latex: `\\frac{d${toLatex(e.state)}}{dt} = ${tex(e.text, e.line)}` })),
+    equations: m.equations.map((e) => ({
+      state: e.state,
+      expression: e.text,
+      ...(e.written === undefined ? {} : { written: e.written }),
+      latex: `\\frac{d${toLatex(e.state)}}{dt} = ${tex(e.written ?? e.text, e.line)}`,
+    })),
+    terms: m.terms.map((x) => ({ name: x.name, unit: x.unit, expression: x.text, latex: `${toLatex(x.name)} = ${tex(x.text, x.line)}` })),
     events: m.events.map((e) => ({
       name: e.name,
       when: e.when.text,

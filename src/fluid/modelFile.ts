@@ -4,6 +4,7 @@ import type { Node as YamlNode } from 'yaml';
 import { InputError } from '../errors.js';
 import { readUserFile } from '../io/userFile.js';
 import { expressionTextProblem } from './expr.js';
+import { termExpander, type TermDecl } from './terms.js';
 
 /**
  * The declarative model file (`models/<id>.model.yaml`), as read from disk and checked for shape.
@@ -50,6 +51,8 @@ export interface OutputDecl extends Located {
 
 export interface EquationDecl extends Located {
   state: string;
+  /** The right-hand side as the file writes it, when `text` has terms substituted (src/fluid/terms.ts). */
+  written?: string;
 }
 
 export interface EventDecl {
@@ -81,6 +84,8 @@ export interface ModelFile {
   params: ParamDecl[];
   states: StateDecl[];
   outputs: OutputDecl[];
+  /** Named sub-expressions, already substituted into `equations` (kept for display). */
+  terms: TermDecl[];
   equations: EquationDecl[];
   events: EventDecl[];
   /** Bottleneck only: queueing delay in seconds, an expression of its states and parameters. */
@@ -92,7 +97,7 @@ const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 /** Largest model file read (the repository's are under 10 kB). */
 export const MODEL_FILE_MAX_BYTES = 256 * 1024;
 /** The keys each part of a model file may have (documented in models/README.md). */
-const TOP_KEYS = ['kind', 'id', 'form', 'title', 'citation', 'description', 'params', 'states', 'delay', 'outputs', 'equations', 'events'];
+const TOP_KEYS = ['kind', 'id', 'form', 'title', 'citation', 'description', 'params', 'states', 'delay', 'outputs', 'terms', 'equations', 'events'];
 const PARAM_KEYS = ['unit', 'doc', 'default', 'min', 'max', 'scenario'];
 const STATE_KEYS = ['unit', 'doc', 'initial', 'min', 'max', 'discrete'];
 const EVENT_KEYS = ['name', 'when', 'guard', 'set', 'reduction'];
@@ -219,11 +224,22 @@ export function readModelFile(path: string, text = readUserFile(path, '(file)', 
     if (!m) throw err(`outputs[${i}]`, `must read 'name [unit] = expression', got '${l.text}'`, n);
     return { name: m[1]!, unit: m[2]?.trim() ?? '', text: m[3]!.trim(), line: l.line };
   });
+  const terms: TermDecl[] = list('terms').map((n, i) => {
+    const l = located(n, `terms[${i}]`);
+    const m = /^\s*([A-Za-z][A-Za-z0-9_]*)\s*(?:\[([^\]]*)\])?\s*=(?!=)\s*(.+)$/s.exec(l.text);
+    if (!m) throw err(`terms[${i}]`, `must read 'name [unit] = expression', got '${l.text}'`, n);
+    if (['t', 'R', 'A'].includes(m[1]!)) throw err(`terms[${i}]`, `'${m[1]}' is a reserved symbol (t, R, A)`, n);
+    // Checked before substitution: a term named like a state would replace the state in every equation.
+    const clash = [...params, ...states, ...outputs].find((x) => x.name === m[1]);
+    if (clash) throw err(`terms[${i}]`, `'${m[1]}' is declared twice (also on line ${clash.line})`, n);
+    return { name: m[1]!, unit: m[2]?.trim() ?? '', text: m[3]!.trim(), line: l.line };
+  });
+  const expand = termExpander(terms, file);
   const equations: EquationDecl[] = list('equations').map((n, i) => {
     const l = located(n, `equations[${i}]`);
     const m = /^\s*d\s*([A-Za-z][A-Za-z0-9_]*)\s*\/\s*dt\s*=(?!=)\s*(.+)$/s.exec(l.text);
     if (!m) throw err(`equations[${i}]`, `must read 'dX/dt = expression', got '${l.text}'`, n);
-    return { state: m[1]!, text: m[2]!.trim(), line: l.line };
+    return { state: m[1]!, ...expand({ text: m[2]!.trim(), line: l.line }, `d${m[1]}/dt`) };
   });
   const events: EventDecl[] = list('events').map((n, i) => {
     const where = `events[${i}]`;
@@ -261,7 +277,7 @@ export function readModelFile(path: string, text = readUserFile(path, '(file)', 
     if (!states.some((s) => s.name === e.state)) throw new InputError('equations', `'d${e.state}/dt' is for an undeclared state '${e.state}'`, `${file}:${e.line}`);
   }
   const seen = new Map<string, number>();
-  for (const [nm, line] of [...params.map((p) => [p.name, p.line] as const), ...states.map((s) => [s.name, s.line] as const), ...outputs.map((o) => [o.name, o.line] as const)]) {
+  for (const [nm, line] of [...params.map((p) => [p.name, p.line] as const), ...states.map((s) => [s.name, s.line] as const), ...outputs.map((o) => [o.name, o.line] as const), ...terms.map((x) => [x.name, x.line] as const)]) {
     if (seen.has(nm)) throw new InputError(nm, `is declared twice (also on line ${seen.get(nm)})`, `${file}:${line}`);
     seen.set(nm, line);
   }
@@ -281,6 +297,7 @@ export function readModelFile(path: string, text = readUserFile(path, '(file)', 
     params,
     states,
     outputs,
+    terms,
     equations,
     events,
     delay: delayNode === undefined ? undefined : located(delayNode, 'delay'),

@@ -19,7 +19,7 @@ export type ModelDocSource = (variant: Variant) => ModelDoc[] | Promise<ModelDoc
 
 /** ParsedModel -> ModelDoc: equations, then outputs, then events (jumps); states and parameters as symbols. */
 export function modelDoc(
-  m: Pick<ParsedModel, 'id' | 'title' | 'citation' | 'description' | 'states' | 'params' | 'outputs' | 'equations' | 'events'>,
+  m: Pick<ParsedModel, 'id' | 'title' | 'citation' | 'description' | 'states' | 'params' | 'outputs' | 'equations' | 'events'> & Partial<Pick<ParsedModel, 'terms'>>,
   symbolTex: (name: string) => string,
   /** LaTeX of a long right-hand side over several lines (undefined keeps the one-line form). */
   multiline?: (lhs: string, expression: string) => string | undefined,
@@ -29,7 +29,9 @@ export function modelDoc(
     id: m.id,
     title: m.title,
     equations: [
-      ...m.equations.map((e) => ({ latex: multiline?.(`\\frac{d${symbolTex(e.state)}}{dt}`, e.expression) ?? e.latex })),
+      ...m.equations.map((e) => ({ latex: multiline?.(`\\frac{d${symbolTex(e.state)}}{dt}`, e.written ?? e.expression) ?? e.latex })),
+      // A model's named terms, right under the equations that use them.
+      ...(m.terms ?? []).map((x) => ({ label: 'where', latex: multiline?.(symbolTex(x.name), x.expression) ?? (x.latex.startsWith(`${x.name} = `) ? `${symbolTex(x.name)} = ${x.latex.slice(x.name.length + 3)}` : x.latex) })),
       // The engine prints an output's name raw (`pred = ...`): typeset it like every other symbol.
       ...m.outputs.map((o) => ({ label: 'output', latex: multiline?.(symbolTex(o.name), o.expression) ?? (o.latex.startsWith(`${o.name} = `) ? `${symbolTex(o.name)} = ${o.latex.slice(o.name.length + 3)}` : o.latex) })),
       ...m.events.map((e) => ({ label: `event ${e.name}`, latex: e.latex })),
@@ -52,25 +54,32 @@ export async function defaultModelDocs(modelsDir?: string): Promise<ModelDocSour
   const sym = (n: string) => latex.toLatex(n);
   const multiline = (lhs: string, expression: string) => splitSum(lhs, expression, parse, (t) => latex.toLatex(t));
   const withShared = (m: ParsedModel): ModelDoc => {
-    const taken = new Set([...m.states, ...m.params, ...m.outputs].map((x) => x.name));
-    const all = [...m.equations.map((e) => e.expression), ...m.outputs.map((o) => o.expression)];
+    const taken = new Set([...m.states, ...m.params, ...m.outputs, ...m.terms].map((x) => x.name));
+    // What the file writes (terms by name), so a term the model named is not set apart again as Q1.
+    const shown = m.equations.map((e) => e.written ?? e.expression);
+    const all = [...shown, ...m.terms.map((x) => x.expression), ...m.outputs.map((o) => o.expression)];
     const shared = sharedSubexpressions(all, parse, (name) => new SymbolNode(name), taken);
     if (shared.defs.length === 0) return modelDoc(m, sym, multiline);
     const rewritten = (i: number, original: { expression: string; latex: string }, lhs: string) =>
       shared.expressions[i] === original.expression ? original : { expression: shared.expressions[i]!, latex: `${lhs} = ${latex.toLatex(shared.expressions[i]!)}` };
     const ne = m.equations.length;
+    const nt = m.terms.length;
     const d = modelDoc(
       {
         ...m,
-        equations: m.equations.map((e, i) => ({ ...e, ...rewritten(i, e, `\\frac{d${sym(e.state)}}{dt}`) })),
-        outputs: m.outputs.map((o, i) => ({ ...o, ...rewritten(ne + i, o, o.name) })),
+        equations: m.equations.map((e, i) => {
+          const { written: _w, ...plain } = e;
+          return { ...plain, ...rewritten(i, { expression: shown[i]!, latex: e.latex }, `\\frac{d${sym(e.state)}}{dt}`) };
+        }),
+        terms: m.terms.map((x, i) => ({ ...x, ...rewritten(ne + i, x, x.name) })),
+        outputs: m.outputs.map((o, i) => ({ ...o, ...rewritten(ne + nt + i, o, o.name) })),
       },
       sym,
       multiline,
     );
-    // Right under the differential equations that use them, before the outputs and events.
+    // Right under the differential equations (and the model's own terms) that use them, before the outputs and events.
     d.equations.splice(
-      ne,
+      ne + nt,
       0,
       ...shared.defs.map((def) => ({ label: 'where', latex: multiline(sym(def.name), def.expression) ?? `${sym(def.name)} = ${latex.toLatex(def.expression)}` })),
     );

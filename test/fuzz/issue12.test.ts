@@ -116,7 +116,7 @@ describe('issue 12: model files', () => {
     expect(modelError(negative.replace('EXPR', 'W(t - k) - W')).message).toMatch(/reads W\(t - k\), which may lie in the future/);
   });
   it('unknown top-level keys (colour: red) and unknown keys of params, states and events are refused', () => {
-    expect(modelError(`colour: red\n${FLOW_MODEL.replace('EXPR', '1 / R')}`).message).toBe('reno.model.yaml:1: colour is not a known key (known: kind, id, form, title, citation, description, params, states, delay, outputs, equations, events)');
+    expect(modelError(`colour: red\n${FLOW_MODEL.replace('EXPR', '1 / R')}`).message).toBe('reno.model.yaml:1: colour is not a known key (known: kind, id, form, title, citation, description, params, states, delay, outputs, terms, equations, events)');
     expect(modelError(FLOW_MODEL.replace('EXPR', '1 / R').replace('default: 1, min: 0', 'default: 1, mni: 0')).message).toMatch(/params\.k\.mni is not a known key \(known: unit, doc, default, min, max, scenario\)/);
     expect(modelError(FLOW_MODEL.replace('EXPR', '1 / R').replace('initial: 1,', 'initial: 1, intial: 2,')).message).toMatch(/states\.W\.intial is not a known key/);
     const withEvent = `${FLOW_MODEL.replace('EXPR', '1 / R')}events:\n  - { name: cut, when: W >= 10, set: [W = W / 2], colour: red }\n`;

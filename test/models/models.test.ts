@@ -109,7 +109,7 @@ describe('LaTeX of the models', () => {
     const katex = (await import('katex')).default;
     const all = [...VARIANTS.map((v) => getModel(v)), loadModels().bottleneck];
     for (const m of all) {
-      for (const tex of [...m.equations, ...m.outputs, ...m.events].map((x) => x.latex)) {
+      for (const tex of [...m.equations, ...m.terms, ...m.outputs, ...m.events].map((x) => x.latex)) {
         expect(() => katex.renderToString(tex, { throwOnError: true }), `${m.file}: ${tex}`).not.toThrow();
       }
     }
