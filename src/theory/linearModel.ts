@@ -120,9 +120,13 @@ export function linearModel(flow: ParsedModel, bottleneck: ParsedModel, N: numbe
     }
   }
   keepP = false;
+  // A counter (the expected timeouts so far, nto) integrates a rate and feeds back into nothing: it
+  // has no equilibrium and no part in the loop, so it is left out. A state no right-hand side reads.
+  const reads = (node: MathNode, name: string): boolean => node.filter((n) => n.type === 'SymbolNode' && [name, `${name}_tau`].includes((n as unknown as Sym).name)).length > 0;
+  const kept = states.map((name) => rhs.some((r) => reads(r, name)));
   return {
-    states,
-    rhs,
+    states: states.filter((_, i) => kept[i]),
+    rhs: rhs.filter((_, i) => kept[i]),
     p: inline('p', false),
     rate: inline(flowOut.get('rate') ?? 'W / R', false),
     R: inline('R', false),

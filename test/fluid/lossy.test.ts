@@ -23,7 +23,7 @@ function packetRuns(s: Scenario, seeds: readonly number[]): RunSummary[] {
 const relErr = (model: number, ref: number): number => (model - ref) / ref;
 
 describe('fluid models on the lossy line: timeouts with back-off and idle time (issue 10)', () => {
-  it('goodput within 25% of the packet median over 10 seeds, every variant; the hybrids count the timeouts the packet engine has', () => {
+  it('goodput within 25% of the packet median over 10 seeds, every variant; every model counts the timeouts the packet engine has', () => {
     for (const variant of VARIANTS as readonly Variant[]) {
       const s = presetScenario('lossy', variant);
       const packets = packetRuns(s, SEEDS);
@@ -31,9 +31,10 @@ describe('fluid models on the lossy line: timeouts with back-off and idle time (
       expect(fluid.status, fluid.failure).toBe('ok');
       const gp = median(packets.map((r) => r.goodputBps));
       expect(Math.abs(relErr(fluid.summary.goodputBps, gp)), `${variant}: fluid ${fluid.summary.goodputBps} vs packet ${gp}`).toBeLessThan(0.25);
-      // Tahoe and CUBIC (hybrid models) count their expected timeouts: the packet engine's 41 and 15
-      // (medians), the models' 39 and 19 on this line (without the ACK-clock deaths Tahoe had 34).
-      if (variant === 'tahoe' || variant === 'cubic') {
+      // Every model counts its expected timeouts (the hybrids in their events, the mean-field ones in
+      // nto): packet medians Reno 25, NewReno 40, Tahoe 41, CUBIC 15; the models' 28, 38, 39, 19
+      // (without the ACK-clock deaths Tahoe had 34). Westwood+ times out about once per run in both.
+      if (variant !== 'westwood') {
         const to = median(packets.map((r) => r.timeouts));
         expect(Math.abs(relErr(fluid.summary.timeouts, to)), `${variant}: fluid ${fluid.summary.timeouts} timeouts vs packet ${to}`).toBeLessThan(0.35);
       }

@@ -121,3 +121,14 @@ describe('linear stability from the models\' own equations (Hollot et al., INFOC
     expect(cuts.note).toMatch(/sawtooth limit cycle/);
   });
 });
+
+describe('the linearised model leaves counters out', () => {
+  it("Reno's nto (expected timeouts so far) has no equilibrium and feeds nothing: the loop is built from W, x and the queue", async () => {
+    const { linearModel } = await import('../../src/theory/linearModel.js');
+    const { values, N, models } = loopValues(presetScenario('lfn', 'reno'));
+    const lm = linearModel(models.flow, models.bottleneck, N, { ...values, ss: 0, pend: 0, tov: -1000 });
+    expect(models.flow.states.map((s) => s.name)).toContain('nto');
+    expect(lm.states).not.toContain('nto');
+    expect(lm.states).toEqual(expect.arrayContaining(['W', 'x', 'q']));
+  });
+});
