@@ -1,18 +1,7 @@
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
-import { DEFAULT_MODELS_DIR, getModel, loadModels, modelIds, partials } from '../../src/fluid/models.js';
+import { getModel, loadModels, modelIds, partials } from '../../src/fluid/models.js';
 import { VARIANTS } from '../../src/variants.js';
-
-/** A models directory with the real bottleneck and one flow file of the given text. */
-function dirWith(flowText: string, id = 'bad'): string {
-  const d = mkdtempSync(join(tmpdir(), 'cclab-models-'));
-  copyFileSync(join(DEFAULT_MODELS_DIR, 'bottleneck.model.yaml'), join(d, 'bottleneck.model.yaml'));
-  writeFileSync(join(d, `${id}.model.yaml`), flowText);
-  return d;
-}
+import { dirWith, loadError } from './helpers.js';
 
 const GOOD = `kind: flow
 id: bad
@@ -30,16 +19,6 @@ equations:
   - dW/dt = EXPR
 `;
 const withEq = (expr: string): string => GOOD.replace('EXPR', expr);
-
-function loadError(text: string): InputError {
-  try {
-    loadModels(dirWith(text));
-  } catch (e) {
-    expect(e).toBeInstanceOf(InputError);
-    return e as InputError;
-  }
-  throw new Error('expected an InputError');
-}
 
 describe('models/', () => {
   it('holds exactly one flow model per variant id of src/variants.ts', () => {

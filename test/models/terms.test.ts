@@ -1,20 +1,13 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
-import { DEFAULT_MODELS_DIR, loadModels } from '../../src/fluid/models.js';
+import { loadModels } from '../../src/fluid/models.js';
 import { runFluid } from '../../src/fluid/run.js';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
+import { dirWith as dirWithFlow, loadError as loadErrorOf } from './helpers.js';
 
 /** A models directory with the real bottleneck and a 'reno' flow model of the given text. */
-function dirWith(flowText: string): string {
-  const d = mkdtempSync(join(tmpdir(), 'cclab-terms-'));
-  copyFileSync(join(DEFAULT_MODELS_DIR, 'bottleneck.model.yaml'), join(d, 'bottleneck.model.yaml'));
-  writeFileSync(join(d, 'reno.model.yaml'), flowText);
-  return d;
-}
+const dirWith = (flowText: string): string => dirWithFlow(flowText, 'reno');
+const loadError = (flowText: string) => loadErrorOf(flowText, 'reno');
 
 const MODEL = `kind: flow
 id: reno
@@ -41,15 +34,6 @@ const WITH_TERMS = model(
   '1 / (b * R) - cut',
 );
 
-function loadError(text: string): InputError {
-  try {
-    loadModels(dirWith(text));
-  } catch (e) {
-    expect(e).toBeInstanceOf(InputError);
-    return e as InputError;
-  }
-  throw new Error('expected an InputError');
-}
 
 describe('model terms (named sub-expressions)', () => {
   it('a model written with terms gives the RunResult of the model written out, byte for byte', () => {
