@@ -101,11 +101,16 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
     from,
     tEnd,
   );
+  // Counts (losses, retransmissions, timeouts, reductions) and the loss rate cover the whole run, as the
+  // packet engine's do; rates and means cover the measurement interval. So the part before it is added.
+  const early = from > 0 ? integrate(sol, sys, idx.map((ix) => ix.cwnd), idx.map((ix) => ix.rate), zp, zpq, zDelivered, 0, from) : null;
+  const lostWhole = acc.map((a, g) => a.lost + (early ? early.acc[g]!.lost : 0));
+  const sentWhole = acc.map((a, g) => a.sent + (early ? early.acc[g]!.sent : 0));
   const failed = sol.status === 'failed' || bad !== '';
   const failure = sol.status === 'failed' ? `fluid model '${modelNames}' failed: ${sol.message}` : bad ? `fluid model '${modelNames}' failed: ${bad}` : undefined;
   const nan = (v: number): number => (failed ? NaN : v);
-  // Window reductions: hybrid models count their reduction events (one per flow of the group that
-  // fired it); mean-field models have none but the expected number of loss indications, rate x p.
+  // Window reductions by events, one per flow of the group that fired it: hybrid models' loss events,
+  // mean-field models' queue-overflow cuts and slow-start exits.
   const reductionsOf = new Float64Array(groups.length);
   for (const e of sol.events) {
     const g = sys.reductionGroup.get(e.name);
@@ -115,8 +120,15 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
     const meanCwndSeg = a.cwnd / span;
     const hybrid = groups[g]!.system.flow.form === 'hybrid';
     // A model with a state `nto` counts its expected retransmission timeouts (models/README.md).
-    const yTo = layout.yFlow(g, 'nto');
-    const timeouts = yTo >= 0 ? sol.at(tEnd, yTo) - sol.at(from, yTo) : 0;
+    const counted = (name: string): number | null => {
+      const y = layout.yFlow(g, name);
+      return y >= 0 ? sol.at(tEnd, y) - sol.at(0, y) : null;
+    };
+    const timeouts = counted('nto') ?? 0;
+    // Fast recoveries: a hybrid model's reduction events that did not end in a timeout; a mean-field
+    // model's expected fast recoveries (`nred`) plus its overflow cuts; lacking nred, lost packets.
+    const nred = counted('nred');
+    const fastRecoveries = hybrid ? reductionsOf[g]! - timeouts : nred !== null ? nred + reductionsOf[g]! : lostWhole[g]! - timeouts;
     return {
       flowId: groups[g]!.members[0]!,
       goodputBps: nan((a.delivered * mss * 8) / span),
@@ -127,18 +139,24 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
       bytesSent: nan(a.sent * mss),
       // Expected counts: each lost packet is retransmitted; loss indications of the mean-field models
       // are the expected number of window reductions; hybrid models count their loss events.
-      retransmits: nan(Math.round(a.lost)),
+      retransmits: nan(Math.round(lostWhole[g]!)),
       timeouts: nan(Math.round(timeouts)),
-      fastRecoveries: nan(Math.max(0, (hybrid ? reductionsOf[g]! : Math.round(a.lost)) - Math.round(timeouts))),
-      lossRate: nan(a.sent > 0 ? a.lost / a.sent : 0),
+      fastRecoveries: nan(Math.max(0, Math.round(fastRecoveries))),
+      lossRate: nan(sentWhole[g]! > 0 ? lostWhole[g]! / sentWhole[g]! : 0),
     };
   });
   const groupOf = new Int32Array(flows.length);
   groups.forEach((grp, g) => grp.members.forEach((i) => (groupOf[i] = g)));
   const flowSummaries: FlowSummary[] = flows.map((_, i) => ({ ...groupSummaries[groupOf[i]!]!, flowId: i }));
   const sum = (f: (s: FlowSummary) => number): number => flowSummaries.reduce((x, s) => x + f(s), 0);
-  const drops: DropCounters = { queue: nan(Math.round(queueDrops)), random: nan(Math.round(randomDrops)), ackRandom: 0, ackQueue: 0 };
-  const sent = sum((s) => s.bytesSent);
+  const drops: DropCounters = {
+    queue: nan(Math.round(queueDrops + (early?.queueDrops ?? 0))),
+    random: nan(Math.round(randomDrops + (early?.randomDrops ?? 0))),
+    ackRandom: 0,
+    ackQueue: 0,
+  };
+  const totalLost = groups.reduce((x, grp, g) => x + grp.members.length * lostWhole[g]!, 0);
+  const totalSent = groups.reduce((x, grp, g) => x + grp.members.length * sentWhole[g]!, 0);
   return {
     engine: 'fluid',
     variant: scenario.variant,
@@ -157,7 +175,7 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
       timeouts: sum((s) => s.timeouts),
       fastRecoveries: sum((s) => s.fastRecoveries),
       drops,
-      lossRate: sent > 0 ? sum((s) => s.lossRate * s.bytesSent) / sent : nan(0),
+      lossRate: nan(totalSent > 0 ? totalLost / totalSent : 0),
     },
     // Flows of one group share its trace series (they are the same numbers).
     flows: flowSummaries.map((summary, i) => ({ summary, trace: groupTraces[groupOf[i]!]! })),

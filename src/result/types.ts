@@ -26,10 +26,17 @@ export interface FlowSummary {
   meanCwndSegments: number;
   bytesDelivered: number;
   bytesSent: number;
+  /**
+   * Counts over the whole run, from t = 0, in both engines (the rates and means above cover the
+   * measurement interval): segments retransmitted (fluid: expected lost packets), retransmission
+   * timeouts (packet: every expiry, back-offs included; fluid: the expected entries into the RTO, one
+   * per back-off sequence, which on `lossy` is 1 expiry in 1.2), fast recoveries (window reductions by
+   * duplicate ACKs or SACKs; fluid: expected, or the hybrid models' loss events).
+   */
   retransmits: number;
   timeouts: number;
   fastRecoveries: number;
-  /** Data segments lost (any cause) / data segments sent. */
+  /** Data segments lost (any cause) / data segments sent, over the whole run. */
   lossRate: number;
 }
 
@@ -50,6 +57,7 @@ export interface RunSummary {
   /** Mean over flows of each flow's time-weighted mean cwnd. */
   meanCwndBytes: number;
   meanCwndSegments: number;
+  /** Whole-run counts, summed over flows (see FlowSummary). */
   retransmits: number;
   timeouts: number;
   fastRecoveries: number;

@@ -184,3 +184,16 @@ describe('runFluid(scenario) with several flows', () => {
     expect((short! + long!) / (1e6 * 340 / 394)).toBeGreaterThan(0.85);
   });
 });
+
+describe('the counts of a fluid RunResult cover the whole run, as the packet engine\'s', () => {
+  it.each(['reno', 'newreno', 'tahoe', 'cubic'] as const)('%s on lossy: retransmits, timeouts, fast recoveries and the loss rate do not move with measureFromS; goodput does', (variant) => {
+    const s = presetScenario('lossy', variant, { durationS: 60 });
+    const whole = runFluid(s).summary;
+    const late = runFluid({ ...s, measureFromS: 30 }).summary;
+    expect(whole.timeouts).toBeGreaterThan(5);
+    expect(whole.fastRecoveries).toBeGreaterThan(5);
+    for (const k of ['retransmits', 'timeouts', 'fastRecoveries'] as const) expect(late[k], k).toBe(whole[k]);
+    expect(late.lossRate).toBeCloseTo(whole.lossRate, 12);
+    expect(late.goodputBps).not.toBeCloseTo(whole.goodputBps, 0);
+  });
+});
