@@ -1,5 +1,6 @@
 import { median, quantileSorted } from 'simple-statistics';
 import { VALIDITY } from '../compare/validity.js';
+import { rngStream } from '../engine/rng.js';
 import { pathPayloadCapacityBps } from '../scenario/path.js';
 import type { RunRecord } from '../sweep/execute.js';
 import { closedForms, type ClosedFormPrediction } from '../theory/closedForms.js';
@@ -27,6 +28,8 @@ export interface PointRow {
   packetFailed: number;
   packetGoodputBps: number;
   packetCwndSegments: number;
+  /** The packet runs' goodputs, one per seed that ran (the median's sample; not in points.csv). */
+  packetGoodputsBps: number[];
   /** Median over seeds of the packet runs' loss reactions (fast recoveries + timeouts), whole run. */
   packetLossEvents: number;
   packetTimeouts: number;
@@ -60,7 +63,17 @@ export interface VariantSummary {
   p90AbsGoodputErr: number | null;
   medianAbsCwndErr: number | null;
   p90AbsCwndErr: number | null;
+  /**
+   * How far the two goodput figures move with the packet seeds: their 5th and 95th percentiles when
+   * each point's seeds are drawn again with replacement ({@link SEED_RESAMPLES} times; null without
+   * points). Wide where the packet runs of a point disagree (a bimodal run-away, say).
+   */
+  medianAbsGoodputErrRange: [number, number] | null;
+  p90AbsGoodputErrRange: [number, number] | null;
 }
+
+/** Resamples of the packet seeds behind the ranges of {@link VariantSummary}. */
+export const SEED_RESAMPLES = 400;
 
 const relErr = (model: number, ref: number): number | null =>
   Number.isFinite(model) && Number.isFinite(ref) && ref !== 0 ? (model - ref) / ref : null;
@@ -104,7 +117,7 @@ export function pointRows(points: readonly ValidatePoint[], records: readonly Ru
     const base = {
       pointId: p.pointId, variant: p.variant, loss: p.loss, rttS: p.rttS, durationS: p.scenario.durationS, measureFromS: p.scenario.measureFromS,
       seeds: packets.length, packetFailed: packets.length - ok.length,
-      packetGoodputBps, packetCwndSegments,
+      packetGoodputBps, packetCwndSegments, packetGoodputsBps: ok.map((x) => x.goodputBps),
       packetLossEvents: med((x) => x.fastRecoveries + x.timeouts), packetTimeouts: med((x) => x.timeouts),
       fluidStatus: fluid === undefined ? ('missing' as const) : fluid.result.status,
       fluidGoodputBps, fluidCwndSegments,
@@ -131,23 +144,61 @@ export function pointRows(points: readonly ValidatePoint[], records: readonly Ru
 }
 
 /** Per variant and model: share of the grid inside the validity region, median and 90th percentile |error| inside it. */
-export function summarise(rows: readonly PointRow[]): VariantSummary[] {
+export function summarise(rows: readonly PointRow[], resamples = SEED_RESAMPLES): VariantSummary[] {
   const out: VariantSummary[] = [];
   const variants = [...new Set(rows.map((r) => r.variant))];
+  const q = (xs: number[], p: number): number | null => (xs.length > 0 ? quantileSorted(xs, p) : null);
+  const absSorted = (xs: (number | null)[]): number[] => xs.filter((x): x is number => x !== null && Number.isFinite(x)).map(Math.abs).sort((a, b) => a - b);
   for (const variant of variants) {
     const rs = rows.filter((r) => r.variant === variant);
     for (const model of ['fluid', 'closed-form'] as const) {
       const inside = rs.filter((r) => (model === 'fluid' ? r.fluidInside : r.closedInside));
-      const errs = (f: (r: PointRow) => number | null): number[] =>
-        inside.map(f).filter((x): x is number => x !== null && Number.isFinite(x)).map(Math.abs).sort((a, b) => a - b);
-      const g = errs((r) => (model === 'fluid' ? r.fluidGoodputErr : r.closedGoodputErr));
-      const c = errs((r) => (model === 'fluid' ? r.fluidCwndErr : r.closedCwndErr));
-      const q = (xs: number[], p: number): number | null => (xs.length > 0 ? quantileSorted(xs, p) : null);
+      const g = absSorted(inside.map((r) => (model === 'fluid' ? r.fluidGoodputErr : r.closedGoodputErr)));
+      const c = absSorted(inside.map((r) => (model === 'fluid' ? r.fluidCwndErr : r.closedCwndErr)));
+      const ranges = seedRanges(inside, (r) => (model === 'fluid' ? r.fluidGoodputBps : r.closedGoodputBps), resamples, `${variant}:${model}`);
       out.push({
         variant, model, points: rs.length, inside: inside.length, insideShare: rs.length > 0 ? inside.length / rs.length : 0,
         medianAbsGoodputErr: q(g, 0.5), p90AbsGoodputErr: q(g, 0.9), medianAbsCwndErr: q(c, 0.5), p90AbsCwndErr: q(c, 0.9),
+        medianAbsGoodputErrRange: ranges?.median ?? null, p90AbsGoodputErrRange: ranges?.p90 ?? null,
       });
     }
   }
   return out;
+}
+
+/**
+ * The bootstrap over packet seeds: each point's seeds drawn again with replacement, its median and
+ * the model's |error| against it recomputed, then the median and 90th percentile over the points;
+ * the 5th-95th percentiles of those over the resamples. Seeded, so the table is reproducible.
+ */
+function seedRanges(
+  inside: readonly PointRow[],
+  model: (r: PointRow) => number | null,
+  resamples: number,
+  stream: string,
+): { median: [number, number]; p90: [number, number] } | null {
+  const pts = inside
+    .map((r) => ({ model: model(r), seeds: r.packetGoodputsBps }))
+    .filter((x): x is { model: number; seeds: number[] } => x.model !== null && Number.isFinite(x.model) && x.seeds.length > 0);
+  if (pts.length === 0 || resamples <= 0) return null;
+  const uniform = rngStream(1, `validate-seed-ranges:${stream}`);
+  const medians: number[] = [];
+  const p90s: number[] = [];
+  const draw: number[] = [];
+  for (let k = 0; k < resamples; k++) {
+    const errs = pts.map((pt) => {
+      draw.length = 0;
+      for (let i = 0; i < pt.seeds.length; i++) draw.push(pt.seeds[Math.floor(uniform() * pt.seeds.length)]!);
+      const ref = median(draw);
+      return ref !== 0 ? Math.abs((pt.model - ref) / ref) : NaN;
+    }).filter(Number.isFinite).sort((a, b) => a - b);
+    if (errs.length === 0) continue;
+    medians.push(quantileSorted(errs, 0.5));
+    p90s.push(quantileSorted(errs, 0.9));
+  }
+  if (medians.length === 0) return null;
+  medians.sort((a, b) => a - b);
+  p90s.sort((a, b) => a - b);
+  const band = (xs: number[]): [number, number] => [quantileSorted(xs, 0.05), quantileSorted(xs, 0.95)];
+  return { median: band(medians), p90: band(p90s) };
 }

@@ -4,7 +4,7 @@ import { toCsv } from '../report/csv.js';
 import { chartFigure, escapeHtml, renderPage, type Section } from '../report/html.js';
 import { VARIANT_FACTS } from '../variants.js';
 import type { ValidateGrid } from './grid.js';
-import type { PointRow, VariantSummary } from './analyse.js';
+import { SEED_RESAMPLES, type PointRow, type VariantSummary } from './analyse.js';
 
 /** The agreement table, the per-point CSV and the report page of `cclab validate`. */
 
@@ -19,14 +19,18 @@ export const POINT_COLUMNS = [
 
 export const SUMMARY_COLUMNS = [
   'variant', 'model', 'points', 'inside', 'insideShare', 'medianAbsGoodputErr', 'p90AbsGoodputErr', 'medianAbsCwndErr', 'p90AbsCwndErr',
-] as const satisfies readonly (keyof VariantSummary)[];
+  'medianAbsGoodputErrLo', 'medianAbsGoodputErrHi', 'p90AbsGoodputErrLo', 'p90AbsGoodputErrHi',
+] as const;
+
+/** A figure with the 5-95% range it takes over resampled packet seeds: "9.8% (6.1-14.0)". */
+const withRange = (x: number | null, r: [number, number] | null): string => (r === null ? pct(x) : `${pct(x)} (${(100 * r[0]).toFixed(1)}-${(100 * r[1]).toFixed(1)})`);
 
 /** The agreement table as plain text (what `cclab validate` prints). */
 export function summaryText(summary: readonly VariantSummary[]): string {
-  const head = ['variant', 'model', 'inside', 'goodput |err| median', 'p90', 'cwnd |err| median', 'p90'];
+  const head = ['variant', 'model', 'inside', 'goodput |err| median (seed range)', 'p90 (seed range)', 'cwnd |err| median', 'p90'];
   const rows = summary.map((s) => [
     s.variant, s.model, `${s.inside}/${s.points} (${pct(s.insideShare)})`,
-    pct(s.medianAbsGoodputErr), pct(s.p90AbsGoodputErr), pct(s.medianAbsCwndErr), pct(s.p90AbsCwndErr),
+    withRange(s.medianAbsGoodputErr, s.medianAbsGoodputErrRange), withRange(s.p90AbsGoodputErr, s.p90AbsGoodputErrRange), pct(s.medianAbsCwndErr), pct(s.p90AbsCwndErr),
   ]);
   const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((c, i) => c.padEnd(width[i]!)).join('  ').trimEnd();
@@ -50,7 +54,11 @@ export function pointsCsv(rows: readonly PointRow[]): string {
 }
 
 export function summaryCsv(summary: readonly VariantSummary[]): string {
-  return toCsv(summary as unknown as Record<string, string | number | boolean | null>[], [...SUMMARY_COLUMNS]);
+  const flat = summary.map((s) => {
+    const { medianAbsGoodputErrRange: m, p90AbsGoodputErrRange: p, ...rest } = s;
+    return { ...rest, medianAbsGoodputErrLo: m?.[0] ?? null, medianAbsGoodputErrHi: m?.[1] ?? null, p90AbsGoodputErrLo: p?.[0] ?? null, p90AbsGoodputErrHi: p?.[1] ?? null };
+  });
+  return toCsv(flat as unknown as Record<string, string | number | boolean | null>[], [...SUMMARY_COLUMNS]);
 }
 
 /** Relative error of each model against the packet median, by loss rate, one panel per variant and RTT. */
@@ -106,9 +114,9 @@ export async function validateReport(grid: ValidateGrid, rows: readonly PointRow
     {
       id: 'agreement',
       title: 'Agreement per variant',
-      html: `<p>Median and 90th percentile of |model - packet| / packet over the points inside each model's validity region; "inside" is the share of the grid in it.</p>${tableHtml(
+      html: `<p>Median and 90th percentile of |model - packet| / packet over the points inside each model's validity region; "inside" is the share of the grid in it. In brackets, the 5-95% range of the goodput figures when each point's packet seeds are drawn again with replacement (${SEED_RESAMPLES} times): how much of the figure is the packet seeds' sampling.</p>${tableHtml(
         ['variant', 'model', 'inside', 'goodput |err| median', 'goodput p90', 'cwnd |err| median', 'cwnd p90'],
-        summary.map((s) => [VARIANT_FACTS[s.variant].title, s.model, `${s.inside}/${s.points} (${pct(s.insideShare)})`, pct(s.medianAbsGoodputErr), pct(s.p90AbsGoodputErr), pct(s.medianAbsCwndErr), pct(s.p90AbsCwndErr)]),
+        summary.map((s) => [VARIANT_FACTS[s.variant].title, s.model, `${s.inside}/${s.points} (${pct(s.insideShare)})`, withRange(s.medianAbsGoodputErr, s.medianAbsGoodputErrRange), withRange(s.p90AbsGoodputErr, s.p90AbsGoodputErrRange), pct(s.medianAbsCwndErr), pct(s.p90AbsCwndErr)]),
       )}`,
     },
     { id: 'errors', title: 'Errors over the grid', html: chartFigure(chart.page) },

@@ -84,6 +84,16 @@ describe('the agreement table', () => {
     expect(fluid.medianAbsGoodputErr).toBeCloseTo(0.15, 12); // the median of {0.1, 0.2}
     expect(fluid.p90AbsGoodputErr).toBeCloseTo(0.19, 12); // interpolated between the order statistics
     expect(fluid.medianAbsCwndErr).toBeCloseTo(0.05, 12); // {0.1, 0}
+    // Seed ranges: point b's seeds agree (error 0.2 in every resample); point a's median is 90, 100 or
+    // 130 in a resample (error 0.222, 0.1, 0.154), so the median over the two points is 0.15, 0.177 or 0.211.
+    const [lo, hi] = fluid.medianAbsGoodputErrRange!;
+    expect(lo).toBeGreaterThanOrEqual(0.15 - 1e-12);
+    expect(hi).toBeLessThanOrEqual((0.2 + 20 / 90) / 2 + 1e-12);
+    expect(hi).toBeGreaterThan(lo);
+    expect(summarise(rows).find((s) => s.model === 'fluid')!.medianAbsGoodputErrRange).toEqual([lo, hi]); // seeded
+    const agreeing = summarise(pointRows([b!], records, 20)).find((s) => s.model === 'fluid')!;
+    expect(agreeing.medianAbsGoodputErrRange![0]).toBeCloseTo(0.2, 12);
+    expect(agreeing.medianAbsGoodputErrRange![1]).toBeCloseTo(0.2, 12);
   });
   it('puts a point outside the fluid region with its reason: too few packets per RTT, too few loss events; timeouts alone do not (the models have them)', () => {
     const [a, b] = points;
