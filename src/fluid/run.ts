@@ -137,8 +137,7 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
       meanCwndSegments: nan(meanCwndSeg),
       bytesDelivered: nan(a.delivered * mss),
       bytesSent: nan(a.sent * mss),
-      // Expected counts: each lost packet is retransmitted; loss indications of the mean-field models
-      // are the expected number of window reductions; hybrid models count their loss events.
+      // Expected counts over the whole run; every lost packet is retransmitted once.
       retransmits: nan(Math.round(lostWhole[g]!)),
       timeouts: nan(Math.round(timeouts)),
       fastRecoveries: nan(Math.max(0, Math.round(fastRecoveries))),
