@@ -24,6 +24,16 @@ export interface EngineSet {
 export interface EngineOptions {
   /** Directory of fluid model files (default: the repository's models/). */
   modelsDir?: string;
+  /**
+   * Fluid engine: loss events of the hybrid models (discrete loss events) at their expected times
+   * ('periodic', the default) or as a Poisson process seeded by the scenario's seed ('poisson').
+   */
+  lossProcess?: 'periodic' | 'poisson';
+}
+
+/** The fluid engine's options among `opts`. */
+function fluidOptions(opts: EngineOptions): { modelsDir?: string; lossProcess?: 'periodic' | 'poisson' } {
+  return { ...(opts.modelsDir === undefined ? {} : { modelsDir: opts.modelsDir }), ...(opts.lossProcess === undefined ? {} : { lossProcess: opts.lossProcess }) };
 }
 
 const requireHere = createRequire(import.meta.url);
@@ -82,7 +92,7 @@ export async function prepareFluidModels(variants: readonly string[], opts: Engi
 /** All three, bound to the options (e.g. a models directory). */
 export async function loadEngines(opts: EngineOptions = {}): Promise<EngineSet> {
   const [p, f, t] = await Promise.all([loadPacket(), loadFluid(), loadClosedForms()]);
-  const fluidOpts = opts.modelsDir === undefined ? {} : { modelsDir: opts.modelsDir };
+  const fluidOpts = fluidOptions(opts);
   return { runPacket: (s) => p(s), runFluid: (s) => f(s, fluidOpts), closedForms: (s) => t(s) };
 }
 
@@ -95,6 +105,6 @@ export async function runEngine(engine: Engine, scenario: Scenario, opts: Engine
     case 'packet':
       return (await loadPacket())(scenario);
     case 'fluid':
-      return (await loadFluid())(scenario, opts.modelsDir === undefined ? {} : { modelsDir: opts.modelsDir });
+      return (await loadFluid())(scenario, fluidOptions(opts));
   }
 }

@@ -58,7 +58,7 @@ export function register(program: Command): void {
     .option('--variants <list>', 'congestion controls', VARIANTS.join(','))
     .option('--loss <range>', 'random loss rates', d.losses.join(','))
     .option('--rtt <range>', 'base RTTs', d.rttsMs.map((r) => `${r}ms`).join(','))
-    .option('--seeds <n>', 'packet runs per point (the fluid model runs once)', String(d.seeds))
+    .option('--seeds <n>', 'packet runs per point (a deterministic fluid model runs once, a hybrid one once per seed with Poisson losses)', String(d.seeds))
     .option('--seed <n>', 'seed the run seeds are derived from', String(d.seed))
     .option('--bandwidth <rate>', 'bottleneck rate (access links 10x faster)', `${d.bandwidthMbps}Mbps`)
     .option('--min-loss-events <n>', 'loss events each run must see after its first slow start', String(d.minLossEvents))
@@ -84,11 +84,13 @@ export function register(program: Command): void {
       // Compile (and check) the models once, before workers start: a broken file fails fast, by name.
       const { prepareFluidModels } = await import('../engines.js');
       await prepareFluidModels(grid.variants, { modelsDir });
-      const { expandGrid } = await import('../validate/grid.js');
+      const { expandGrid, hybridVariants, fluidRunsPerPoint } = await import('../validate/grid.js');
       if (o.dryRun) {
-        const { points, runs } = expandGrid(grid);
-        const simS = points.reduce((a, p) => a + p.scenario.durationS * (grid.seeds + 1), 0);
-        process.stdout.write(`${points.length} points x (${grid.seeds} packet + 1 fluid) = ${runs.length} runs, ${simS.toFixed(0)} s simulated\n`);
+        const hybrid = hybridVariants(grid.variants, modelsDir);
+        const { points, runs } = expandGrid(grid, hybrid);
+        const simS = points.reduce((a, p) => a + p.scenario.durationS * (grid.seeds + fluidRunsPerPoint(grid, hybrid.has(p.variant))), 0);
+        const fluidRuns = hybrid.size === 0 ? '1 fluid' : `1 fluid, ${grid.seeds} for ${[...hybrid].join(', ')}`;
+        process.stdout.write(`${points.length} points x (${grid.seeds} packet + ${fluidRuns}) = ${runs.length} runs, ${simS.toFixed(0)} s simulated\n`);
         return;
       }
       // Where the results go must be usable before the runs (exit 2 naming the path, not an error at the end).

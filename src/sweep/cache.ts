@@ -14,6 +14,8 @@ export interface CacheKeyParts {
   seed: number;
   /** Model/code version of the engine (see engineCodeVersion). */
   codeVersion: string;
+  /** Fluid runs with Poisson loss events (absent otherwise, so the keys of every other run are unchanged). */
+  lossProcess?: 'poisson';
 }
 
 /**
@@ -24,7 +26,7 @@ export interface CacheKeyParts {
  */
 export function cacheKey(parts: CacheKeyParts): string {
   const { trace: _trace, ...scenario } = parts.scenario;
-  return hashOf({ scenario, engine: parts.engine, seed: parts.seed, codeVersion: parts.codeVersion });
+  return hashOf({ scenario, engine: parts.engine, seed: parts.seed, codeVersion: parts.codeVersion, ...(parts.lossProcess ? { lossProcess: parts.lossProcess } : {}) });
 }
 
 /** A cached record: the result plus the key's inputs, so a file is self-describing and checkable. */

@@ -77,11 +77,16 @@ export function defaultWorkers(): number {
  * points that differ only in a parameter the variant ignores.
  */
 export function keyParts(spec: RunSpec, codeVersion: string): CacheKeyParts {
+  // With Poisson loss events the fluid engine depends on the seed.
+  if (spec.lossProcess === 'poisson') return { scenario: spec.scenario, engine: spec.engine, seed: spec.seed, codeVersion, lossProcess: 'poisson' };
   if (DETERMINISTIC_ENGINES.includes(spec.engine)) {
     return { scenario: { ...spec.scenario, seed: 0 }, engine: spec.engine, seed: 0, codeVersion };
   }
   return { scenario: spec.scenario, engine: spec.engine, seed: spec.seed, codeVersion };
 }
+
+/** A run's loss-process option for the engine, when it has one. */
+const lossOf = (spec: RunSpec): { lossProcess?: 'poisson' } => (spec.lossProcess ? { lossProcess: spec.lossProcess } : {});
 
 /** Turns an exception into a failed result (not cached: it may be transient, e.g. out of memory). */
 function failedRun(e: unknown): CompactRun {
@@ -139,7 +144,7 @@ export async function executeRuns(runs: readonly RunSpec[], opts: ExecuteOptions
       let result: CompactRun;
       let ok = true;
       try {
-        result = compactResult(await run!(g.spec.engine, sweepScenario(g.spec), engineOpts));
+        result = compactResult(await run!(g.spec.engine, sweepScenario(g.spec), { ...engineOpts, ...lossOf(g.spec) }));
       } catch (e) {
         result = failedRun(e);
         ok = false;
@@ -162,7 +167,7 @@ export async function executeRuns(runs: readonly RunSpec[], opts: ExecuteOptions
           let result: CompactRun;
           let ok = true;
           try {
-            result = (await pool.run({ engineModule, engine: g.spec.engine, scenario: sweepScenario(g.spec), ...engineOpts } satisfies WorkerTask)) as CompactRun;
+            result = (await pool.run({ engineModule, engine: g.spec.engine, scenario: sweepScenario(g.spec), ...engineOpts, ...lossOf(g.spec) } satisfies WorkerTask)) as CompactRun;
           } catch (e) {
             result = failedRun(e);
             ok = false;

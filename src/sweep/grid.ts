@@ -49,6 +49,8 @@ export interface RunSpec {
   rep: number;
   seed: number;
   scenario: Scenario;
+  /** Fluid runs only: 'poisson' runs a hybrid model's loss events as a Poisson process seeded by `seed` (EngineOptions). */
+  lossProcess?: 'poisson';
 }
 
 /** The point as a name → value record (runs.csv columns, seed and id derivation). */

@@ -17,6 +17,8 @@ export interface WorkerTask {
   scenario: Scenario;
   /** Directory of fluid model files (default: the repository's models/). */
   modelsDir?: string;
+  /** Fluid runs: hybrid models' loss events as a seeded Poisson process. */
+  lossProcess?: 'poisson';
 }
 
 const modules = new Map<string, Promise<EngineFn>>();
@@ -49,5 +51,5 @@ export async function loadEngine(url: string): Promise<EngineFn> {
 
 export default async function runTask(task: WorkerTask): Promise<CompactRun> {
   const run = await loadEngine(task.engineModule);
-  return compactResult(await run(task.engine, task.scenario, task.modelsDir === undefined ? {} : { modelsDir: task.modelsDir }));
+  return compactResult(await run(task.engine, task.scenario, { ...(task.modelsDir === undefined ? {} : { modelsDir: task.modelsDir }), ...(task.lossProcess ? { lossProcess: task.lossProcess } : {}) }));
 }

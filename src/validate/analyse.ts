@@ -106,20 +106,22 @@ export function pointRows(points: readonly ValidatePoint[], records: readonly Ru
     const rs = byPoint.get(p.pointId) ?? [];
     const packets = rs.filter((r) => r.spec.engine === 'packet');
     const ok = packets.filter((r) => r.result.status === 'ok').map((r) => r.result.summary);
-    const fluid = rs.find((r) => r.spec.engine === 'fluid');
+    // One fluid run (deterministic models) or one per packet seed (hybrid models with Poisson loss
+    // events): their median, and 'failed' if any failed (a model that fails on some seeds is not trusted).
+    const fluids = rs.filter((r) => r.spec.engine === 'fluid');
     const med = (f: (x: (typeof ok)[number]) => number): number => (ok.length > 0 ? median(ok.map(f)) : NaN);
     const packetGoodputBps = med((x) => x.goodputBps);
     const packetCwndSegments = med((x) => x.meanCwndSegments);
-    const fluidOk = fluid?.result.status === 'ok';
-    const fluidGoodputBps = fluidOk ? fluid!.result.summary.goodputBps : NaN;
-    const fluidCwndSegments = fluidOk ? fluid!.result.summary.meanCwndSegments : NaN;
+    const fluidOk = fluids.length > 0 && fluids.every((r) => r.result.status === 'ok');
+    const fluidGoodputBps = fluidOk ? median(fluids.map((r) => r.result.summary.goodputBps)) : NaN;
+    const fluidCwndSegments = fluidOk ? median(fluids.map((r) => r.result.summary.meanCwndSegments)) : NaN;
     const cf = primaryClosedForm(p.variant, closedForms(p.scenario));
     const base = {
       pointId: p.pointId, variant: p.variant, loss: p.loss, rttS: p.rttS, durationS: p.scenario.durationS, measureFromS: p.scenario.measureFromS,
       seeds: packets.length, packetFailed: packets.length - ok.length,
       packetGoodputBps, packetCwndSegments, packetGoodputsBps: ok.map((x) => x.goodputBps),
       packetLossEvents: med((x) => x.fastRecoveries + x.timeouts), packetTimeouts: med((x) => x.timeouts),
-      fluidStatus: fluid === undefined ? ('missing' as const) : fluid.result.status,
+      fluidStatus: fluids.length === 0 ? ('missing' as const) : fluidOk ? ('ok' as const) : ('failed' as const),
       fluidGoodputBps, fluidCwndSegments,
       fluidGoodputErr: relErr(fluidGoodputBps, packetGoodputBps), fluidCwndErr: relErr(fluidCwndSegments, packetCwndSegments),
       closedForm: cf?.formula ?? '',
@@ -127,7 +129,7 @@ export function pointRows(points: readonly ValidatePoint[], records: readonly Ru
       closedGoodputErr: cf?.goodputBps == null ? null : relErr(cf.goodputBps, packetGoodputBps),
       closedCwndErr: cf?.cwndSegments == null ? null : relErr(cf.cwndSegments, packetCwndSegments),
       packetWallS: packets.reduce((a, r) => a + r.result.wallS, 0),
-      fluidWallS: fluid?.result.wallS ?? 0,
+      fluidWallS: fluids.reduce((a, r) => a + r.result.wallS, 0),
     };
     const fr = fluidReasons(p, base, minLossEvents);
     const warn: string[] = [];

@@ -109,7 +109,7 @@ export async function validateReport(grid: ValidateGrid, rows: readonly PointRow
     {
       id: 'setup',
       title: 'Grid',
-      html: `<p>${grid.variants.length} variants x loss {${grid.losses.join(', ')}} x base RTT {${grid.rttsS.map((r) => `${r * 1000} ms`).join(', ')}} on a ${grid.bandwidthBps / 1e6} Mbit/s bottleneck (access links ${10}x faster, drop-tail buffer of one BDP, receive window that never limits), ${grid.seeds} packet seeds per point (derived from seed ${grid.seed}), the fluid model once (deterministic). Each run lasts long enough for ${grid.minLossEvents} loss events after its first slow start; both engines are measured from the same time after it. Models: ${escapeHtml(modelsDir ?? 'models/ (built in)')}.</p>`,
+      html: `<p>${grid.variants.length} variants x loss {${grid.losses.join(', ')}} x base RTT {${grid.rttsS.map((r) => `${r * 1000} ms`).join(', ')}} on a ${grid.bandwidthBps / 1e6} Mbit/s bottleneck (access links ${10}x faster, drop-tail buffer of one BDP, receive window that never limits), ${grid.seeds} packet seeds per point (derived from seed ${grid.seed}), the fluid model once where it is deterministic, and once per packet seed with Poisson loss events where it has discrete loss events (hybrid models: the median is compared). Each run lasts long enough for ${grid.minLossEvents} loss events after its first slow start; both engines are measured from the same time after it. Models: ${escapeHtml(modelsDir ?? 'models/ (built in)')}.</p>`,
     },
     {
       id: 'agreement',

@@ -5,6 +5,9 @@ import { flowPath, packetBits } from '../../src/scenario/path.js';
 import type { RunRecord } from '../../src/sweep/execute.js';
 import { mathisWindow } from '../../src/theory/closedForms.js';
 import { DEFAULT_GRID, expandGrid, pointRows, pointScenario, runLength, runValidate, summarise } from '../../src/validate/index.js';
+import { hybridVariants } from '../../src/validate/grid.js';
+import { keyParts } from '../../src/sweep/execute.js';
+import { cacheKey } from '../../src/sweep/cache.js';
 import { emptySummary } from '../../src/sweep/compact.js';
 import { runEngine as fakeEngine } from '../sweep/fixtures/fakeEngine.js';
 import { tmp } from '../sweep/helpers.js';
@@ -18,6 +21,24 @@ describe('the validate grid', () => {
     expect(seedsAt('reno')).toHaveLength(5);
     expect(new Set(seedsAt('reno')).size).toBe(5);
     expect(seedsAt('cubic')).toEqual(seedsAt('reno'));
+  });
+  it("runs the hybrid models (tahoe, cubic) once per packet seed with Poisson loss events, cached by seed; the others once", () => {
+    const hybrid = hybridVariants(DEFAULT_GRID.variants);
+    expect([...hybrid].sort()).toEqual(['cubic', 'tahoe']);
+    const { runs } = expandGrid({ ...DEFAULT_GRID }, hybrid);
+    expect(runs).toHaveLength(100 * 5 + 60 * 1 + 40 * 5);
+    const at = (variant: string, engine: string) => runs.filter((r) => r.variant === variant && r.engine === engine && r.point[0] === 1e-3 && r.point[1] === 0.1);
+    const fluid = at('cubic', 'fluid');
+    expect(fluid.map((r) => r.seed)).toEqual(at('cubic', 'packet').map((r) => r.seed));
+    expect(fluid.every((r) => r.lossProcess === 'poisson')).toBe(true);
+    expect(at('reno', 'fluid')).toHaveLength(1);
+    expect(at('reno', 'fluid')[0]!.lossProcess).toBeUndefined();
+    // Poisson runs are keyed by their seed; deterministic fluid runs are not (one run serves all seeds).
+    const keys = fluid.map((r) => cacheKey(keyParts(r, 'v')));
+    expect(new Set(keys).size).toBe(5);
+    const periodic = { ...fluid[0]!, lossProcess: undefined };
+    expect(cacheKey(keyParts(periodic, 'v'))).not.toBe(keys[0]);
+    expect(cacheKey(keyParts({ ...periodic, seed: 7, scenario: { ...periodic.scenario, seed: 7 } }, 'v'))).toBe(cacheKey(keyParts(periodic, 'v')));
   });
   it('points sit on a 100 Mbit/s bottleneck with 1 Gbit/s access, a one-BDP buffer and a receive window that never limits', () => {
     const s = pointScenario('newreno', 1e-4, 0.3, 100e6, 20);
@@ -94,6 +115,18 @@ describe('the agreement table', () => {
     const agreeing = summarise(pointRows([b!], records, 20)).find((s) => s.model === 'fluid')!;
     expect(agreeing.medianAbsGoodputErrRange![0]).toBeCloseTo(0.2, 12);
     expect(agreeing.medianAbsGoodputErrRange![1]).toBeCloseTo(0.2, 12);
+  });
+  it("compares the median of a point's fluid runs when there are several (hybrid models), and trusts none if one failed", () => {
+    const [a] = points;
+    const packets = [90, 100, 130].map((g) => record(a!.pointId, 'packet', { goodputBps: g, meanCwndSegments: 30 }));
+    const fluids = [80, 120, 110].map((g) => record(a!.pointId, 'fluid', { goodputBps: g, meanCwndSegments: 20 }));
+    const row = pointRows([a!], [...packets, ...fluids], 20)[0]!;
+    expect(row.fluidGoodputBps).toBe(110);
+    expect(row.fluidGoodputErr).toBeCloseTo(0.1, 12);
+    const broken = { ...fluids[1]!, result: { ...fluids[1]!.result, status: 'failed' as const } };
+    const bad = pointRows([a!], [...packets, fluids[0]!, broken, fluids[2]!], 20)[0]!;
+    expect(bad.fluidStatus).toBe('failed');
+    expect(bad.fluidInside).toBe(false);
   });
   it('puts a point outside the fluid region with its reason: too few packets per RTT, too few loss events; timeouts alone do not (the models have them)', () => {
     const [a, b] = points;
