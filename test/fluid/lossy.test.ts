@@ -41,6 +41,21 @@ describe('fluid models on the lossy line: timeouts with back-off and idle time (
     }
   });
 
+  it('without SACK too (RFC 5681 duplicate ACKs with limited transmit, a lost retransmission seen only by the RTO): Reno and NewReno within 25%, their timeouts within 25%', () => {
+    // Measured: Reno +1.7%, NewReno +1.3% (timeouts 33 and 38 vs the packet medians 39.5 and 41). Westwood+
+    // is left out: its line sits on a fold there (-41%; +44% with a 3% smaller extra count).
+    for (const variant of ['reno', 'newreno'] as const) {
+      const s = presetScenario('lossy', variant);
+      s.tcp.sack = false;
+      const packets = packetRuns(s, SEEDS);
+      const fluid = runFluid(s).summary;
+      const gp = median(packets.map((r) => r.goodputBps));
+      expect(Math.abs(relErr(fluid.goodputBps, gp)), `${variant}: fluid ${fluid.goodputBps} vs packet ${gp}`).toBeLessThan(0.25);
+      const to = median(packets.map((r) => r.timeouts));
+      expect(Math.abs(relErr(fluid.timeouts, to)), `${variant}: fluid ${fluid.timeouts} timeouts vs packet ${to}`).toBeLessThan(0.25);
+    }
+  });
+
   it('ACK losses are part of the timeouts: with loss on data only both engines gain alike (Reno +42%, CUBIC +25% packet; 10 seeds)', () => {
     for (const variant of ['reno', 'cubic'] as const) {
       const both = presetScenario('lossy', variant);
