@@ -2,7 +2,8 @@ import type { ComparisonCase } from '../compare/run.js';
 import { InputError } from '../errors.js';
 import { runFluid } from '../fluid/run.js';
 import type { Series } from '../result/types.js';
-import { loopMargins, scenarioStability, type LoopAnalysis } from '../theory/stability.js';
+import { loopMargins } from '../theory/frequencyResponse.js';
+import { scenarioStability, type LoopAnalysis } from '../theory/stability.js';
 import { HMTG, hmtgDesignBound, hmtgLoop, hmtgScenario, MGT_RENO } from '../theory/stabilityExample.js';
 import { escapeHtml, type Section } from './html.js';
 

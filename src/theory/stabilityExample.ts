@@ -1,7 +1,7 @@
 import { dumbbellScenario } from '../scenario/defaults.js';
 import { baseRttS } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
-import type { Cx } from './stability.js';
+import type { Cx } from './frequencyResponse.js';
 
 /**
  * The worked example of C. V. Hollot, V. Misra, D. Towsley, W.-B. Gong, "A control theoretic

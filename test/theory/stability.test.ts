@@ -3,7 +3,8 @@ import { runFluid } from '../../src/fluid/run.js';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { presetScenario } from '../../src/scenario/presets.js';
-import { loopMargins, loopValues, scenarioStability, type Cx, type LoopAnalysis } from '../../src/theory/stability.js';
+import { loopMargins, type Cx } from '../../src/theory/frequencyResponse.js';
+import { loopValues, scenarioStability, type LoopAnalysis } from '../../src/theory/stability.js';
 import { HMTG, hmtgDesignBound, hmtgLoop, hmtgScenario, MGT_RENO } from '../../src/theory/stabilityExample.js';
 
 const C = HMTG.C;

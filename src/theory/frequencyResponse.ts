@@ -1,0 +1,179 @@
+/**
+ * Frequency-domain tools of the linear stability analysis (src/theory/stability.ts): complex
+ * arithmetic on pairs, small complex linear systems, the delay system's characteristic matrix, a
+ * loop's gain and phase margins with its Nyquist winding, and the open loop's right-half-plane test.
+ * Nothing here knows a model: it works on matrices and on a function L(jw).
+ */
+
+/** A complex number as a pair; the loop is evaluated at thousands of frequencies, mathjs's Complex and inv cost 1 ms each there. */
+export type Cx = [number, number];
+export const cmul = (a: Cx, b: Cx): Cx => [a[0] * b[0] - a[1] * b[1], a[0] * b[1] + a[1] * b[0]];
+export const cdiv = (a: Cx, b: Cx): Cx => {
+  const d = b[0] * b[0] + b[1] * b[1];
+  return [(a[0] * b[0] + a[1] * b[1]) / d, (a[1] * b[0] - a[0] * b[1]) / d];
+};
+export const cabs = (a: Cx): number => Math.hypot(a[0], a[1]);
+
+/** Solves M x = b (complex, small: Gaussian elimination with partial pivoting); also returns det M. */
+export function solveC(M: Cx[][], b: Cx[]): { x: Cx[]; det: Cx } {
+  const n = b.length;
+  const a = M.map((r, i) => [...r.map((c) => [c[0], c[1]] as Cx), [b[i]![0], b[i]![1]] as Cx]);
+  let det: Cx = [1, 0];
+  for (let c = 0; c < n; c++) {
+    let piv = c;
+    for (let r = c + 1; r < n; r++) if (cabs(a[r]![c]!) > cabs(a[piv]![c]!)) piv = r;
+    if (cabs(a[piv]![c]!) === 0) return { x: b.map(() => [NaN, NaN] as Cx), det: [0, 0] };
+    if (piv !== c) {
+      [a[piv], a[c]] = [a[c]!, a[piv]!];
+      det = [-det[0], -det[1]];
+    }
+    det = cmul(det, a[c]![c]!);
+    for (let r = c + 1; r < n; r++) {
+      const k = cdiv(a[r]![c]!, a[c]![c]!);
+      for (let j = c; j <= n; j++) {
+        const t = cmul(k, a[c]![j]!);
+        a[r]![j] = [a[r]![j]![0] - t[0], a[r]![j]![1] - t[1]];
+      }
+    }
+  }
+  const x: Cx[] = new Array(n);
+  for (let r = n - 1; r >= 0; r--) {
+    let acc: Cx = [a[r]![n]![0], a[r]![n]![1]];
+    for (let j = r + 1; j < n; j++) {
+      const t = cmul(a[r]![j]!, x[j]!);
+      acc = [acc[0] - t[0], acc[1] - t[1]];
+    }
+    x[r] = cdiv(acc, a[r]![r]!);
+  }
+  return { x, det };
+}
+
+/** sI - A0 - A1 e^{-s tau} at s = jw. */
+export function charMatrix(A0: number[][], A1: number[][], w: number, tau: number): Cx[][] {
+  const e: Cx = [Math.cos(w * tau), -Math.sin(w * tau)];
+  return A0.map((r, i) => r.map((a, j) => [(i === j ? 0 : 0) - a - A1[i]![j]! * e[0], (i === j ? w : 0) - A1[i]![j]! * e[1]] as Cx));
+}
+
+/** The margins of a loop L(jw) whose delay is about R0 (its frequency grid spans 1e-4 to 1e3 over R0). */
+export interface Margins {
+  dcGain: number;
+  crossoverRadS: number | null;
+  phaseMarginDeg: number;
+  phaseCrossoverRadS: number | null;
+  gainMargin: number;
+  /** Encirclements of -1 by L(jw) over w in (-inf, inf) (Nyquist). */
+  encirclements: number;
+  /** |L| < 1 at the top of the grid (the contour's large arc adds nothing). */
+  rollsOff: boolean;
+  response: { wRadS: number; re: number; im: number }[];
+}
+
+/** Gain and phase margins and the Nyquist winding of `L` (used for the models' loop and for Hollot et al.'s closed form alike). */
+export function loopMargins(L: (w: number) => Cx, R0: number): Margins {
+  // Frequency grid: 1e-4 to 1e3 over R0, log-spaced; crossings refined by bisection.
+  const n = 2000;
+  const ws = Array.from({ length: n }, (_, k) => (1e-4 / R0) * Math.pow(1e7, k / (n - 1)));
+  const vals = ws.map(L);
+  const mag = vals.map(cabs);
+  const phase: number[] = [];
+  let prev = Math.atan2(vals[0]![1], vals[0]![0]);
+  phase.push(prev);
+  for (let k = 1; k < n; k++) {
+    let a = Math.atan2(vals[k]![1], vals[k]![0]);
+    while (a - prev > Math.PI) a -= 2 * Math.PI;
+    while (a - prev < -Math.PI) a += 2 * Math.PI;
+    phase.push(a);
+    prev = a;
+  }
+  const dc = cabs(L(0));
+  // The phase at w -> 0 is 0 for a negative-feedback loop; measure the margins from there.
+  const offset = Math.round(phase[0]! / (2 * Math.PI)) * 2 * Math.PI;
+  const ph = phase.map((a) => a - offset);
+  const refine = (k: number, f: (w: number) => number): number => {
+    let lo = ws[k - 1]!;
+    let hi = ws[k]!;
+    const flo = f(lo);
+    for (let i = 0; i < 60; i++) {
+      const mid = Math.sqrt(lo * hi);
+      if (Math.sign(f(mid)) === Math.sign(flo)) lo = mid;
+      else hi = mid;
+    }
+    return Math.sqrt(lo * hi);
+  };
+  const unwrapAt = (w: number, k: number): number => {
+    const v = L(w);
+    let a = Math.atan2(v[1], v[0]) - offset;
+    while (a - ph[k]! > Math.PI) a -= 2 * Math.PI;
+    while (a - ph[k]! < -Math.PI) a += 2 * Math.PI;
+    return a;
+  };
+  let crossoverRadS: number | null = null;
+  for (let k = 1; k < n && crossoverRadS === null; k++) if (mag[k - 1]! >= 1 && mag[k]! < 1) crossoverRadS = refine(k, (w) => Math.log(cabs(L(w))));
+  let phaseCrossoverRadS: number | null = null;
+  let kp = -1;
+  for (let k = 1; k < n && phaseCrossoverRadS === null; k++) {
+    if (ph[k - 1]! > -Math.PI && ph[k]! <= -Math.PI) {
+      kp = k;
+      phaseCrossoverRadS = refine(k, (w) => unwrapAt(w, kp) + Math.PI);
+    }
+  }
+  // From the unwrapped phase: a loop whose gain crosses 1 only far out, after the delay has turned
+  // the phase many times (drop-tail's cliff), has a margin of minus thousands of degrees.
+  const phaseMarginDeg = crossoverRadS === null ? Infinity : 180 + (unwrapAt(crossoverRadS, Math.max(0, ws.findIndex((w) => w >= crossoverRadS!))) * 180) / Math.PI;
+  const gainMargin = phaseCrossoverRadS === null ? Infinity : 1 / cabs(L(phaseCrossoverRadS));
+  // Nyquist: winding of 1 + L(jw) around 0 over w in (-inf, inf), twice that over (0, inf) by symmetry
+  // (L(0) real); L -> 0 at high frequency, so the contour's arc adds nothing.
+  let wind = 0;
+  let a0 = Math.atan2(vals[0]![1], 1 + vals[0]![0]);
+  for (let k = 1; k < n; k++) {
+    const a = Math.atan2(vals[k]![1], 1 + vals[k]![0]);
+    let d = a - a0;
+    while (d > Math.PI) d -= 2 * Math.PI;
+    while (d < -Math.PI) d += 2 * Math.PI;
+    wind += d;
+    a0 = a;
+  }
+  const encirclements = Math.round((2 * wind) / (2 * Math.PI));
+  return {
+    dcGain: dc,
+    crossoverRadS,
+    phaseMarginDeg,
+    phaseCrossoverRadS,
+    gainMargin,
+    encirclements,
+    rollsOff: mag[n - 1]! < 1,
+    response: ws.filter((_, k) => k % 40 === 0).map((w) => {
+      const v = L(w);
+      return { wRadS: w, re: v[0], im: v[1] };
+    }),
+  };
+}
+
+/**
+ * Whether the open loop (plant with p held, AQM on its own) is stable: the plant's characteristic
+ * function det(sI - A0 - A1 e^{-s R0}) has no zero with Re s > 0 (argument principle on the right
+ * half-plane's boundary, large semicircle neglected: the delayed part is bounded there), and the
+ * AQM's matrix has eigenvalues in the left half-plane (a first-order filter: its diagonal).
+ */
+export function openLoopPoles(A0: number[][], A1: number[][], Gz: number[][], R0: number): boolean {
+  for (let i = 0; i < Gz.length; i++) if (!(Gz[i]![i]! < 0)) return false;
+  const n = A0.length;
+  const det = (w: number): Cx => solveC(charMatrix(A0, A1, w, R0), A0.map(() => [0, 0] as Cx)).det;
+  // det ~ (jw)^n at large |w|: its argument changes by pi (n - 2 Z) along the imaginary axis, Z the
+  // zeros with Re s > 0, half of that over (0, W) by conjugate symmetry.
+  const m = 4000;
+  const W = 1e4 / R0;
+  let wind = 0;
+  let prev = det(0);
+  for (let k = 1; k <= m; k++) {
+    const w = (W * k * k) / (m * m);
+    const d = det(w);
+    let a = Math.atan2(d[1], d[0]) - Math.atan2(prev[1], prev[0]);
+    while (a > Math.PI) a -= 2 * Math.PI;
+    while (a < -Math.PI) a += 2 * Math.PI;
+    wind += a;
+    prev = d;
+  }
+  const rhpZeros = n / 2 - wind / Math.PI;
+  return Math.abs(rhpZeros) < 0.5;
+}
