@@ -201,16 +201,14 @@ export function expandGrid(g: ValidateGrid, hybrid: ReadonlySet<Variant> = new S
         const scenario = pointScenario(variant, loss, rttS, g.bandwidthBps, g.minLossEvents);
         validateScenario(scenario, `validate point ${variant}, loss=${loss}, rtt=${rttS}s`);
         points.push({ pointId, variant, loss, rttS, scenario });
-        const rec = { loss, rttS };
-        for (let rep = 0; rep < g.seeds; rep++) {
-          const seed = deriveSeed(g.seed, rec, rep);
+        const seeds = Array.from({ length: g.seeds }, (_, rep) => deriveSeed(g.seed, { loss, rttS }, rep));
+        seeds.forEach((seed, rep) => {
           runs.push({ index: runs.length, runId: `${pointId}-packet-r${rep}`, pointId, point, variant, engine: 'packet', rep, seed, scenario: { ...structuredClone(scenario), seed } });
-        }
+        });
         if (hybrid.has(variant)) {
-          for (let rep = 0; rep < g.seeds; rep++) {
-            const seed = deriveSeed(g.seed, rec, rep);
+          seeds.forEach((seed, rep) => {
             runs.push({ index: runs.length, runId: `${pointId}-fluid-r${rep}`, pointId, point, variant, engine: 'fluid', rep, seed, scenario: { ...structuredClone(scenario), seed }, lossProcess: 'poisson' });
-          }
+          });
         } else {
           runs.push({ index: runs.length, runId: `${pointId}-fluid-r0`, pointId, point, variant, engine: 'fluid', rep: 0, seed: 1, scenario: { ...structuredClone(scenario), seed: 1 } });
         }
