@@ -97,6 +97,8 @@ export function register(program: Command): void {
       // The report is written as a sibling temp folder renamed into place: both must be writable.
       checkOutDir(outDir, '--out');
       checkOutDir(dirname(resolve(outDir)), '--out');
+      // The cache holds the replications (runs 2..reps of every case).
+      if (recipe.reps > 1 && opts.cache !== false) checkOutDir(opts.cache ?? '.cache/runs', '--cache');
       const modelsDir = opts.models === undefined ? undefined : resolve(opts.models);
       warnAbout(resolveScenarios(recipe));
       const [{ writeReport }, { progressReporter }] = await Promise.all([import('../report/write.js'), import('./progress.js')]);

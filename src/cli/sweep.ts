@@ -138,7 +138,7 @@ export function register(program: Command): void {
         // Where the results go must be usable before hours of runs (runSweep checks again).
         const [{ assertSweepOutDir }, { checkOutDir }] = await Promise.all([import('../sweep/output.js'), import('../io/outDir.js')]);
         assertSweepOutDir(o.out);
-        if (cacheDir !== null) checkOutDir(cacheDir, '--cache');
+        if (o.cache !== false) checkOutDir(o.cache, '--cache');
       }
       // After every check: a refused sweep prints its one error line and nothing else.
       for (const w of warnings(plan)) process.stderr.write(`cclab: warning: ${w}\n`);

@@ -81,6 +81,12 @@ export function register(program: Command): void {
         modelsDir = resolve(o.models);
         if (!existsSync(modelsDir) || !statSync(modelsDir).isDirectory()) throw new InputError('--models', `must be a folder of *.model.yaml files, got '${o.models}'`);
       }
+      if (!o.dryRun) {
+        // Where the results go must be usable before the models compile and the runs (exit 2 naming the path, at once).
+        const { checkOutDir } = await import('../io/outDir.js');
+        if (!shard) checkOutDir(o.out, '--out');
+        if (o.cache !== false) checkOutDir(o.cache, '--cache');
+      }
       // Compile (and check) the models once, before workers start: a broken file fails fast, by name.
       const { prepareFluidModels } = await import('../engines.js');
       await prepareFluidModels(grid.variants, { modelsDir });
@@ -93,10 +99,6 @@ export function register(program: Command): void {
         process.stdout.write(`${points.length} points x (${grid.seeds} packet + ${fluidRuns}) = ${runs.length} runs, ${simS.toFixed(0)} s simulated\n`);
         return;
       }
-      // Where the results go must be usable before the runs (exit 2 naming the path, not an error at the end).
-      const { checkOutDir } = await import('../io/outDir.js');
-      if (!shard) checkOutDir(o.out, '--out');
-      if (o.cache !== false) checkOutDir(resolve(o.cache), '--cache');
       const { runValidate, summaryText, flaggedText } = await import('../validate/index.js');
       const progress = progressReporter({ name: 'validate', quiet: o.quiet });
       const t0 = performance.now();

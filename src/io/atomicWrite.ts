@@ -1,12 +1,13 @@
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
+import { makeDirs } from './outDir.js';
 
 /**
  * Writes a file so that readers see either the old content or the new, never a torn file: write a
  * sibling temp file, then rename over the target (atomic within one file system on POSIX).
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array | Iterable<string>): void {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirs(dirname(path));
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.floor(performance.now() * 1000)}.tmp`);
   try {
     if (typeof data === 'string' || data instanceof Uint8Array) writeFileSync(tmp, data);

@@ -1,11 +1,12 @@
-import { accessSync, constants, statSync, type Stats } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { accessSync, constants, mkdirSync, rmdirSync, statSync, type Stats } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 
 /**
  * Checks, before any work, that `dir` can be an output directory: it is a writable directory, or
- * it does not exist yet and its nearest existing ancestor is a writable directory. Nothing is
- * created. A file where the directory should be, or a path the user may not write, is the user's
+ * it does not exist yet and its nearest existing ancestor is a writable directory. Nothing is left
+ * behind. A file where the directory should be, or a path the user may not write, is the user's
  * to fix: an InputError naming the flag and the path (exit 2), not an internal error at the end.
  */
 export function checkOutDir(dir: string, flag: string): void {
@@ -14,19 +15,69 @@ export function checkOutDir(dir: string, flag: string): void {
   for (;;) {
     const st = statOrNull(p, flag, dir);
     if (st) {
+      // Where it fails: the folder itself when it exists, else the ancestor it would be made in.
+      const cannot = (code = 'error') => (p === target ? `cannot write '${dir}' (${code})` : `cannot create '${dir}' (in '${asTyped(dir, p)}': ${code})`);
       if (!st.isDirectory()) {
-        throw new InputError(flag, p === target ? `'${dir}' exists and is not a directory` : `cannot create '${dir}': '${p}' is not a directory`);
+        throw new InputError(flag, p === target ? `'${dir}' exists and is not a directory` : `cannot create '${dir}': '${asTyped(dir, p)}' is not a directory`);
       }
       try {
         accessSync(p, constants.W_OK | constants.X_OK);
       } catch (e) {
-        throw new InputError(flag, `cannot write ${p === target ? `'${dir}'` : `'${dir}' (in '${p}')`} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+        throw new InputError(flag, cannot((e as NodeJS.ErrnoException).code));
       }
+      probeMkdir(p, flag, cannot);
       return;
     }
     const up = dirname(p);
     if (up === p) throw new InputError(flag, `cannot create '${dir}': no existing parent directory`);
     p = up;
+  }
+}
+
+/**
+ * Permission bits do not tell whether a folder can be made: as root, /proc and /sys pass
+ * access(W_OK), yet mkdir there fails (ENOENT, EPERM). So make one and remove it at once.
+ */
+function probeMkdir(parent: string, flag: string, problem: (code?: string) => string): void {
+  const probe = join(parent, `.cclab-probe-${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    mkdirSync(probe);
+  } catch (e) {
+    throw new InputError(flag, problem((e as NodeJS.ErrnoException).code));
+  }
+  rmdirSync(probe);
+}
+
+/** An ancestor `p` of the path the user typed, absolute or relative as they typed it. */
+function asTyped(typed: string, p: string): string {
+  return isAbsolute(typed) ? p : relative(process.cwd(), p) || '.';
+}
+
+/**
+ * `mkdir -p` one level at a time. Node 20's `mkdirSync(..., { recursive: true })` loops forever
+ * where mkdir answers ENOENT under an existing parent (/proc/x as root); here every mkdir error but
+ * "already a directory" is thrown (with syscall and path, for {@link asUserIo}).
+ */
+export function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let p = resolve(dir); !isDirectory(p); p = dirname(p)) {
+    missing.push(p);
+    if (dirname(p) === p) break;
+  }
+  for (const p of missing.reverse()) {
+    try {
+      mkdirSync(p);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || !isDirectory(p)) throw e;
+    }
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
   }
 }
 

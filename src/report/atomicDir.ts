@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../errors.js';
+import { makeDirs } from '../io/outDir.js';
 
 /** File in every report directory: says the directory is ours to replace as a whole. */
 export const REPORT_MARKER = '.cclab-report';
@@ -54,7 +55,7 @@ export function writeDirAtomic(outDir: string, files: ReadonlyMap<string, string
   const target = resolve(outDir);
   const parent = dirname(target);
   const base = basename(target);
-  mkdirSync(parent, { recursive: true });
+  makeDirs(parent);
   recover(parent, base, target);
   assertReplaceable(outDir);
   const tag = `${process.pid}-${randomBytes(6).toString('hex')}`;
@@ -64,7 +65,7 @@ export function writeDirAtomic(outDir: string, files: ReadonlyMap<string, string
     for (const [rel, data] of files) {
       const p = join(tmp, rel);
       if (!p.startsWith(tmp + '/')) throw new Error(`report file escapes its directory: ${rel}`);
-      mkdirSync(dirname(p), { recursive: true });
+      makeDirs(dirname(p));
       writeFileSync(p, data);
     }
     writeFileSync(join(tmp, REPORT_MARKER), 'Written by cclab. This directory is replaced as a whole on the next run.\n');

@@ -208,9 +208,9 @@ describe('issue 12: exit codes and messages', () => {
   it('--out and --cache under a file or an unwritable folder are exit 2 naming the path', async () => {
     await refused(['simulate', '--duration', '1s', '--out', join(aFile, 'sub')], /--out cannot create '.*a-file\.txt\/sub': '.*a-file\.txt' is not a directory/);
     // /proc/sys refuses writes even to root.
-    await refused(['simulate', '--duration', '1s', '--out', '/proc/sys/cclab-out'], /--out cannot write '\/proc\/sys\/cclab-out' \(in '\/proc\/sys'\) \(EACCES\)/);
+    await refused(['simulate', '--duration', '1s', '--out', '/proc/sys/cclab-out'], /--out cannot create '\/proc\/sys\/cclab-out' \(in '\/proc\/sys': EACCES\)/);
     await refused([...quickSweep.filter((a) => a !== '--no-cache'), '--cache', join(aFile, 'cache'), '--out', join(dir, 'sw1')], /--cache cannot create '.*a-file\.txt\/cache': '.*a-file\.txt' is not a directory/);
-    await refused(['report', '--scenarios', 'lfn', '--variants', 'reno', '--duration', '4s', '--out', '/proc/sys/cclab-report'], /--out cannot write '\/proc\/sys\/cclab-report'/);
+    await refused(['report', '--scenarios', 'lfn', '--variants', 'reno', '--duration', '4s', '--out', '/proc/sys/cclab-report'], /--out cannot create '\/proc\/sys\/cclab-report'/);
   });
   it("commander's own errors carry the cclab: prefix, on one line", async () => {
     for (const [args, msg] of [
