@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createCongestionControl } from '../cc/registry.js';
 import { InputError } from '../errors.js';
+import { queueParams } from '../net/qdisc/registry.js';
 import { flowCc } from '../scenario/flowCc.js';
 import { baseRttS, packetBits, sharedQueue } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
@@ -66,6 +67,9 @@ export const UNLIMITED_SEGMENTS = 1e9;
  * sender's NIC, and that is the queue the model integrates (known gap for asymmetric access links:
  * models/README.md).
  */
+/** Queue disciplines the bottleneck model (models/bottleneck.model.yaml) describes. */
+export const FLUID_QUEUE_KINDS: readonly string[] = ['droptail', 'red'];
+
 export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowParams[] } {
   // Preconditions that validateScenario guarantees (the one user-facing check): failing one is a bug
   // in a caller that skipped it, an AssertionError, not bad input.
@@ -87,6 +91,10 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
     if (f.receiverAccess) positive(f.receiverAccess.bandwidthBps, `flows[${i}].receiverAccess.bandwidthBps`);
   }
   const bq = s.bottleneck.queue;
+  if (!FLUID_QUEUE_KINDS.includes(bq.kind)) {
+    throw new InputError('bottleneck.queue.kind', `is '${bq.kind}': no fluid model for queue kind ${bq.kind} (the fluid engine models ${FLUID_QUEUE_KINDS.join(', ')}); use the packet engine`);
+  }
+  const rp = bq.kind === 'red' ? (queueParams(bq) as { minThPackets: number; maxThPackets: number; maxP: number; weight: number; gentle: boolean }) : null;
   const wireBits = packetBits(s);
   const tight = sharedQueue(s);
   const isRed = tight.role === 'bottleneck' && bq.kind === 'red';
@@ -97,8 +105,8 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
     where: tight.role,
     pr,
     pra: s.bottleneck.loss.direction === 'both' ? pr : 0,
-    red: bq.kind === 'red' && isRed
-      ? { on: 1, minTh: bq.minThPackets, maxTh: bq.maxThPackets, maxP: bq.maxP, wq: bq.weight, gentle: bq.gentle ? 1 : 0 }
+    red: rp !== null && isRed
+      ? { on: 1, minTh: rp.minThPackets, maxTh: rp.maxThPackets, maxP: rp.maxP, wq: rp.weight, gentle: rp.gentle ? 1 : 0 }
       : { on: 0, minTh: 0, maxTh: 1, maxP: 0, wq: 0, gentle: 0 },
   };
 

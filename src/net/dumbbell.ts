@@ -4,7 +4,10 @@ import { flowPath } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
 import { secondsToNs } from '../units.js';
 import { Link } from './link.js';
-import { EV_ARRIVE } from '../packet/events.js';
+import { EV_ARRIVE, EV_TX_END } from '../packet/events.js';
+import { droptail } from './qdisc/droptail.js';
+import { createQueueDisc } from './qdisc/registry.js';
+import { VERDICT_DROP, type QdiscContext, type QueueDisc } from './qdisc/types.js';
 import { sackOptionBytes } from '../tcp/sack-blocks.js';
 import {
   ACK as ACK_TYPE,
@@ -84,6 +87,10 @@ export class Dumbbell {
   /** Simulator channel of each link (its arrivals come in time order). */
   private readonly channelOfList: number[] = [];
   private readonly channelOf: Int32Array;
+  /** Per link, the channel of its EV_TX_END events (held-packet disciplines only; -1 otherwise). */
+  private readonly txEndChannelOfList: number[] = [];
+  private readonly txEndChannelOf: Int32Array;
+  private readonly mssBytes: number;
   private readonly headerBytes: number;
   private readonly sackScratch = new Float64Array(SACK_SLOTS);
   /**
@@ -102,14 +109,15 @@ export class Dumbbell {
     scenario: Scenario,
   ) {
     this.headerBytes = scenario.headerBytes;
-    const full = scenario.mssBytes + scenario.headerBytes;
+    this.mssBytes = scenario.mssBytes;
     const b = scenario.bottleneck;
     const ns = secondsToNs;
-    const redRng = rngStream(scenario.seed, 'red');
+    // The bottleneck discipline's draws come from the stream named after its kind ('red' as before).
     const q = b.queue;
-    const red = q.kind === 'red' ? q : null;
-    this.bottleneckForward = this.addLink(new Link('bottleneck', b.bandwidthBps, ns(b.delayS), q.limitPackets, red, full, redRng));
-    this.bottleneckReverse = this.addLink(new Link('bottleneck-reverse', b.bandwidthBps, ns(b.delayS), q.limitPackets, null, full, redRng));
+    const qdiscRng = rngStream(scenario.seed, q.kind);
+    const fifo = (limitPackets: number) => (ctx: QdiscContext) => droptail.create(limitPackets, {}, ctx);
+    this.bottleneckForward = this.addLink('bottleneck', b.bandwidthBps, ns(b.delayS), (ctx) => createQueueDisc(q, ctx), qdiscRng);
+    this.bottleneckReverse = this.addLink('bottleneck-reverse', b.bandwidthBps, ns(b.delayS), fifo(q.limitPackets), qdiscRng);
     this.lossRate = b.loss.rate;
     this.lossAcks = b.loss.direction === 'both';
     this.lossDraw = rngStream(scenario.seed, 'loss');
@@ -117,20 +125,21 @@ export class Dumbbell {
     const paths: number[][] = [];
     scenario.flows.forEach((f, i) => {
       const a = f.access;
-      const upFwd = this.addLink(new Link(`access${i}`, a.bandwidthBps, ns(a.delayS), a.queuePackets, null, full, redRng));
-      const upRev = this.addLink(new Link(`access${i}-reverse`, a.bandwidthBps, ns(a.delayS), a.queuePackets, null, full, redRng));
+      const upFwd = this.addLink(`access${i}`, a.bandwidthBps, ns(a.delayS), fifo(a.queuePackets), qdiscRng);
+      const upRev = this.addLink(`access${i}-reverse`, a.bandwidthBps, ns(a.delayS), fifo(a.queuePackets), qdiscRng);
       const fwd = [upFwd, this.bottleneckForward];
       const rev = [this.bottleneckReverse, upRev];
       const r = f.receiverAccess;
       if (r !== null) {
-        fwd.push(this.addLink(new Link(`receiver${i}`, r.bandwidthBps, ns(r.delayS), r.queuePackets, null, full, redRng)));
-        rev.unshift(this.addLink(new Link(`receiver${i}-reverse`, r.bandwidthBps, ns(r.delayS), r.queuePackets, null, full, redRng)));
+        fwd.push(this.addLink(`receiver${i}`, r.bandwidthBps, ns(r.delayS), fifo(r.queuePackets), qdiscRng));
+        rev.unshift(this.addLink(`receiver${i}-reverse`, r.bandwidthBps, ns(r.delayS), fifo(r.queuePackets), qdiscRng));
       }
       paths.push(fwd, rev);
     });
     this.pathLinks = new Int32Array(PATH_SLOTS * paths.length).fill(-1);
     paths.forEach((path, k) => this.pathLinks.set(path, PATH_SLOTS * k));
     this.channelOf = Int32Array.from(this.channelOfList);
+    this.txEndChannelOf = Int32Array.from(this.txEndChannelOfList);
     // Flow 0's forward path lists its links in the order of src/scenario/path.ts.
     this.tracedQueueLink = paths[0]![flowPath(scenario, 0).tightestIndex]!;
   }
@@ -144,14 +153,28 @@ export class Dumbbell {
     this.endpoints = endpoints;
   }
 
-  private addLink(link: Link): number {
+  /** Adds a link whose discipline `makeQdisc` builds; returns its id. */
+  private addLink(name: string, bandwidthBps: number, delayNs: number, makeQdisc: (ctx: QdiscContext) => QueueDisc, uniform: Uniform): number {
+    const id = this.links.length;
+    const ctx: QdiscContext = {
+      pool: this.pool,
+      bandwidthBps,
+      typicalTxNs: Math.max(1, Math.round((this.headerBytes + this.mssBytes) * (8e9 / bandwidthBps))),
+      uniform,
+      dropHeld: (p) => this.dropAtQueue(p, id),
+    };
+    const link = new Link(name, bandwidthBps, delayNs, makeQdisc(ctx));
     this.links.push(link);
     this.channelOfList.push(this.sim.createChannel(EV_ARRIVE));
-    return this.links.length - 1;
+    this.txEndChannelOfList.push(link.holdsPackets ? this.sim.createChannel(EV_TX_END) : -1);
+    return id;
   }
 
-  /** A sender puts a data segment on its access link. */
-  sendData(flow: number, seq: number, len: number, isRetransmission: boolean): void {
+  /**
+   * A sender puts a data segment on its access link. `ecnBits`: its IP ECN field (ECN_ECT0 from an
+   * ECN-capable sender, RFC 3168 §6.1.2) and TCP CWR flag, src/net/packets.ts; 0 = Not-ECT.
+   */
+  sendData(flow: number, seq: number, len: number, isRetransmission: boolean, ecnBits = 0): void {
     const p = this.pool.alloc();
     const r = this.pool.rows;
     const b = p * ROW;
@@ -163,6 +186,7 @@ export class Dumbbell {
     r[b + F_TS_NS] = this.sim.nowNs;
     r[b + F_PAYLOAD_OR_RWND] = len;
     r[b + F_RETX_OR_SACKS] = isRetransmission ? 1 : 0;
+    this.pool.ecn[p] = ecnBits;
     const c = this.counters[flow]!;
     c.dataBytesInNetwork += len;
     c.dataSegmentsInNetwork++;
@@ -183,6 +207,7 @@ export class Dumbbell {
     r[b + F_TS_NS] = tsEcrNs;
     r[b + F_PAYLOAD_OR_RWND] = rwndBytes;
     r[b + F_RETX_OR_SACKS] = sackCount;
+    pool.ecn[p] = 0;
     if (sackCount > 0) {
       const sack = pool.sack;
       const base = p * SACK_SLOTS;
@@ -222,17 +247,54 @@ export class Dumbbell {
       return;
     }
     const link = this.links[linkId]!;
+    if (link.holdsPackets) {
+      this.offerHeld(linkId, link, p);
+      return;
+    }
     const now = this.sim.nowNs;
-    const at = link.admit(now, r[b + F_WIRE_BYTES]!);
+    const at = link.admit(now, r[b + F_WIRE_BYTES]!, p);
     if (linkId === this.tracedQueueLink && this.onTracedQueue !== null) {
       this.onTracedQueue(link.queueLength(now));
     }
     if (at < 0) {
-      if (isData && this.onQueueDrop !== null) this.onQueueDrop(flow, linkId);
-      this.drop(p, true);
+      this.dropAtQueue(p, linkId);
       return;
     }
     this.sim.scheduleOnChannel(this.channelOf[linkId]!, at, p);
+  }
+
+  /** A discipline that holds packets: enqueue, and start a transmission if the transmitter is idle. */
+  private offerHeld(linkId: number, link: Link, p: number): void {
+    const now = this.sim.nowNs;
+    if (link.qdisc.enqueue(p, now, 0, link.freeAtNs) === VERDICT_DROP) this.dropAtQueue(p, linkId);
+    else if (link.freeAtNs <= now) this.transmitNext(linkId, link, now);
+    if (linkId === this.tracedQueueLink && this.onTracedQueue !== null) this.onTracedQueue(link.queueLength(now));
+  }
+
+  /** EV_TX_END: the held-packet link `linkId` finished serialising; the discipline picks the next packet. */
+  onTxEnd(linkId: number): void {
+    const link = this.links[linkId]!;
+    const now = this.sim.nowNs;
+    this.transmitNext(linkId, link, now);
+    if (linkId === this.tracedQueueLink && this.onTracedQueue !== null) this.onTracedQueue(link.queueLength(now));
+  }
+
+  /** Dequeues (the discipline may drop at the head first) and serialises one packet, if any is left. */
+  private transmitNext(linkId: number, link: Link, now: number): void {
+    const p = link.qdisc.dequeue(now);
+    if (p < 0) return;
+    const txEnd = now + link.txNs(this.pool.rows[p * ROW + F_WIRE_BYTES]!);
+    link.freeAtNs = txEnd;
+    this.sim.scheduleOnChannel(this.channelOf[linkId]!, txEnd + link.delayNs, p);
+    this.sim.scheduleOnChannel(this.txEndChannelOf[linkId]!, txEnd, linkId);
+  }
+
+  /** A queue dropped packet p (at enqueue, or a held one at dequeue or to make room). */
+  private dropAtQueue(p: number, linkId: number): void {
+    const r = this.pool.rows;
+    const b = p * ROW;
+    if (r[b + F_TYPE] === DATA && this.onQueueDrop !== null) this.onQueueDrop(r[b + F_FLOW]!, linkId);
+    this.drop(p, true);
   }
 
   private deliver(p: number, isData: boolean, flow: number): void {

@@ -1,16 +1,18 @@
-import { RedState, type RedParams } from './red.js';
+import { VERDICT_ADMIT, VERDICT_DROP, type QueueDisc } from './qdisc/types.js';
 
 /**
  * One direction of a point-to-point link with its output queue: serialisation at `bandwidthBps`,
- * then `delayNs` of propagation. The queue is FIFO, so a packet's departure is known at arrival:
- * start = max(now, link free), and the packet reaches the far end at start + tx + delay. The link
- * therefore needs one event per packet (the arrival at the far end) instead of two, and the queue
- * length at any time is the number of admitted packets whose transmission has not started yet.
+ * then `delayNs` of propagation. The queue discipline (src/net/qdisc) decides what enters.
+ *
+ * With a FIFO discipline that decides at enqueue (drop-tail, RED, PIE) a packet's departure is known
+ * at arrival: start = max(now, link free), and the packet reaches the far end at start + tx + delay.
+ * The link then needs one event per packet (the arrival at the far end) instead of two, and the
+ * queue length at any time is the number of admitted packets whose transmission has not started
+ * yet. A discipline that holds its packets (CoDel, FQ-CoDel) is asked for the next packet each time
+ * the transmitter frees (src/net/dumbbell.ts runs that path: one more event per packet).
  * As in ns-3 the packet being serialised is not in the queue; the limit counts waiting packets.
  */
-export const ADMITTED = 0;
-export const DROP_LIMIT = 1;
-export const DROP_RED = 2;
+export { VERDICT_ADMIT, VERDICT_DROP };
 
 /** Slots a link's queue ring starts with (it grows by doubling). */
 const INITIAL_RING_SLOTS = 8;
@@ -21,31 +23,27 @@ export class Link {
   private readonly nsPerByte: number;
   /**
    * Ring of transmission start times of waiting packets (ascending). It starts small and doubles
-   * when full, up to the limit: a run has thousands of access links whose queues rarely hold more than
-   * a few packets, and a ring of limit slots each (64 MB at 1000 flows of one BDP) would be touched
-   * slot by slot as the ring turns, in RSS and in cache misses.
+   * when full: a run has thousands of access links whose queues rarely hold more than a few packets,
+   * and a ring of limit slots each (64 MB at 1000 flows of one BDP) would be touched slot by slot as
+   * the ring turns, in RSS and in cache misses.
    */
   private starts: Float64Array;
   private head = 0;
   private count = 0;
-  private red: RedState | null;
-  private readonly typicalTxNs: number;
-  /** Outcome of the last {@link admit}: ADMITTED, DROP_LIMIT or DROP_RED. */
-  lastVerdict = ADMITTED;
+  /** The discipline holds packets and is dequeued by the link's owner (see the class comment). */
+  readonly holdsPackets: boolean;
+  /** Outcome of the last {@link admit}: a VERDICT_* of src/net/qdisc/types.ts. */
+  lastVerdict = VERDICT_ADMIT;
 
   constructor(
     readonly name: string,
     readonly bandwidthBps: number,
     readonly delayNs: number,
-    readonly limitPackets: number,
-    red: RedParams | null,
-    typicalPacketBytes: number,
-    private readonly uniform: () => number,
+    readonly qdisc: QueueDisc,
   ) {
     this.nsPerByte = 8e9 / bandwidthBps;
-    this.starts = new Float64Array(Math.min(INITIAL_RING_SLOTS, limitPackets + 1));
-    this.red = red ? new RedState(red) : null;
-    this.typicalTxNs = Math.max(1, Math.round(typicalPacketBytes * this.nsPerByte));
+    this.starts = new Float64Array(INITIAL_RING_SLOTS);
+    this.holdsPackets = qdisc.holdsPackets;
   }
 
   /** Serialisation time of `bytes` on this link, integer ns. */
@@ -55,6 +53,7 @@ export class Link {
 
   /** Packets waiting (not yet being transmitted) at time nowNs. */
   queueLength(nowNs: number): number {
+    if (this.holdsPackets) return this.qdisc.backlogPackets;
     const starts = this.starts;
     const cap = starts.length;
     while (this.count > 0 && starts[this.head]! <= nowNs) {
@@ -65,37 +64,22 @@ export class Link {
   }
 
   /**
-   * Offers a packet of `wireBytes` at nowNs. Returns the time it reaches the far end (ns), or -1 if
-   * the queue dropped it (lastVerdict says why).
+   * FIFO disciplines: offers packet `packet` of `wireBytes` at nowNs. Returns the time it reaches
+   * the far end (ns), or -1 if the discipline dropped it (lastVerdict says so, its stats why).
    */
-  admit(nowNs: number, wireBytes: number): number {
+  admit(nowNs: number, wireBytes: number, packet = -1): number {
     const q = this.queueLength(nowNs);
-    const red = this.red;
-    if (red !== null) {
-      const idleNs = q === 0 && this.freeAtNs < nowNs ? nowNs - this.freeAtNs : 0;
-      red.updateAverage(q, idleNs, this.typicalTxNs);
-    }
+    const verdict = this.qdisc.enqueue(packet, nowNs, q, this.freeAtNs);
+    this.lastVerdict = verdict;
+    if (verdict === VERDICT_DROP) return -1;
     const start = this.freeAtNs > nowNs ? this.freeAtNs : nowNs;
     if (start > nowNs) {
-      // The packet has to wait: queue limits and RED apply.
-      if (q >= this.limitPackets) {
-        this.lastVerdict = DROP_LIMIT;
-        return -1;
-      }
-      if (red !== null && red.shouldDrop(this.uniform())) {
-        this.lastVerdict = DROP_RED;
-        return -1;
-      }
       if (this.count === this.starts.length) this.grow();
       let tail = this.head + this.count;
       if (tail >= this.starts.length) tail -= this.starts.length;
       this.starts[tail] = start;
       this.count++;
-    } else if (red !== null && red.shouldDrop(this.uniform())) {
-      this.lastVerdict = DROP_RED;
-      return -1;
     }
-    this.lastVerdict = ADMITTED;
     this.freeAtNs = start + Math.round(wireBytes * this.nsPerByte);
     return this.freeAtNs + this.delayNs;
   }
@@ -109,10 +93,5 @@ export class Link {
     ring.set(old.subarray(0, this.head), firstPart.length);
     this.starts = ring;
     this.head = 0;
-  }
-
-  /** Current RED average (packets), NaN for drop-tail. */
-  get redAverage(): number {
-    return this.red ? this.red.avg : NaN;
   }
 }

@@ -33,11 +33,42 @@ export const F_PAYLOAD_OR_RWND = 6;
 /** Data: 1 if this transmission is a retransmission. ACK: SACK blocks carried (0-3). */
 export const F_RETX_OR_SACKS = 7;
 
+/**
+ * ECN bits of a packet's headers, one byte per packet id in {@link PacketPool.ecn}: bits 0-1 the IP
+ * ECN field (RFC 3168 §5 codepoints), bits 2-3 the TCP header's ECE and CWR flags (§6.1). A byte
+ * column rather than a row slot: the row is full (64 bytes), and only ECN-aware parts read it.
+ */
+export const ECN_NOT_ECT = 0b00;
+export const ECN_ECT1 = 0b01;
+export const ECN_ECT0 = 0b10;
+/** Congestion Experienced, set by a marking queue. */
+export const ECN_CE = 0b11;
+/** Mask of the IP ECN field in the byte. */
+export const ECN_FIELD = 0b11;
+/** TCP ECN-Echo (receiver to sender: CE seen). */
+export const TCP_ECE = 0b0100;
+/** TCP Congestion Window Reduced (sender to receiver: reacted). */
+export const TCP_CWR = 0b1000;
+
+/**
+ * Marks packet p CE if it is ECN-capable (ECT(0), ECT(1) or already CE) and returns true; returns
+ * false for a Not-ECT packet, which the queue must drop instead (RFC 3168 §5; ns-3 QueueDisc::Mark,
+ * Linux INET_ECN_set_ce).
+ */
+export function markCe(pool: PacketPool, p: number): boolean {
+  const e = pool.ecn[p]!;
+  if ((e & ECN_FIELD) === ECN_NOT_ECT) return false;
+  pool.ecn[p] = e | ECN_CE;
+  return true;
+}
+
 export class PacketPool {
   /** ROW_SLOTS numbers per packet id (see the F_* offsets). Replaced when the pool grows. */
   rows: Float64Array;
   /** ACK: SACK blocks, SACK_SLOTS numbers per packet id. */
   sack: Float64Array;
+  /** ECN bits (ECN_* and TCP_* above), one byte per packet id; the sender of a packet writes it. */
+  ecn: Uint8Array;
 
   private free: Int32Array;
   private freeCount = 0;
@@ -52,6 +83,7 @@ export class PacketPool {
     this.capacity = capacity;
     this.rows = new Float64Array(capacity * ROW_SLOTS);
     this.sack = new Float64Array(capacity * SACK_SLOTS);
+    this.ecn = new Uint8Array(capacity);
     this.free = new Int32Array(capacity);
   }
 
@@ -76,6 +108,9 @@ export class PacketPool {
     const sack = new Float64Array(c * SACK_SLOTS);
     sack.set(this.sack);
     this.sack = sack;
+    const ecn = new Uint8Array(c);
+    ecn.set(this.ecn);
+    this.ecn = ecn;
     const free = new Int32Array(c);
     free.set(this.free);
     this.free = free;

@@ -9,8 +9,10 @@ export const EV_DELACK = 2;
 export const EV_APP_START = 3;
 export const EV_APP_STOP = 4;
 export const EV_MEASURE = 5;
+/** A link whose discipline holds its packets (CoDel, FQ-CoDel) finished a transmission: dequeue the next. */
+export const EV_TX_END = 6;
 
-/** What each kind is delivered to; `arg` is a packet id for arrivals, a flow index otherwise. */
+/** What each kind is delivered to; `arg` is a packet id for arrivals, a link id for txEnd, a flow index otherwise. */
 export interface EventHandlers {
   arrive(packet: number): void;
   rto(flow: number): void;
@@ -18,6 +20,8 @@ export interface EventHandlers {
   appStart(flow: number): void;
   appStop(flow: number): void;
   measure(): void;
+  /** `arg` is a link id. */
+  txEnd(link: number): void;
 }
 
 export function makeDispatch(h: EventHandlers): (kind: number, arg: number) => void {
@@ -29,6 +33,7 @@ export function makeDispatch(h: EventHandlers): (kind: number, arg: number) => v
   const APP_START: number = EV_APP_START;
   const APP_STOP: number = EV_APP_STOP;
   const MEASURE: number = EV_MEASURE;
+  const TX_END: number = EV_TX_END;
   return (kind, arg) => {
     switch (kind) {
       case ARRIVE:
@@ -48,6 +53,9 @@ export function makeDispatch(h: EventHandlers): (kind: number, arg: number) => v
         break;
       case MEASURE:
         h.measure();
+        break;
+      case TX_END:
+        h.txEnd(arg);
         break;
       default:
         throw new Error(`unknown event kind ${kind}`);

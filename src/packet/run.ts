@@ -107,6 +107,7 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
       appStart: (flow) => senders[flow]!.startApp(scenario.flows[flow]!.bytes),
       appStop: (flow) => senders[flow]!.stopApp(),
       measure: snapshot,
+      txEnd: (link) => net.onTxEnd(link),
     }),
   );
   scenario.flows.forEach((f, i) => {

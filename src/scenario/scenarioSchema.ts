@@ -1,3 +1,4 @@
+import { queueSchema } from '../net/qdisc/registry.js';
 import { VARIANTS } from '../variants.js';
 import { int, num, type Schema } from './schema.js';
 
@@ -14,25 +15,8 @@ const link: Schema = {
   },
 };
 
-const queue: Schema = {
-  kind: 'union',
-  tag: 'kind',
-  variants: {
-    droptail: { kind: 'object', fields: { kind: { kind: 'enum', values: ['droptail'] }, limitPackets: int(1, 1e7) } },
-    red: {
-      kind: 'object',
-      fields: {
-        kind: { kind: 'enum', values: ['red'] },
-        limitPackets: int(1, 1e7),
-        minThPackets: num(0, 1e7),
-        maxThPackets: num(0, 1e7, { minExclusive: true }),
-        maxP: num(0, 1, { minExclusive: true }),
-        weight: num(0, 1, { minExclusive: true }),
-        gentle: { kind: 'boolean' },
-      },
-    },
-  },
-};
+/** `bottleneck.queue`: one variant per registered discipline (src/net/qdisc/registry.ts). */
+const queue: Schema = queueSchema();
 
 export const SCENARIO_SCHEMA: Schema = {
   kind: 'object',

@@ -40,18 +40,25 @@ export interface LinkSpec {
   queuePackets: number;
 }
 
+/**
+ * The bottleneck's queue discipline: `kind` names an entry of src/net/qdisc/registry.ts, whose
+ * ParamSpecs give each parameter's unit, range and default. Parameters left out take their default
+ * (resolve with `queueParams`); a scenario keeps what was written.
+ */
 export type QueueSpec =
   | { kind: 'droptail'; limitPackets: number }
   | {
       kind: 'red';
       limitPackets: number;
-      minThPackets: number;
-      maxThPackets: number;
-      maxP: number;
+      minThPackets?: number;
+      maxThPackets?: number;
+      maxP?: number;
       /** EWMA weight of the average queue (RFC 2309 / Floyd-Jacobson w_q). */
-      weight: number;
+      weight?: number;
       /** Gentle RED: drop probability rises from maxP to 1 between maxTh and 2 maxTh. */
-      gentle: boolean;
+      gentle?: boolean;
+      /** Mark ECN-capable packets CE instead of an early drop. */
+      ecn?: boolean;
     };
 
 export interface LossSpec {

@@ -1,5 +1,6 @@
 import { validateCcParams } from '../cc/registry.js';
 import { InputError } from '../errors.js';
+import { checkQueueSpec } from '../net/qdisc/registry.js';
 import { flowCc } from './flowCc.js';
 import { SCENARIO_SCHEMA } from './scenarioSchema.js';
 import { check } from './schema.js';
@@ -20,11 +21,7 @@ export function validateScenario(value: unknown, source?: string): Scenario {
   if (s.measureFromS >= s.durationS) fail('measureFromS', `must be below durationS (${s.durationS}), got ${s.measureFromS}`);
   if (s.tcp.minRtoS > s.tcp.maxRtoS) fail('tcp.minRtoS', `must not exceed tcp.maxRtoS (${s.tcp.maxRtoS}), got ${s.tcp.minRtoS}`);
   if (s.tcp.recovery === 'prr' && !s.tcp.sack) fail('tcp.recovery', "'prr' needs tcp.sack: true (use 'classic' without SACK)");
-  const q = s.bottleneck.queue;
-  if (q.kind === 'red') {
-    if (q.minThPackets >= q.maxThPackets) fail('bottleneck.queue.minThPackets', `must be below maxThPackets (${q.maxThPackets}), got ${q.minThPackets}`);
-    if (q.maxThPackets > q.limitPackets) fail('bottleneck.queue.maxThPackets', `must not exceed limitPackets (${q.limitPackets}), got ${q.maxThPackets}`);
-  }
+  checkQueueSpec(s.bottleneck.queue, 'bottleneck.queue', source);
   s.flows.forEach((f, i) => {
     if (f.startS >= s.durationS) fail(`flows[${i}].startS`, `must be below durationS (${s.durationS}), got ${f.startS}`);
     if (f.stopS !== null && f.stopS < f.startS) fail(`flows[${i}].stopS`, `must not be before startS (${f.startS}), got ${f.stopS}`);

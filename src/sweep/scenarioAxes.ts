@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { queueParams } from '../net/qdisc/registry.js';
 import { bdpPackets, propagationRttS } from '../scenario/path.js';
 import type { FlowSpec, Scenario } from '../scenario/types.js';
 
@@ -55,10 +56,11 @@ export function applyBufferPackets(s: Scenario, packets: number, flag = '--buffe
   const p = Math.max(1, Math.round(packets));
   const q = s.bottleneck.queue;
   if (q.kind === 'red') {
-    // Keep RED's thresholds in the same proportion to the limit.
+    // Keep RED's thresholds in the same proportion to the limit (defaults written out when left out).
+    const rp = queueParams(q) as { minThPackets: number; maxThPackets: number };
     const k = p / Math.max(1, q.limitPackets);
-    q.minThPackets = Math.min(q.minThPackets * k, p);
-    q.maxThPackets = Math.min(q.maxThPackets * k, p);
+    q.minThPackets = Math.min(rp.minThPackets * k, p);
+    q.maxThPackets = Math.min(rp.maxThPackets * k, p);
   }
   q.limitPackets = p;
 }

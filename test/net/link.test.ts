@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DROP_LIMIT, Link } from '../../src/net/link.js';
+import { Link, VERDICT_DROP } from '../../src/net/link.js';
+import { droptail } from '../../src/net/qdisc/droptail.js';
+import type { QdiscContext } from '../../src/net/qdisc/types.js';
+
+/** A context for disciplines that read no header (drop-tail). */
+const ctx = { pool: null, bandwidthBps: 8e6, typicalTxNs: 1_000_000, uniform: () => 0.5, dropHeld: () => undefined } as unknown as QdiscContext;
 
 describe('Link', () => {
-  const mk = (limit: number): Link => new Link('l', 8e6, 1_000_000, limit, null, 1000, () => 0.5);
+  const mk = (limit: number): Link => new Link('l', 8e6, 1_000_000, droptail.create(limit, {}, ctx));
 
   it('admit() returns start + serialisation + propagation, FIFO behind earlier packets', () => {
     const l = mk(10);
@@ -23,7 +28,8 @@ describe('Link', () => {
     expect(l.admit(0, 1000)).toBeGreaterThan(0); // waiting 1
     expect(l.admit(0, 1000)).toBeGreaterThan(0); // waiting 2
     expect(l.admit(0, 1000)).toBe(-1);
-    expect(l.lastVerdict).toBe(DROP_LIMIT);
+    expect(l.lastVerdict).toBe(VERDICT_DROP);
+    expect(l.qdisc.stats.toJSON()).toEqual({ drops: { overlimit: 1 }, marks: {} });
     // After one transmission ends, one slot frees.
     expect(l.admit(1_000_000, 1000)).toBe(5_000_000);
   });

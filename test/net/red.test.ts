@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redBaseProbability, RedState, type RedParams } from '../../src/net/red.js';
+import { redBaseProbability, RedState, type RedParams } from '../../src/net/qdisc/red.js';
 import { rngStream } from '../../src/engine/rng.js';
 
 const params: RedParams = { minThPackets: 5, maxThPackets: 15, maxP: 0.1, weight: 0.002, gentle: false };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runPacket } from '../../src/packet/run.js';
+import type { RedQueueDisc } from '../../src/net/qdisc/red.js';
 import { line, simulate, valueAt } from './helpers.js';
 
 describe('runPacket: no loss, one flow', () => {
@@ -96,9 +97,9 @@ describe('runPacket: conservation and counters', () => {
     const s = line({ flows: 4, durationS: 40, accessBps: 100e6 });
     s.bottleneck.queue = { kind: 'red', limitPackets: 200, minThPackets: 20, maxThPackets: 60, maxP: 0.1, weight: 0.002, gentle: true };
     const { result, model } = simulate(s);
-    const link = model.net.links[model.net.bottleneckForward]!;
-    expect(link.redAverage).toBeGreaterThan(15);
-    expect(link.redAverage).toBeLessThan(120);
+    const red = model.net.links[model.net.bottleneckForward]!.qdisc as RedQueueDisc;
+    expect(red.averagePackets).toBeGreaterThan(15);
+    expect(red.averagePackets).toBeLessThan(120);
     expect(result.summary.drops.queue).toBeGreaterThan(0);
     expect(Math.max(...result.queue.packets.v)).toBeLessThan(200);
     expect(result.summary.goodputBps).toBeGreaterThan(0.9 * ((10e6 * 1448) / 1500));
