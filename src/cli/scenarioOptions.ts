@@ -5,6 +5,8 @@ import { isPresetName, PRESET_NAMES, presetScenario } from '../scenario/presets.
 import { MAX_FLOWS } from '../scenario/scenarioSchema.js';
 import type { Scenario } from '../scenario/types.js';
 import { validateScenario } from '../scenario/validate.js';
+import { PROFILES } from '../scenario/profiles.js';
+import { applyProfile, parseProfile, pickProfile } from '../scenario/resolveProfile.js';
 import { parseDurationS, parseInteger, parseNumber, parseProbability, parseRateBps } from '../units.js';
 import { DEFAULT_VARIANT, ENGINES, isVariant, VARIANTS, type Engine, type Variant } from '../variants.js';
 
@@ -30,6 +32,7 @@ export interface ScenarioFlags {
   ccParam?: string[];
   sack?: string;
   recovery?: string;
+  profile?: string;
   flowVariants?: string;
   startStagger?: string;
 }
@@ -52,6 +55,7 @@ export function addLineOptions(cmd: Command): Command {
     .option('--min-rto <time>', 'minimum retransmission timeout (RFC 6298: 1s)')
     .addOption(new Option('--sack <on|off>', 'SACK (RFC 2018 / RFC 6675 loss recovery); on in every preset').choices(['on', 'off']))
     .addOption(new Option('--recovery <policy>', 'window policy in SACK recovery: classic (cwnd = ssthresh) or prr (RFC 6937)').choices(['classic', 'prr']))
+    .option('--profile <name>', `behaviour profile: ${PROFILES.join(', ')} (what ns-3, Linux or the RFCs do where they differ; explicit flags and --cc-param win)`)
     .option('--cc-param <key=value>', 'congestion-control parameter, repeatable (e.g. hystart=1)', (v: string, acc: string[] = []) => [...acc, v]);
 }
 
@@ -67,7 +71,7 @@ export function addScenarioOptions(cmd: Command): Command {
 /** Whether any flag of {@link addLineOptions} was given (a report then applies them to every scenario). */
 export function hasLineFlags(o: ScenarioFlags): boolean {
   const line: (keyof ScenarioFlags)[] = [
-    'bandwidth', 'delay', 'loss', 'lossDirection', 'flows', 'flowVariants', 'startStagger', 'mss', 'queue', 'accessBandwidth', 'accessDelay', 'delack', 'minRto', 'sack', 'recovery', 'ccParam',
+    'bandwidth', 'delay', 'loss', 'lossDirection', 'flows', 'flowVariants', 'startStagger', 'mss', 'queue', 'accessBandwidth', 'accessDelay', 'delack', 'minRto', 'sack', 'recovery', 'profile', 'ccParam',
   ];
   return line.some((k) => o[k] !== undefined && !(Array.isArray(o[k]) && o[k].length === 0));
 }
@@ -191,11 +195,14 @@ export function scenarioFromOptions(opts: ScenarioFlags, variant?: Variant): Sce
  */
 export function scenarioWithFlags(base: string | Scenario, opts: ScenarioFlags, variant?: Variant): Scenario {
   const f = parseFlags(opts);
+  const profile = opts.profile === undefined ? undefined : parseProfile(opts.profile, '--profile');
   const name = typeof base === 'string' ? base : base.name;
   let s: Scenario;
   if (typeof base !== 'string') {
     s = structuredClone(base);
     if (variant !== undefined) s.variant = variant;
+    // A scenario already resolved under the same profile keeps its (possibly explicit) fields.
+    if (profile !== undefined && pickProfile(s.tcp.profile, profile, `scenario '${s.name}'`) !== s.tcp.profile) applyProfile(s, profile);
     applyFileOverrides(s, f);
   } else if (isPresetName(name)) {
     // Presets recompute their queue limits from the overridden line (ns-3's BDP rule).
@@ -210,9 +217,10 @@ export function scenarioWithFlags(base: string | Scenario, opts: ScenarioFlags, 
       lossRate: f.loss,
       startStaggerS: f.startStaggerS,
     });
+    if (profile !== undefined) applyProfile(s, profile);
     if (f.flows !== undefined && f.startStaggerS === undefined) checkPresetStarts(s, '--flows');
   } else if (/\.(json|ya?ml)$/i.test(name)) {
-    s = loadScenarioFile(name, variant);
+    s = loadScenarioFile(name, variant, profile);
     applyFileOverrides(s, f);
   } else {
     throw new InputError('--scenario', `must be one of ${PRESET_NAMES.join(', ')} or a .json/.yaml file, got '${name}'`);

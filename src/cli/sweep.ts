@@ -17,7 +17,7 @@ import { parseEngines, parseVariantList, scenarioFromOptions, type ScenarioFlags
  * flags), so a sweep point is exactly the scenario `cclab simulate` would build.
  */
 
-interface SweepFlags extends Pick<ScenarioFlags, 'scenario' | 'duration' | 'mss' | 'queue' | 'lossDirection' | 'accessBandwidth' | 'accessDelay' | 'delack' | 'minRto' | 'ccParam' | 'delay'> {
+interface SweepFlags extends Pick<ScenarioFlags, 'scenario' | 'duration' | 'mss' | 'queue' | 'lossDirection' | 'accessBandwidth' | 'accessDelay' | 'delack' | 'minRto' | 'ccParam' | 'delay' | 'profile'> {
   variants: string;
   engines: string;
   loss?: string;
@@ -59,7 +59,7 @@ export function planFromFlags(o: SweepFlags): SweepPlan {
   const base = scenarioFromOptions(
     {
       scenario: o.scenario, duration: o.duration, mss: o.mss, queue: o.queue, lossDirection: o.lossDirection, accessBandwidth: o.accessBandwidth,
-      accessDelay: o.accessDelay, delack: o.delack, minRto: o.minRto, ccParam: o.ccParam, delay: o.delay,
+      accessDelay: o.accessDelay, delack: o.delack, minRto: o.minRto, ccParam: o.ccParam, delay: o.delay, profile: o.profile,
     },
     variants[0]!,
   );
@@ -107,6 +107,7 @@ export function register(program: Command): void {
     .option('--delack <n>', 'segments per delayed ACK')
     .option('--min-rto <time>', 'minimum retransmission timeout')
     .option('--cc-param <key=value>', 'congestion-control parameter, repeatable', collect)
+    .option('--profile <name>', 'behaviour profile of the base scenario: ns3, linux, rfc (explicit flags and --cc-param win)')
     .option('--models <dir>', "directory of fluid model files (default: the repository's models/)")
     .option('--workers <n>', `worker threads (default: cores = ${availableParallelism()}; 0 = in this thread)`)
     .option('--shard <i/N>', 'run only the i-th of N disjoint parts (1-based), for job arrays; combine with cclab merge')

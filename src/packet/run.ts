@@ -51,7 +51,7 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
   const fromNs = secondsToNs(scenario.measureFromS);
   const tcp = scenario.tcp;
   const stats = scenario.flows.map(
-    () => new FlowStats(durationNs, scenario.trace.maxPoints, fromNs, durationNs, initialWindowBytes(tcp.initialCwndSegments, scenario.mssBytes)),
+    () => new FlowStats(durationNs, scenario.trace.maxPoints, fromNs, durationNs, initialWindowBytes(tcp.initialCwndSegments, scenario.mssBytes, tcp.initialWindow)),
   );
   const observer = new StatsObserver(stats, sim);
   const receivers: TcpReceiver[] = [];
@@ -76,6 +76,10 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
           initialRwndBytes: tcp.rcvBufBytes,
           sack: tcp.sack,
           recovery: tcp.recovery,
+          initialWindow: tcp.initialWindow,
+          rtoBackoffReset: tcp.rtoBackoffReset,
+          sackSsthreshInput: tcp.sackSsthreshInput,
+          recoverCheck: tcp.recoverCheck,
         },
         new LazyTimer(sim, EV_RTO, i),
         observer,

@@ -11,12 +11,14 @@ export interface FlowCc {
  * Resolves flow i's congestion control: its own `variant`, else the scenario's. The top-level
  * `ccParams` belong to the top-level variant, so they reach a flow only when it runs that variant
  * (a Reno flow beside CUBIC ones must not inherit CUBIC's `beta`); the flow's own `ccParams` win.
+ * Under both lie the profile's knobs for that variant (`ccDefaults`, src/scenario/profiles.ts).
  */
-export function flowCc(s: Pick<Scenario, 'variant' | 'ccParams' | 'flows'>, i: number): FlowCc {
+export function flowCc(s: Pick<Scenario, 'variant' | 'ccParams' | 'flows' | 'ccDefaults'>, i: number): FlowCc {
   const f = s.flows[i]!;
   const variant = f.variant ?? s.variant;
   const inherited = variant === s.variant ? s.ccParams : {};
-  return { variant, ccParams: { ...inherited, ...f.ccParams } };
+  const profile = s.ccDefaults?.[variant];
+  return { variant, ccParams: profile === undefined ? { ...inherited, ...f.ccParams } : { ...profile, ...inherited, ...f.ccParams } };
 }
 
 /** Distinct variants of a scenario's flows, in flow order. */

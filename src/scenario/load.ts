@@ -8,6 +8,8 @@ import { isPresetName, PRESET_NAMES, presetScenario } from './presets.js';
 import { MAX_FLOWS } from './scenarioSchema.js';
 import type { FlowSpec, Scenario } from './types.js';
 import { validateScenario } from './validate.js';
+import type { ProfileName } from './profiles.js';
+import { applyProfile, parseProfile, pickProfile } from './resolveProfile.js';
 
 /**
  * Scenario files (JSON or YAML) are partial Scenarios laid over a base: `base: lfn` starts from a
@@ -15,8 +17,8 @@ import { validateScenario } from './validate.js';
  * partial flows (each over the base's first flow) or a count. Every key is checked: an unknown or
  * misspelt key is an error, never silently ignored.
  */
-export function loadScenarioFile(path: string, variantOverride?: Variant): Scenario {
-  return parseScenarioText(readUserFile(path, '--scenario', SCENARIO_FILE_MAX_BYTES), path, variantOverride);
+export function loadScenarioFile(path: string, variantOverride?: Variant, profileOverride?: ProfileName): Scenario {
+  return parseScenarioText(readUserFile(path, '--scenario', SCENARIO_FILE_MAX_BYTES), path, variantOverride, profileOverride);
 }
 
 /**
@@ -25,7 +27,11 @@ export function loadScenarioFile(path: string, variantOverride?: Variant): Scena
  */
 export const SCENARIO_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
-export function parseScenarioText(text: string, source: string, variantOverride?: Variant): Scenario {
+/**
+ * A behaviour profile (`tcp.profile` in the file, or `profileOverride` from `--profile`) is laid over
+ * the base before the file's fields, so that every field the file sets explicitly wins over it.
+ */
+export function parseScenarioText(text: string, source: string, variantOverride?: Variant, profileOverride?: ProfileName): Scenario {
   const raw = parseDataFile(text, source);
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new InputError('(root)', 'must be a mapping of scenario fields', source);
@@ -40,11 +46,19 @@ export function parseScenarioText(text: string, source: string, variantOverride?
   if (base === undefined || base === 'dumbbell') start = dumbbellScenario(variantField);
   else if (isPresetName(base)) start = presetScenario(base, variantField);
   else throw new InputError('base', `must be one of dumbbell, ${PRESET_NAMES.join(', ')}, got '${String(base)}'`, source);
+  const profile = pickProfile(fileProfile(fields, source), profileOverride, source);
+  if (profile !== undefined) applyProfile(start, profile);
 
   const merged = mergeScenario(start, fields, source);
   if (fields.name === undefined) merged.name = basename(source, extname(source));
   merged.variant = variantField;
   return validateScenario(merged, source);
+}
+
+function fileProfile(fields: Record<string, unknown>, source: string): ProfileName | undefined {
+  const tcp = fields.tcp;
+  if (!isPlainObject(tcp) || !Object.hasOwn(tcp, 'profile')) return undefined;
+  return parseProfile(tcp.profile, 'tcp.profile', source);
 }
 
 function isPlainObject(x: unknown): x is Record<string, unknown> {

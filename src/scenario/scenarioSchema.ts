@@ -1,5 +1,6 @@
 import { queueSchema } from '../net/qdisc/registry.js';
 import { VARIANTS } from '../variants.js';
+import { PROFILES } from './profiles.js';
 import { int, num, type Schema } from './schema.js';
 
 /** Most flows a scenario may have (files, `--flows`, sweep axes): checked before anything is allocated. */
@@ -72,9 +73,18 @@ export const SCENARIO_SCHEMA: Schema = {
         dupAckThreshold: int(1, 100),
         sack: { kind: 'boolean' },
         recovery: { kind: 'enum', values: ['classic', 'prr'] },
+        profile: { kind: 'enum', values: PROFILES },
+        initialWindow: { kind: 'enum', values: ['rfc6928', 'segments'] },
+        rtoBackoffReset: { kind: 'enum', values: ['newAck', 'rttSample'] },
+        sackSsthreshInput: { kind: 'enum', values: ['pipe', 'flightSize'] },
+        recoverCheck: { kind: 'enum', values: ['above', 'atLeast'] },
       },
+      optional: ['profile', 'initialWindow', 'rtoBackoffReset', 'sackSsthreshInput', 'recoverCheck'],
     },
     ccParams: { kind: 'record', value: num(-1e12, 1e12) },
+    // Keys are checked against VARIANTS and each entry against its variant's knobs by validateScenario.
+    ccDefaults: { kind: 'record', value: { kind: 'record', value: num(-1e12, 1e12) } },
     trace: { kind: 'object', fields: { maxPoints: int(10, 10_000_000) } },
   },
+  optional: ['ccDefaults'],
 };

@@ -1,4 +1,5 @@
 import type { Variant } from '../variants.js';
+import type { ProfileName } from './profiles.js';
 
 /**
  * The one contract both engines consume. Everything is in SI units with the unit in the name
@@ -29,6 +30,12 @@ export interface Scenario {
    * against its registry entry. They apply to every flow whose variant is the top-level one.
    */
   ccParams: Record<string, number>;
+  /**
+   * Knobs per variant set by `tcp.profile` (src/scenario/profiles.ts): under the top-level and a
+   * flow's own `ccParams`, so that an explicit knob wins and a flow of another variant gets its own
+   * variant's. Absent without a profile.
+   */
+  ccDefaults?: Partial<Record<Variant, Record<string, number>>>;
   trace: TraceSpec;
 }
 
@@ -119,6 +126,33 @@ export interface TcpSpec {
    * default). 'prr' needs SACK.
    */
   recovery: 'classic' | 'prr';
+  /**
+   * Behaviour profile the fields below were resolved from (src/scenario/profiles.ts): provenance
+   * only, the engines read the resolved fields. Absent: cclab's own defaults.
+   */
+  profile?: ProfileName;
+  /**
+   * Initial window rule: 'rfc6928' (the default) min(initialCwndSegments x MSS, max(2 MSS, 14600 B));
+   * 'segments' initialCwndSegments x MSS whatever the MSS (ns-3, Linux).
+   */
+  initialWindow?: 'rfc6928' | 'segments';
+  /**
+   * What ends an RTO back-off: 'newAck' (the default, ns-3 NewAck: any ACK of new data) or
+   * 'rttSample' (RFC 6298 with Karn's algorithm, Linux: only a valid RTT sample).
+   */
+  rtoBackoffReset?: 'newAck' | 'rttSample';
+  /**
+   * With SACK, the flight an algorithm that cuts from the flight (NewReno, Tahoe) is handed at a fast
+   * retransmit: 'pipe' (the default, RFC 6675 pipe as ns-3's BytesInFlight) or 'flightSize'
+   * (RFC 6675 4.2 / RFC 5681 eq. (4): SND.MAX - SND.UNA).
+   */
+  sackSsthreshInput?: 'pipe' | 'flightSize';
+  /**
+   * Without SACK, which duplicate ACKs may start a new fast retransmit after a loss event (RFC 6582
+   * `recover`): 'above' (the default, Linux) an ACK above SND.MAX at the last loss event; 'atLeast'
+   * (RFC 6582 3.2, ns-3) one at or above it.
+   */
+  recoverCheck?: 'above' | 'atLeast';
 }
 
 export interface TraceSpec {

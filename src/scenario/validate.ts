@@ -5,6 +5,7 @@ import { flowCc } from './flowCc.js';
 import { SCENARIO_SCHEMA } from './scenarioSchema.js';
 import { check } from './schema.js';
 import type { Scenario } from './types.js';
+import { isVariant, VARIANTS } from '../variants.js';
 
 /**
  * The one user-facing check of a complete scenario: every field's type and range (schema), the
@@ -46,6 +47,10 @@ function checkCcParams(s: Scenario, source?: string): void {
     }
   };
   checkOne(s.variant, s.ccParams, 'ccParams');
+  for (const [variant, knobs] of Object.entries(s.ccDefaults ?? {})) {
+    if (!isVariant(variant)) throw new InputError(`ccDefaults.${variant}`, `is not a variant (known: ${VARIANTS.join(', ')})`, source);
+    checkOne(variant, knobs, `ccDefaults.${variant}`);
+  }
   s.flows.forEach((f, i) => {
     if (f.variant === undefined && f.ccParams === undefined) return;
     const cc = flowCc(s, i);

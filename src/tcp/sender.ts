@@ -41,10 +41,23 @@ export interface SenderConfig {
   sack: boolean;
   /** Window policy in SACK recovery: 'classic' (cwnd = ssthresh) or 'prr' (RFC 6937). */
   recovery: 'classic' | 'prr';
+  /** Initial window rule (TcpSpec.initialWindow); default 'rfc6928'. */
+  initialWindow?: 'rfc6928' | 'segments';
+  /** What clears an RTO back-off (TcpSpec.rtoBackoffReset); default 'newAck'. */
+  rtoBackoffReset?: 'newAck' | 'rttSample';
+  /** With SACK, the flight handed to ssthresh() at a fast retransmit (TcpSpec.sackSsthreshInput); default 'pipe'. */
+  sackSsthreshInput?: 'pipe' | 'flightSize';
+  /** Without SACK, the RFC 6582 `recover` reading (TcpSpec.recoverCheck); default 'above'. */
+  recoverCheck?: 'above' | 'atLeast';
 }
 
-/** RFC 6928: IW = min(10 MSS, max(2 MSS, 14600 bytes)), here with the configured segment count. */
-export function initialWindowBytes(segments: number, mssBytes: number): number {
+/**
+ * The initial window in bytes. 'rfc6928' (default): IW = min(segments x MSS, max(2 MSS, 14600 bytes))
+ * (RFC 6928 2 with the configured segment count); 'segments': segments x MSS (ns-3 InitialCwnd,
+ * Linux TCP_INIT_CWND), which differs once MSS > 1460 B.
+ */
+export function initialWindowBytes(segments: number, mssBytes: number, rule: 'rfc6928' | 'segments' = 'rfc6928'): number {
+  if (rule === 'segments') return segments * mssBytes;
   return Math.min(segments * mssBytes, Math.max(2 * mssBytes, 14600));
 }
 
@@ -103,7 +116,7 @@ export class TcpSender implements RecoveryContext {
     private readonly audit: SenderAudit | null = null,
   ) {
     this.mssBytes = config.mssBytes;
-    this.tcb = new Tcb(config.mssBytes, initialWindowBytes(config.initialCwndSegments, config.mssBytes), config.initialSsthreshBytes);
+    this.tcb = new Tcb(config.mssBytes, initialWindowBytes(config.initialCwndSegments, config.mssBytes, config.initialWindow), config.initialSsthreshBytes);
     this.rto = new RtoEstimator(config.minRtoS, config.maxRtoS, config.clockGranularityS);
     this.rwndBytes = config.initialRwndBytes;
     this.sb = new Scoreboard(config.mssBytes, config.sack);
@@ -221,11 +234,13 @@ export class TcpSender implements RecoveryContext {
       // RFC 6675 5.1: no new recovery until HighACK reaches the RecoveryPoint of the last one.
       return sb.una >= this.recoverEnd && sb.isLost(sb.una);
     }
-    // RFC 6582 3.2 step 1: the duplicate ACKs must cover more than `recover`, read strictly as Linux
-    // does for Reno ("hold old state until something *above* high_seq is ACKed"): an ACK equal to
-    // SND.MAX at the last loss event does not qualify, because the go-back-N copies of segments the
-    // receiver held come back as exactly such duplicate ACKs. (ns-3 accepts equality: m_highRxAckMark >= m_recover.)
-    return this.dupAcks === this.config.dupAckThreshold && sb.una > this.recoverEnd;
+    // RFC 6582 3.2 step 1: the duplicate ACKs must cover more than `recover`. By default read strictly
+    // as Linux does for Reno ("hold old state until something *above* high_seq is ACKed"): an ACK equal
+    // to SND.MAX at the last loss event does not qualify, because the go-back-N copies of segments the
+    // receiver held come back as exactly such duplicate ACKs. 'atLeast' accepts equality: the RFC's
+    // recover is the highest sequence number sent (SND.MAX - 1), and ns-3 tests m_highRxAckMark >= m_recover.
+    if (this.dupAcks !== this.config.dupAckThreshold) return false;
+    return this.config.recoverCheck === 'atLeast' ? sb.una >= this.recoverEnd : sb.una > this.recoverEnd;
   }
 
   private startRecovery(ev: AckEvent): void {
@@ -236,7 +251,10 @@ export class TcpSender implements RecoveryContext {
     // What ssthresh is cut from: without SACK RFC 5681's FlightSize, leaving out what limited
     // transmit sent (3.2 step 2, a MUST); with SACK RFC 6675's pipe, as ns-3 passes BytesInFlight()
     // (RFC 6675 4.2 writes FlightSize; on the seed's lossy line that choice is +64% vs ns-3's NewReno).
-    tcb.bytesInFlight = this.config.sack ? sb.pipeBytes : Math.min(sb.outstandingBytes, this.flightAtDisorderBytes);
+    // `sackSsthreshInput: flightSize` hands RFC 6675 4.2's FlightSize (SND.MAX - SND.UNA) instead.
+    tcb.bytesInFlight = !this.config.sack
+      ? Math.min(sb.outstandingBytes, this.flightAtDisorderBytes)
+      : this.config.sackSsthreshInput === 'flightSize' ? sb.outstandingBytes : sb.pipeBytes;
     tcb.ssthreshBytes = this.cc.ssthresh(tcb, 'dupacks', this.nowS);
     if (this.recovery.guardsRecover) this.recoverEnd = sb.highTx;
     if (!this.recovery.fastRecovery) {
@@ -426,9 +444,14 @@ export class TcpSender implements RecoveryContext {
     this.rtoTimer.armAt(this.clock.nowNs + secondsToNs(this.rto.rtoS));
   }
 
-  /** RecoveryContext: new data acknowledged, RTO from the estimator (back-off dropped, as ns-3 NewAck), timer restarted; stopped when nothing is outstanding (RFC 6298 5.2, 5.3). */
+  /**
+   * RecoveryContext: new data acknowledged, timer restarted; stopped when nothing is outstanding
+   * (RFC 6298 5.2, 5.3). The RTO comes from the estimator, dropping any back-off, as ns-3's NewAck
+   * does; with `rtoBackoffReset: rttSample` the backed-off RTO stays until a valid RTT sample clears
+   * it (RFC 6298 5.5-5.7 with Karn's algorithm; Linux tcp_ack_update_rtt).
+   */
   restartRtoTimer(): void {
-    this.rto.restart();
+    if (this.config.rtoBackoffReset !== 'rttSample') this.rto.restart();
     if (this.sb.una >= this.sb.highTx) this.rtoTimer.stop();
     else this.armRto();
   }

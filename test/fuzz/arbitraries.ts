@@ -276,6 +276,7 @@ const SCENARIO_FLAGS: Record<string, fc.Arbitrary<string>> = {
   '--start-stagger': maybe(fc.constantFrom('0', '1ms', '0.2s')),
   '--sack': maybe(fc.constantFrom('on', 'off')),
   '--recovery': maybe(fc.constantFrom('classic', 'prr')),
+  '--profile': maybe(fc.constantFrom('ns3', 'linux', 'rfc', 'bsd')),
   '--flow-variants': maybe(fc.constantFrom('reno', 'reno,cubic', 'cubic,cubic,reno', 'toString')),
 };
 const OUT: fc.Arbitrary<string> = fc.constantFrom('out-new', 'a-file.txt', 'notes', 'a-file.txt/sub', '/proc/sys/cclab-fuzz', 'deep/er/out');

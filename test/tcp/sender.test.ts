@@ -3,7 +3,7 @@ import type { AckSample, CaState, CongestionControl, TcpState } from '../../src/
 import { Simulator } from '../../src/engine/simulator.js';
 import { LazyTimer } from '../../src/engine/timer.js';
 import type { SackPrrRecovery } from '../../src/tcp/recovery/sack.js';
-import { TcpSender } from '../../src/tcp/sender.js';
+import { initialWindowBytes, TcpSender, type SenderConfig } from '../../src/tcp/sender.js';
 
 const MSS = 100;
 
@@ -46,6 +46,8 @@ interface Options {
   appSegments?: number | null;
   /** ssthresh rule replacing FlightSize / 2 (gets the sender). */
   ssthresh?: (s: TcpSender) => number;
+  /** The profile-bound rules (src/scenario/profiles.ts) and any other config field. */
+  config?: Partial<SenderConfig>;
 }
 
 function setup(o: Options = {}) {
@@ -71,6 +73,7 @@ function setup(o: Options = {}) {
       initialRwndBytes: 1e9,
       sack: o.sack ?? false,
       recovery: o.policy ?? 'classic',
+      ...o.config,
     },
     timer,
   );
@@ -373,5 +376,53 @@ describe('TcpSender, SACK on (RFC 6675)', () => {
     // Classic: cwnd = ssthresh = 11; pipe = 19 after the retransmission and one less per ACK, so
     // the k-th ACK can send once 11 - (20 - k) >= 1, i.e. from k = 10 on, one per ACK.
     expect(classic.counts).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1]);
+  });
+});
+
+/** The switches behaviour profiles set (src/scenario/profiles.ts), each against its rule. */
+describe('TcpSender, profile-bound rules', () => {
+  /** The RFC 6582 scenario above: a timeout, repair up to recover + 1, then three dupACKs of exactly recover + 1. */
+  function dupAcksAtRecover(recoverCheck: 'above' | 'atLeast') {
+    const t = setup({ config: { recoverCheck } });
+    t.sim.run(1e9);
+    for (const n of [1, 2, 3, 10, 10, 10, 10]) t.ack(n);
+    return t;
+  }
+
+  it("recoverCheck 'atLeast' (RFC 6582 3.2 step 1 with recover = the highest sequence number sent, ns-3): dupACKs of exactly SND.MAX at the loss start a fast retransmit; 'above' (Linux) waits", () => {
+    const strict = dupAcksAtRecover('above');
+    expect(strict.sender.fastRecoveries).toBe(0);
+    expect(strict.retx()).not.toContain(10);
+    const eq = dupAcksAtRecover('atLeast');
+    expect(eq.sender.fastRecoveries).toBe(1);
+    expect(eq.sender.tcb.caState).toBe('recovery');
+    expect(eq.retx()).toContain(10);
+  });
+
+  it("rtoBackoffReset 'rttSample' (RFC 6298 with Karn, Linux) keeps the backed-off RTO over an ACK of retransmitted data; 'newAck' (ns-3) drops it", () => {
+    for (const [rule, rto] of [['newAck', 1], ['rttSample', 2]] as const) {
+      const { sender, sim, ack } = setup({ config: { rtoBackoffReset: rule } });
+      sim.run(1e9);
+      expect(sender.rto.rtoS).toBe(2);
+      ack(1); // acknowledges the retransmission: no RTT sample (Karn)
+      expect(sender.rto.rtoS, rule).toBe(rto);
+    }
+  });
+
+  it("sackSsthreshInput: a NewReno-style cut from pipe (6 segments: 10 sent, 3 SACKed, 1 lost) or from RFC 6675 4.2's FlightSize (10)", () => {
+    for (const [rule, ssthresh] of [['pipe', 3], ['flightSize', 5]] as const) {
+      const { sender, ack } = setup({ sack: true, config: { sackSsthreshInput: rule } });
+      ack(0, [[1, 4]]);
+      expect(sender.tcb.caState).toBe('recovery');
+      expect(sender.tcb.ssthreshBytes, rule).toBe(ssthresh * MSS);
+    }
+  });
+
+  it("initialWindow: RFC 6928's min(10 MSS, max(2 MSS, 14600 B)) or ns-3/Linux's 10 segments, apart once MSS > 1460 B", () => {
+    expect(initialWindowBytes(10, 1448)).toBe(14480);
+    expect(initialWindowBytes(10, 1448, 'segments')).toBe(14480);
+    expect(initialWindowBytes(10, 9000)).toBe(18000);
+    expect(initialWindowBytes(10, 9000, 'segments')).toBe(90000);
+    expect(initialWindowBytes(4, 4000, 'rfc6928')).toBe(14600);
   });
 });

@@ -1,0 +1,278 @@
+/**
+ * Behaviour profiles: `tcp.profile: ns3 | linux | rfc` (CLI `--profile`). Each profile is one column
+ * of the table below: every choice where ns-3, Linux and the RFCs differ and cclab has a switch for
+ * it, with the source of each entry (an ns-3 file, a Linux file, an RFC clause). A profile is
+ * resolved INTO the scenario (src/scenario/resolveProfile.ts): the `tcp` fields it names are filled
+ * in, and the congestion-control knobs go to `ccDefaults` (per variant, under a flow's own and the
+ * top-level `ccParams`), so `--print-scenario` shows every resolved value and the engines never
+ * read the profile itself. An explicit field or `--cc-param` wins over the profile.
+ *
+ * Without a profile a scenario keeps cclab's historical mix (the `none` column): mostly ns-3's
+ * example, with Linux's strict `recover` check, Linux's HyStart thresholds, RFC 9438's real-valued
+ * CUBIC arithmetic and the RFC 6928 initial-window rule. Those results are the byte-identity
+ * baseline (scripts/fingerprint.ts), which is why the default is not silently one of the profiles.
+ *
+ * Sources are read from ns-3-dev (src/internet/model/), Linux (net/ipv4/) and the RFCs; the facts
+ * carry over, none of their code does.
+ */
+import { VARIANTS, type Variant } from '../variants.js';
+import type { TcpSpec } from './types.js';
+
+export const PROFILES = ['ns3', 'linux', 'rfc'] as const;
+export type ProfileName = (typeof PROFILES)[number];
+
+export function isProfileName(x: unknown): x is ProfileName {
+  return typeof x === 'string' && (PROFILES as readonly string[]).includes(x);
+}
+
+/** One profile's value for a row, and where it comes from. */
+export interface ProfileChoice {
+  value: number | string | boolean;
+  source: string;
+}
+
+/** The `tcp` fields a profile sets (the scenario's own, scalar ones). */
+export type ProfileTcpField = Exclude<keyof TcpSpec, 'profile'>;
+
+/** A row of the table: one mechanism, the field that carries it, each profile's choice. */
+export interface ProfileRow {
+  mechanism: string;
+  /** `tcp.<field>` or `cc.<variant>.<knob>` (a ParamSpec of src/cc/<variant>.ts). */
+  field: `tcp.${ProfileTcpField}` | `cc.${Variant}.${string}`;
+  /** What a scenario without a profile does (today's default), for the README. */
+  none: string;
+  values: Readonly<Record<ProfileName, ProfileChoice>>;
+}
+
+const same = (value: ProfileChoice['value'], ns3: string, linux: string, rfc: string): Record<ProfileName, ProfileChoice> => ({
+  ns3: { value, source: ns3 },
+  linux: { value, source: linux },
+  rfc: { value, source: rfc },
+});
+
+/** The table. Order = README order. */
+export const PROFILE_TABLE: readonly ProfileRow[] = [
+  {
+    mechanism: 'initial window rule',
+    field: 'tcp.initialWindow',
+    none: 'rfc6928',
+    values: {
+      ns3: { value: 'segments', source: 'tcp-socket-base.cc: m_cWnd = InitialCwnd x segment size' },
+      linux: { value: 'segments', source: 'tcp.h TCP_INIT_CWND, tcp_init_cwnd: segments' },
+      rfc: { value: 'rfc6928', source: 'RFC 6928 §2: min(10 MSS, max(2 MSS, 14600 B))' },
+    },
+  },
+  {
+    mechanism: 'initial window, segments',
+    field: 'tcp.initialCwndSegments',
+    none: '10',
+    values: same(10, 'TcpSocket InitialCwnd = 10', 'TCP_INIT_CWND = 10', 'RFC 6928 §2: 10'),
+  },
+  {
+    mechanism: 'minimum RTO',
+    field: 'tcp.minRtoS',
+    none: '1 s',
+    values: {
+      ns3: { value: 1, source: 'TcpSocketBase MinRto = 1 s' },
+      linux: { value: 0.2, source: 'tcp.h TCP_RTO_MIN = HZ / 5' },
+      rfc: { value: 1, source: 'RFC 6298 (2.4): 1 s' },
+    },
+  },
+  {
+    mechanism: 'maximum RTO',
+    field: 'tcp.maxRtoS',
+    none: '60 s',
+    values: {
+      ns3: { value: 60, source: 'RttEstimator / TcpSocketBase: 60 s cap' },
+      linux: { value: 120, source: 'tcp.h TCP_RTO_MAX = 120 HZ' },
+      rfc: { value: 60, source: 'RFC 6298 (2.5): a maximum of at least 60 s' },
+    },
+  },
+  {
+    mechanism: 'RTO back-off cleared by',
+    field: 'tcp.rtoBackoffReset',
+    none: 'newAck',
+    values: {
+      ns3: { value: 'newAck', source: 'tcp-socket-base.cc NewAck: m_rto recomputed from the estimator on every ACK of new data' },
+      linux: { value: 'rttSample', source: 'tcp_input.c tcp_ack_update_rtt: icsk_backoff = 0 only on a valid RTT sample' },
+      rfc: { value: 'rttSample', source: "RFC 6298 (5.5-5.7) with Karn's algorithm: the backed-off RTO stays until a valid RTT sample" },
+    },
+  },
+  {
+    mechanism: 'delayed ACK: segments per ACK',
+    field: 'tcp.delAckCount',
+    none: '2',
+    values: same(2, 'TcpSocket DelAckCount = 2', 'tcp_input.c __tcp_ack_snd_check: more than one full segment (quick-ACK mode at start not modelled)', 'RFC 5681 §4.2: at least every second full-sized segment'),
+  },
+  {
+    mechanism: 'delayed ACK: timeout',
+    field: 'tcp.delAckTimeoutS',
+    none: '0.2 s',
+    values: {
+      ns3: { value: 0.2, source: 'TcpSocket DelAckTimeout = 200 ms' },
+      linux: { value: 0.04, source: 'tcp.h TCP_DELACK_MIN = HZ / 25 (ATO adapts up to TCP_DELACK_MAX 200 ms; not modelled)' },
+      rfc: { value: 0.2, source: 'RFC 5681 §4.2 / RFC 1122 4.2.3.2: less than 500 ms; 200 ms as BSD' },
+    },
+  },
+  {
+    mechanism: 'SACK',
+    field: 'tcp.sack',
+    none: 'on',
+    values: same(true, "tcp-variants-comparison.cc: sack = true (TcpSocketBase Sack default)", 'sysctl tcp_sack = 1', 'RFC 2018, RFC 6675'),
+  },
+  {
+    mechanism: 'window in SACK recovery',
+    field: 'tcp.recovery',
+    none: 'classic',
+    values: {
+      ns3: { value: 'classic', source: 'tcp-variants-comparison.cc selects TcpClassicRecovery (the library default is TcpPrrRecovery)' },
+      linux: { value: 'prr', source: 'tcp_input.c tcp_cwnd_reduction: PRR-SSRB' },
+      rfc: { value: 'classic', source: 'RFC 6675 §5 (4.2): cwnd = ssthresh (Standards Track; RFC 6937 PRR is Experimental)' },
+    },
+  },
+  {
+    mechanism: 'ssthresh input at a SACK fast retransmit (NewReno, Tahoe)',
+    field: 'tcp.sackSsthreshInput',
+    none: 'pipe',
+    values: {
+      ns3: { value: 'pipe', source: 'tcp-socket-base.cc EnterRecovery: GetSsThresh(tcb, BytesInFlight())' },
+      linux: { value: 'pipe', source: 'no NewReno/Tahoe module (tcp_reno_ssthresh cuts from snd_cwnd); as ns-3' },
+      rfc: { value: 'flightSize', source: 'RFC 6675 §5 (4.2) and RFC 5681 eq. (4): FlightSize / 2' },
+    },
+  },
+  {
+    mechanism: '`recover` check before a new fast retransmit (no SACK)',
+    field: 'tcp.recoverCheck',
+    none: 'above',
+    values: {
+      ns3: { value: 'atLeast', source: 'tcp-socket-base.cc: m_highRxAckMark >= m_recover' },
+      linux: { value: 'above', source: 'tcp_input.c tcp_try_undo_recovery: hold state until something *above* high_seq is ACKed (Reno)' },
+      rfc: { value: 'atLeast', source: 'RFC 6582 §3.2 step 1: the ACK covers more than recover (the highest sequence number sent), i.e. ACK >= SND.MAX' },
+    },
+  },
+  {
+    mechanism: 'Reno: partial ACKs without SACK',
+    field: 'cc.reno.partialAcks',
+    none: '1 (stay in recovery)',
+    values: {
+      ns3: { value: 1, source: 'TcpLinuxReno under TcpClassicRecovery stays in recovery on partial ACKs' },
+      linux: { value: 1, source: 'tcp_input.c tcp_fastretrans_alert: recovery until high_seq (NewReno)' },
+      rfc: { value: 0, source: 'RFC 5681 §3.2: Reno leaves fast recovery on the first ACK of new data' },
+    },
+  },
+  {
+    mechanism: 'CUBIC growth arithmetic',
+    field: 'cc.cubic.cntArithmetic',
+    none: '0 (real-valued)',
+    values: {
+      ns3: { value: 1, source: 'tcp-cubic.cc Update: whole segments, cnt per one-segment increase' },
+      linux: { value: 1, source: 'tcp_cubic.c bictcp_update: cnt in fixed point (Linux also forgets W_max at a timeout, bictcp_reset; not separable here)' },
+      rfc: { value: 0, source: 'RFC 9438 §4.2-4.5: real-valued W_cubic(t), target clamped to [cwnd, 1.5 cwnd]' },
+    },
+  },
+  {
+    mechanism: 'CUBIC slow start: HyStart',
+    field: 'cc.cubic.hystart',
+    none: '1',
+    values: {
+      ns3: { value: 1, source: 'tcp-cubic.cc HyStart = true' },
+      linux: { value: 1, source: 'tcp_cubic.c hystart = 1' },
+      rfc: { value: 0, source: 'RFC 9438 §4.10: slow start per RFC 5681 (HyStart++ RFC 9406 is a MAY)' },
+    },
+  },
+  {
+    mechanism: 'CUBIC HyStart thresholds',
+    field: 'cc.cubic.hystartNs3',
+    none: '0 (Linux)',
+    values: {
+      ns3: { value: 1, source: 'tcp-cubic.cc HystartUpdate: ACK train delayMin, delay clamp(delayMin, 4 ms, 1 s), SRTT samples' },
+      linux: { value: 0, source: 'tcp_cubic.c hystart_update: ACK train delayMin / 2, delay clamp(delayMin / 8, 4, 16 ms)' },
+      rfc: { value: 0, source: 'not used (HyStart off)' },
+    },
+  },
+  {
+    mechanism: 'CUBIC growth floor before the first loss',
+    field: 'cc.cubic.cntClamp',
+    none: '20',
+    values: {
+      ns3: { value: 20, source: 'tcp-cubic.cc Update: cnt <= 20 while m_lastMaxCwnd == 0' },
+      linux: { value: 20, source: 'tcp_cubic.c bictcp_update: cnt <= 20 while last_max_cwnd == 0' },
+      rfc: { value: 0, source: 'RFC 9438: the curve only' },
+    },
+  },
+  {
+    mechanism: 'Westwood+ bandwidth sampling',
+    field: 'cc.westwood.estimator',
+    none: '1 (ns-3)',
+    values: {
+      ns3: { value: 1, source: 'tcp-westwood-plus.cc PktsAcked/EstimateBW: windows of one SRTT, segmentsAcked of every ACK' },
+      linux: { value: 0, source: 'tcp_westwood.c westwood_update_window: windows of max(RTT, 50 ms), bytes with dupACK debt' },
+      rfc: { value: 0, source: 'no RFC; Mascolo et al. 2004 as Linux implements it' },
+    },
+  },
+  {
+    mechanism: 'Westwood+ filter',
+    field: 'cc.westwood.filter',
+    none: '1 (ns-3)',
+    values: {
+      ns3: { value: 1, source: 'tcp-westwood-plus.cc Filter: Tustin, alpha 0.9, from 0' },
+      linux: { value: 0, source: 'tcp_westwood.c westwood_filter: two 7/8 EWMA stages, first sample fills both' },
+      rfc: { value: 0, source: 'no RFC; as Linux' },
+    },
+  },
+  {
+    mechanism: 'Westwood+ window increase',
+    field: 'cc.westwood.segmentCounting',
+    none: '0 (per ACK)',
+    values: {
+      ns3: { value: 0, source: 'TcpWestwoodPlus inherits TcpNewReno::IncreaseWindow: per ACK' },
+      linux: { value: 1, source: 'tcp_westwood.c uses tcp_reno_cong_avoid: per acknowledged segment' },
+      rfc: { value: 0, source: 'RFC 5681 eq. (2), (3): per ACK' },
+    },
+  },
+];
+
+function rowTarget(row: ProfileRow): { kind: 'tcp'; field: ProfileTcpField } | { kind: 'cc'; variant: Variant; knob: string } {
+  const parts = row.field.split('.');
+  if (parts[0] === 'tcp') return { kind: 'tcp', field: parts[1] as ProfileTcpField };
+  return { kind: 'cc', variant: parts[1] as Variant, knob: parts[2]! };
+}
+
+/** The `tcp` fields a profile sets, with its values. */
+export function profileTcp(profile: ProfileName): Partial<Record<ProfileTcpField, number | string | boolean>> {
+  const out: Partial<Record<ProfileTcpField, number | string | boolean>> = {};
+  for (const row of PROFILE_TABLE) {
+    const t = rowTarget(row);
+    if (t.kind === 'tcp') out[t.field] = row.values[profile].value;
+  }
+  return out;
+}
+
+/** The congestion-control knobs a profile sets, per variant (only variants it has a knob for). */
+export function profileCcDefaults(profile: ProfileName): Partial<Record<Variant, Record<string, number>>> {
+  const out: Partial<Record<Variant, Record<string, number>>> = {};
+  for (const row of PROFILE_TABLE) {
+    const t = rowTarget(row);
+    if (t.kind !== 'cc' || !(VARIANTS as readonly string[]).includes(t.variant)) continue;
+    (out[t.variant] ??= {})[t.knob] = row.values[profile].value as number;
+  }
+  return out;
+}
+
+function cell(c: ProfileChoice): string {
+  const v = typeof c.value === 'boolean' ? (c.value ? 'on' : 'off') : String(c.value);
+  return `\`${v}\` (${c.source})`;
+}
+
+/** The README's table: one column per profile, the field, and what no profile does. */
+export function profileTableMarkdown(): string {
+  const lines = [
+    '| mechanism | field | no profile | `ns3` | `linux` | `rfc` |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const row of PROFILE_TABLE) {
+    const field = row.field.startsWith('cc.') ? `\`--cc-param ${row.field.split('.')[2]}\` (${row.field.split('.')[1]})` : `\`${row.field}\``;
+    lines.push(`| ${row.mechanism} | ${field} | ${row.none} | ${cell(row.values.ns3)} | ${cell(row.values.linux)} | ${cell(row.values.rfc)} |`);
+  }
+  return lines.join('\n');
+}
