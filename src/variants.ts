@@ -42,6 +42,19 @@ export interface VariantFacts {
   /** The closed forms (src/theory/closedForms.ts) that describe it, the most complete first. */
   closedForms: readonly ClosedFormId[];
   elasticity: Elasticity;
+  /**
+   * The engines that can run it: every variant has the packet engine; 'fluid' only with a model file
+   * (models/<id>.model.yaml). Comparison, report, sweep, validate and predict say "no model" for the
+   * fluid side of a variant without one instead of failing.
+   */
+  engines: readonly Engine[];
+}
+
+const BOTH: readonly Engine[] = ['packet', 'fluid'];
+
+/** Whether `engine` can run `variant` (the fluid engine needs a model). */
+export function hasEngine(variant: Variant, engine: Engine): boolean {
+  return VARIANT_FACTS[variant].engines.includes(engine);
 }
 
 const MATHIS: Elasticity = { loss: -0.5, rtt: -1, source: 'Mathis et al. 1997 (square-root law)' };
@@ -53,21 +66,23 @@ const RENO_FORMS: readonly ClosedFormId[] = ['pftk-full', 'mathis', 'pftk-approx
  * function W ∝ (RTT / p)^(3/4), G = W / RTT ∝ p^(-3/4) RTT^(-1/4) (RFC 9438 §5.1, cubic region).
  */
 export const VARIANT_FACTS: Readonly<Record<Variant, VariantFacts>> = {
-  tahoe: { title: 'Tahoe', counting: 'acks', closedForms: ['tahoe'], elasticity: MATHIS },
-  reno: { title: 'Reno', counting: 'segments', closedForms: RENO_FORMS, elasticity: MATHIS },
-  newreno: { title: 'NewReno', counting: 'acks', closedForms: RENO_FORMS, elasticity: MATHIS },
+  tahoe: { title: 'Tahoe', counting: 'acks', closedForms: ['tahoe'], elasticity: MATHIS, engines: BOTH },
+  reno: { title: 'Reno', counting: 'segments', closedForms: RENO_FORMS, elasticity: MATHIS, engines: BOTH },
+  newreno: { title: 'NewReno', counting: 'acks', closedForms: RENO_FORMS, elasticity: MATHIS, engines: BOTH },
   westwood: {
     title: 'Westwood+',
     counting: 'acks',
     countingParam: 'segmentCounting',
     closedForms: ['westwood'],
     elasticity: { loss: -0.5, rtt: -1, source: 'Reno-like under random loss (Mascolo et al.)' },
+    engines: BOTH,
   },
   cubic: {
     title: 'CUBIC',
     counting: 'segments',
     closedForms: ['cubic'],
     elasticity: { loss: -0.75, rtt: -0.25, source: 'RFC 9438 §5.1 response function (cubic region)' },
+    engines: BOTH,
   },
 };
 

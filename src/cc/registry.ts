@@ -47,7 +47,7 @@ export function validateFactory(key: string, factory: CongestionControlFactory):
   const cc: Partial<CongestionControl> = factory.create(defaults);
   if (typeof cc.ssthresh !== 'function') throw new Error(`${where}: missing required hook ssthresh`);
   if (typeof cc.increaseWindow !== 'function') throw new Error(`${where}: missing required hook increaseWindow`);
-  for (const hook of ['onAck', 'onStateChange'] as const) {
+  for (const hook of ['init', 'onAck', 'onStateChange', 'congControl'] as const) {
     if (cc[hook] !== undefined && typeof cc[hook] !== 'function') throw new Error(`${where}: ${hook} is not a function`);
   }
   if (cc.id !== key) throw new Error(`${where}: instances report id '${String(cc.id)}'`);

@@ -28,6 +28,71 @@ export interface TcpState {
   /** Smallest RTT sample seen; Infinity before the first sample. */
   readonly minRttS: number;
   readonly caState: CaState;
+  /**
+   * Pacing rate, payload bits per second; Infinity = unpaced (the value of every flow that never
+   * sets it). A paced sender spaces departure i + 1 at least len_i x 8 / pacingRateBps after departure
+   * i (Linux sk_pacing_rate with internal pacing / fq; ns-3 TcpSocketState::m_pacingRate). A rate-based
+   * algorithm writes it in {@link CongestionControl.congControl}; for the others the sender sets it
+   * from cwnd / SRTT when the scenario asks for pacing (Linux tcp_update_pacing_rate). Written only
+   * where pacing is on: without pacing nothing reads it.
+   */
+  pacingRateBps: number;
+}
+
+/**
+ * One delivery-rate sample, made per ACK by src/tcp/rate-sampler.ts as Linux `tcp_rate_gen` makes
+ * `struct rate_sample` (net/ipv4/tcp_rate.c) and ns-3 `TcpRateLinux::GenerateSample` its
+ * `TcpRateSample`. Bytes, not Linux's packets (as ns-3). Reused by the sender: read it in the hook,
+ * do not keep it.
+ */
+export interface RateSample {
+  /** Bytes delivered (SACKed or cumulatively acknowledged) between the sampled segment's send and now; -1 if invalid (rs->delivered, ns-3 m_delivered). */
+  deliveredBytes: number;
+  /** max(send interval, ACK interval), s; -1 if invalid or below the minimum RTT (rs->interval_us, ns-3 m_interval). */
+  intervalS: number;
+  /** deliveredBytes x 8 / intervalS, bits/s; 0 when the sample is invalid (ns-3 m_deliveryRate). */
+  deliveryRateBps: number;
+  /** Send phase: from the first to the last send of the sampled flight, s (rs->snd_interval_us, ns-3 m_sendElapsed). */
+  sendIntervalS: number;
+  /** ACK phase: from the delivery time recorded at the sampled segment's send to now, s (rs->rcv_interval_us, ns-3 m_ackElapsed). */
+  ackIntervalS: number;
+  /** RTT of the most recently sent segment this ACK delivered that was never retransmitted, s; -1 if none (rs->rtt_us, Linux ca_rtt_us). */
+  rttS: number;
+  /** The sampled segment was sent while the application had nothing to send (rs->is_app_limited). */
+  isAppLimited: boolean;
+  /** The sampled segment was a retransmission (rs->is_retrans). */
+  isRetrans: boolean;
+  /** Bytes newly marked lost while this ACK was processed (rs->losses, ns-3 m_bytesLoss). */
+  lostBytes: number;
+  /** Bytes this ACK newly SACKed or cumulatively acknowledged (rs->acked_sacked, ns-3 m_ackedSacked). */
+  ackedSackedBytes: number;
+  /** RFC 6675 pipe before this ACK was processed, bytes (rs->prior_in_flight, ns-3 m_priorInFlight). */
+  priorInFlightBytes: number;
+  /** The connection's delivered count when the sampled segment was sent, bytes (rs->prior_delivered, ns-3 m_priorDelivered). */
+  priorDeliveredBytes: number;
+}
+
+/**
+ * The connection-wide delivery state (Linux `tcp_sock` delivered / delivered_mstamp / app_limited;
+ * ns-3 `TcpRateConnection`). Read-only but for {@link appLimitedUntilBytes}, which BBR writes when it
+ * enters PROBE_RTT (Linux bbr_update_min_rtt: "ignore low rate samples during this mode").
+ */
+export interface RateConnection {
+  /** Bytes delivered so far (tp->delivered, ns-3 m_delivered). */
+  readonly deliveredBytes: number;
+  /** When deliveredBytes last grew, s (tp->delivered_mstamp, ns-3 m_deliveredTime). */
+  readonly deliveredTimeS: number;
+  /** Send time of the most recently delivered segment, s (tp->first_tx_mstamp, ns-3 m_firstSentTime). */
+  readonly firstTxTimeS: number;
+  /**
+   * 0, or the delivered count (bytes) after which the current app-limited period ends (tp->app_limited,
+   * ns-3 m_appLimited): segments sent while it is non-zero give app-limited samples.
+   */
+  appLimitedUntilBytes: number;
+  /** The last non-app-limited sample, or the highest app-limited one: bytes, s, flag (tp->rate_delivered, rate_interval_us, rate_app_limited). */
+  readonly rateDeliveredBytes: number;
+  readonly rateIntervalS: number;
+  readonly rateAppLimited: boolean;
 }
 
 /** Facts about one arriving ACK. */
@@ -68,10 +133,38 @@ export interface CongestionControl {
   ssthresh(tcb: TcpState, kind: LossKind, nowS: number): number;
   /** (required) Grow cwnd for an ACK of new data while in 'open' state: slow start and congestion avoidance. */
   increaseWindow(tcb: TcpState, ack: AckSample): void;
+  /**
+   * (optional) The connection starts, before it sends anything (Linux `init`, ns-3 `Init(tcb)`): e.g.
+   * BBR's first pacing rate from cwnd and a nominal RTT (bbr_init_pacing_rate_from_rtt).
+   */
+  init?(tcb: TcpState, nowS: number): void;
   /** (optional) Every ACK, in any state, before the sender acts on it: RTT samples, bandwidth estimation. */
   onAck?(tcb: TcpState, ack: AckSample): void;
-  /** (optional) The sender changed state (entering 'recovery'/'loss' marks a congestion event). */
+  /**
+   * (optional) The sender changed state (entering 'recovery'/'loss' marks a congestion event; Linux
+   * `set_state`, ns-3 `CongestionStateSet`). A rate-based algorithm learns here when recovery begins
+   * and ends (Linux bbr_set_state; BBR's packet conservation in the first recovery round and its cwnd
+   * restore on the way out read `tcb.caState` in congControl, as bbr_set_cwnd_to_recover_or_restore).
+   */
   onStateChange?(tcb: TcpState, state: CaState, nowS: number): void;
+  /**
+   * (optional) Rate-based control, after Linux `tcp_congestion_ops.cong_control` (called from
+   * tcp_cong_control at the end of tcp_ack) and ns-3 `HasCongControl` / `CongControl(tcb, rc, rs)`.
+   * When present, the sender calls it once per ACK (new, duplicate or partial), after loss detection,
+   * the recovery state machine and the rate sample, and the algorithm sets `cwndBytes` and
+   * `pacingRateBps` itself. The sender then never calls `increaseWindow`, and its recovery strategy
+   * keeps its retransmission rules but writes no cwnd (Linux skips tcp_cwnd_reduction/tcp_cong_avoid
+   * for such ops). A timeout still sets cwnd = 1 MSS (Linux tcp_enter_loss). `ssthresh` is still called
+   * at every loss event and timeout: that is where a rate-based algorithm learns of it (Linux
+   * bbr_ssthresh saves cwnd and returns ssthresh unchanged; ns-3 TcpBbr::GetSsThresh likewise).
+   * `rs.lostBytes` carries the bytes each ACK marked lost (Linux rs->losses).
+   */
+  congControl?(tcb: TcpState, rs: RateSample, conn: RateConnection, nowS: number): void;
+  /**
+   * (optional) True if this algorithm must be paced whatever the scenario's `tcp.pacing` says, as
+   * ns-3's TcpBbr sets tcb->m_pacing in Init and Linux BBR asks for SK_PACING_NEEDED.
+   */
+  readonly needsPacing?: boolean;
 }
 
 /** A registered algorithm: its id, its knobs and a factory for per-flow instances. */

@@ -33,6 +33,7 @@ export interface ScenarioFlags {
   sack?: string;
   recovery?: string;
   profile?: string;
+  pacing?: string;
   flowVariants?: string;
   startStagger?: string;
 }
@@ -56,6 +57,7 @@ export function addLineOptions(cmd: Command): Command {
     .addOption(new Option('--sack <on|off>', 'SACK (RFC 2018 / RFC 6675 loss recovery); on in every preset').choices(['on', 'off']))
     .addOption(new Option('--recovery <policy>', 'window policy in SACK recovery: classic (cwnd = ssthresh) or prr (RFC 6937)').choices(['classic', 'prr']))
     .option('--profile <name>', `behaviour profile: ${PROFILES.join(', ')} (what ns-3, Linux or the RFCs do where they differ; explicit flags and --cc-param win)`)
+    .addOption(new Option('--pacing <on|off>', 'pace departures (Linux internal pacing / fq); off by default, always on for bbr').choices(['on', 'off']))
     .option('--cc-param <key=value>', 'congestion-control parameter, repeatable (e.g. hystart=1)', (v: string, acc: string[] = []) => [...acc, v]);
 }
 
@@ -71,7 +73,7 @@ export function addScenarioOptions(cmd: Command): Command {
 /** Whether any flag of {@link addLineOptions} was given (a report then applies them to every scenario). */
 export function hasLineFlags(o: ScenarioFlags): boolean {
   const line: (keyof ScenarioFlags)[] = [
-    'bandwidth', 'delay', 'loss', 'lossDirection', 'flows', 'flowVariants', 'startStagger', 'mss', 'queue', 'accessBandwidth', 'accessDelay', 'delack', 'minRto', 'sack', 'recovery', 'profile', 'ccParam',
+    'bandwidth', 'delay', 'loss', 'lossDirection', 'flows', 'flowVariants', 'startStagger', 'mss', 'queue', 'accessBandwidth', 'accessDelay', 'delack', 'minRto', 'sack', 'recovery', 'profile', 'pacing', 'ccParam',
   ];
   return line.some((k) => o[k] !== undefined && !(Array.isArray(o[k]) && o[k].length === 0));
 }
@@ -238,6 +240,7 @@ export function scenarioWithFlags(base: string | Scenario, opts: ScenarioFlags, 
   if (f.minRtoS !== undefined) s.tcp.minRtoS = f.minRtoS;
   if (opts.sack !== undefined) s.tcp.sack = opts.sack === 'on';
   if (opts.recovery !== undefined) s.tcp.recovery = opts.recovery as 'classic' | 'prr';
+  if (opts.pacing !== undefined) s.tcp.pacing = opts.pacing === 'on';
   s.ccParams = { ...s.ccParams, ...f.ccParams };
   if (f.flowVariants !== undefined) {
     if (f.flowVariants.length !== s.flows.length) {

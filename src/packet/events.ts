@@ -11,6 +11,8 @@ export const EV_APP_STOP = 4;
 export const EV_MEASURE = 5;
 /** A link whose discipline holds its packets (CoDel, FQ-CoDel) finished a transmission: dequeue the next. */
 export const EV_TX_END = 6;
+/** A paced sender's next departure time (src/tcp/pacer.ts); only scheduled for paced flows. */
+export const EV_PACE = 7;
 
 /** What each kind is delivered to; `arg` is a packet id for arrivals, a link id for txEnd, a flow index otherwise. */
 export interface EventHandlers {
@@ -22,6 +24,7 @@ export interface EventHandlers {
   measure(): void;
   /** `arg` is a link id. */
   txEnd(link: number): void;
+  pace(flow: number): void;
 }
 
 export function makeDispatch(h: EventHandlers): (kind: number, arg: number) => void {
@@ -34,6 +37,7 @@ export function makeDispatch(h: EventHandlers): (kind: number, arg: number) => v
   const APP_STOP: number = EV_APP_STOP;
   const MEASURE: number = EV_MEASURE;
   const TX_END: number = EV_TX_END;
+  const PACE: number = EV_PACE;
   return (kind, arg) => {
     switch (kind) {
       case ARRIVE:
@@ -56,6 +60,9 @@ export function makeDispatch(h: EventHandlers): (kind: number, arg: number) => v
         break;
       case TX_END:
         h.txEnd(arg);
+        break;
+      case PACE:
+        h.pace(arg);
         break;
       default:
         throw new Error(`unknown event kind ${kind}`);

@@ -21,6 +21,8 @@ export class InvariantError extends Error {
  * Conservation and window bounds are checked by {@link checkFlowAccounting} at the end of a run.
  */
 export class InvariantMonitor implements SenderAudit {
+  private readonly pacing = new Map<number, PacingWindow>();
+
   constructor(
     private readonly receivers: readonly TcpReceiver[],
     private readonly net: Dumbbell,
@@ -35,6 +37,14 @@ export class InvariantMonitor implements SenderAudit {
     } else if (s.dupAcks < thresh) {
       throw new InvariantError(`flow ${s.flow}: recovery started at ${s.nowS} s after ${s.dupAcks} duplicate ACKs (DupThresh ${thresh})`);
     }
+  }
+
+  /** Pacing never sends faster than the pacing rate over any window of 10 segments. */
+  pacedDeparture(s: TcpSender, nowNs: number, len: number, rateBps: number): void {
+    let w = this.pacing.get(s.flow);
+    if (w === undefined) this.pacing.set(s.flow, (w = new PacingWindow()));
+    const problem = w.depart(nowNs, rateBps === Infinity ? 0 : Math.ceil((len * 8e9) / rateBps));
+    if (problem !== null) throw new InvariantError(`flow ${s.flow}: at ${s.nowS} s ${problem}`);
   }
 
   retransmits(s: TcpSender, seq: number, len: number): void {
@@ -70,4 +80,36 @@ export function checkFlowAccounting(senders: readonly TcpSender[], receivers: re
     if (pipe < 0 || pipe > 2 * s.sb.outstandingBytes) throw new InvariantError(`flow ${i}: pipe ${pipe} outside [0, 2 x outstanding]`);
     if (!(s.tcb.cwndBytes >= s.mssBytes) || !Number.isFinite(s.tcb.cwndBytes)) throw new InvariantError(`flow ${i}: cwnd ${s.tcb.cwndBytes} below one segment or not finite`);
   });
+}
+
+/** Segments per window of the pacing invariant. */
+const PACING_WINDOW = 10;
+
+/**
+ * The last departures of one paced flow: segment i may leave no sooner than segment i - 1 plus its
+ * slot (len x 8 / rate at its departure), so any 10 consecutive departures span at least the slots
+ * of the first 9.
+ */
+class PacingWindow {
+  private readonly atNs = new Float64Array(PACING_WINDOW);
+  private readonly slotNs = new Float64Array(PACING_WINDOW);
+  private count = 0;
+
+  /** Records a departure; returns what is wrong, or null. */
+  depart(nowNs: number, slotNs: number): string | null {
+    const k = this.count % PACING_WINDOW;
+    let problem: string | null = null;
+    if (this.count >= PACING_WINDOW - 1) {
+      // The oldest of the 10 (this one included) is PACING_WINDOW - 1 departures back.
+      const first = (this.count - (PACING_WINDOW - 1)) % PACING_WINDOW;
+      let needNs = 0;
+      for (let j = 0; j < PACING_WINDOW - 1; j++) needNs += this.slotNs[(first + j) % PACING_WINDOW]!;
+      const spanNs = nowNs - this.atNs[first]!;
+      if (spanNs < needNs) problem = `10 paced segments left within ${spanNs} ns, their pacing slots need ${needNs} ns`;
+    }
+    this.atNs[k] = nowNs;
+    this.slotNs[k] = slotNs;
+    this.count++;
+    return problem;
+  }
 }

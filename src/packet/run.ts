@@ -9,7 +9,7 @@ import { flowCc } from '../scenario/flowCc.js';
 import type { Scenario } from '../scenario/types.js';
 import { TcpReceiver } from '../tcp/receiver.js';
 import { initialWindowBytes, TcpSender } from '../tcp/sender.js';
-import { EV_APP_START, EV_APP_STOP, EV_DELACK, EV_MEASURE, EV_RTO, makeDispatch } from './events.js';
+import { EV_APP_START, EV_APP_STOP, EV_DELACK, EV_MEASURE, EV_PACE, EV_RTO, makeDispatch } from './events.js';
 import { FlowStats, StatsObserver } from './flow-stats.js';
 import { checkEngineInput } from './input.js';
 import { checkFlowAccounting, InvariantMonitor } from './invariants.js';
@@ -56,12 +56,14 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
   const observer = new StatsObserver(stats, sim);
   const receivers: TcpReceiver[] = [];
   const monitor = new InvariantMonitor(receivers, net);
-  const senders = scenario.flows.map(
-    (_, i) =>
-      new TcpSender(
+  const senders = scenario.flows.map((_, i) => {
+    const cc = options.makeCc ? options.makeCc(i) : flowCongestionControl(scenario, i);
+    // Pacing: the scenario's choice (off unless given), forced on by an algorithm that needs it (BBR).
+    const pacing = tcp.pacing === true || cc.needsPacing === true;
+    return new TcpSender(
         i,
         sim,
-        options.makeCc ? options.makeCc(i) : flowCongestionControl(scenario, i),
+        cc,
         net,
         {
           mssBytes: scenario.mssBytes,
@@ -80,12 +82,14 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
           rtoBackoffReset: tcp.rtoBackoffReset,
           sackSsthreshInput: tcp.sackSsthreshInput,
           recoverCheck: tcp.recoverCheck,
+          pacing,
         },
         new LazyTimer(sim, EV_RTO, i),
         observer,
         monitor,
-      ),
-  );
+        pacing ? new LazyTimer(sim, EV_PACE, i) : null,
+      );
+  });
   const delAckNs = secondsToNs(tcp.delAckTimeoutS);
   scenario.flows.forEach((_, i) => {
     const cfg = { delAckCount: tcp.delAckCount, rcvBufBytes: tcp.rcvBufBytes, sack: tcp.sack };
@@ -112,6 +116,7 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
       appStop: (flow) => senders[flow]!.stopApp(),
       measure: snapshot,
       txEnd: (link) => net.onTxEnd(link),
+      pace: (flow) => senders[flow]!.onPaceEvent(),
     }),
   );
   scenario.flows.forEach((f, i) => {

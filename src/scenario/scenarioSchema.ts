@@ -78,8 +78,9 @@ export const SCENARIO_SCHEMA: Schema = {
         rtoBackoffReset: { kind: 'enum', values: ['newAck', 'rttSample'] },
         sackSsthreshInput: { kind: 'enum', values: ['pipe', 'flightSize'] },
         recoverCheck: { kind: 'enum', values: ['above', 'atLeast'] },
+        pacing: { kind: 'boolean' },
       },
-      optional: ['profile', 'initialWindow', 'rtoBackoffReset', 'sackSsthreshInput', 'recoverCheck'],
+      optional: ['profile', 'initialWindow', 'rtoBackoffReset', 'sackSsthreshInput', 'recoverCheck', 'pacing'],
     },
     ccParams: { kind: 'record', value: num(-1e12, 1e12) },
     // Keys are checked against VARIANTS and each entry against its variant's knobs by validateScenario.

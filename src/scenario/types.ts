@@ -153,6 +153,13 @@ export interface TcpSpec {
    * (RFC 6582 3.2, ns-3) one at or above it.
    */
   recoverCheck?: 'above' | 'atLeast';
+  /**
+   * Pace every flow's departures (src/tcp/pacer.ts: Linux internal pacing / fq, ns-3 m_pacing) at
+   * the rate its algorithm sets, or for a window-based one at Linux's cwnd / SRTT x 200% (slow start)
+   * or 120%. Absent or false: unpaced, as Linux and ns-3 default for the loss-based algorithms. An
+   * algorithm that needs pacing (BBR) is paced whatever this says, as ns-3's TcpBbr forces m_pacing.
+   */
+  pacing?: boolean;
 }
 
 export interface TraceSpec {

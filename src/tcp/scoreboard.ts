@@ -38,6 +38,14 @@ export class Scoreboard {
   highRxt = 0;
   /** RFC 6675 RescueRxt + 1, or -1 while undefined. */
   rescueRxt = -1;
+  /** Bytes ever marked lost, re-marks included (Linux tp->lost): the rate sample's losses per ACK. */
+  markedLostBytes = 0;
+  /**
+   * Told of every segment the receiver newly holds: newly SACKed, or cumulatively acknowledged without
+   * having been SACKed (Linux calls tcp_rate_skb_delivered at the same two places). Null unless a
+   * delivery-rate sampler listens (src/tcp/rate-sampler.ts).
+   */
+  onDelivered: ((seq: number, end: number) => void) | null = null;
 
   private flags = new Uint8Array(1024);
   /** Time each segment was last sent, ns (same ring as flags): lost-retransmission detection. */
@@ -160,6 +168,7 @@ export class Scoreboard {
       const len = this.segEnd(seq) - seq;
       this.retransBytes -= len;
       if ((f & LOST) === 0) this.lostBytes += len;
+      this.markedLostBytes += len;
       this.flags[i] = (f & ~RETRANS) | LOST;
       this.relost.push(seq);
     }
@@ -181,6 +190,7 @@ export class Scoreboard {
     if (ack > this.highTx) throw new RangeError(`ackTo(${ack}) beyond SND.MAX ${this.highTx}`);
     const mss = this.mssBytes;
     const flags = this.flags;
+    const delivered = this.onDelivered;
     for (let seq = this.una; seq < ack; ) {
       const end = this.segEnd(seq);
       const i = Math.floor(seq / mss) & this.mask;
@@ -188,6 +198,7 @@ export class Scoreboard {
       if ((f & SACKED) === 0) {
         if ((f & LOST) !== 0) this.lostBytes -= end - seq;
         if ((f & RETRANS) !== 0) this.retransBytes -= end - seq;
+        if (delivered !== null) delivered(seq, end);
       }
       flags[i] = 0;
       seq = end;
@@ -234,6 +245,7 @@ export class Scoreboard {
       if ((f & RETRANS) !== 0) this.retransBytes -= end - seq;
       flags[i] = SACKED;
       if (this.sentNs[i]! > this.newestSackedSentNs) this.newestSackedSentNs = this.sentNs[i]!;
+      if (this.onDelivered !== null) this.onDelivered(seq, end);
       seq = end;
     }
   }
@@ -280,6 +292,7 @@ export class Scoreboard {
       const f = flags[i]!;
       if ((f & LOST) === 0) {
         this.lostBytes += end - cur;
+        this.markedLostBytes += end - cur;
         flags[i] = f | LOST;
       }
       cur = end;
@@ -308,7 +321,10 @@ export class Scoreboard {
       const f = flags[i]!;
       if ((f & SACKED) === 0) {
         if ((f & RETRANS) !== 0) this.retransBytes -= end - seq;
-        if ((f & LOST) === 0) this.lostBytes += end - seq;
+        if ((f & LOST) === 0) {
+          this.lostBytes += end - seq;
+          this.markedLostBytes += end - seq;
+        }
         flags[i] = LOST;
       }
       seq = end;

@@ -1,7 +1,10 @@
 import type { AckSample, CaState, CongestionControl } from '../cc/types.js';
 import type { LazyTimer } from '../engine/timer.js';
 import { createRecovery, recoveryName, type AckEvent, type LossRecovery, type RecoveryContext } from './recovery/index.js';
+import { CwndKeepingRecovery } from './recovery/cwnd-keeping.js';
 import { nsToSeconds, secondsToNs } from '../units.js';
+import { Pacer, windowPacingRateBps } from './pacer.js';
+import { RateSampler } from './rate-sampler.js';
 import { RtoEstimator } from './rto.js';
 import { RttSampler } from './rtt-sampler.js';
 import { Scoreboard } from './scoreboard.js';
@@ -23,6 +26,8 @@ export interface SenderAudit {
   recoveryStarts(sender: TcpSender): void;
   /** A segment is about to be retransmitted. */
   retransmits(sender: TcpSender, seq: number, len: number): void;
+  /** A paced flow sends `len` payload bytes now at `rateBps` (its pacing rate then). */
+  pacedDeparture?(sender: TcpSender, nowNs: number, len: number, rateBps: number): void;
 }
 
 export interface SenderConfig {
@@ -49,6 +54,8 @@ export interface SenderConfig {
   sackSsthreshInput?: 'pipe' | 'flightSize';
   /** Without SACK, the RFC 6582 `recover` reading (TcpSpec.recoverCheck); default 'above'. */
   recoverCheck?: 'above' | 'atLeast';
+  /** Pace departures (src/tcp/pacer.ts); forced on for an algorithm with `needsPacing`. Default off. */
+  pacing?: boolean;
 }
 
 /**
@@ -80,6 +87,10 @@ export class TcpSender implements RecoveryContext {
   readonly sb: Scoreboard;
   readonly mssBytes: number;
   readonly recovery: LossRecovery;
+  /** Delivery-rate sampling, only for an algorithm with a congControl hook (else null: no cost). */
+  readonly rate: RateSampler | null = null;
+  /** Pacing, only when on (else null: no cost). */
+  readonly pacer: Pacer | null = null;
   /** Bytes the application has handed over (Infinity: unlimited bulk). */
   appEnd = 0;
   rwndBytes: number;
@@ -114,13 +125,27 @@ export class TcpSender implements RecoveryContext {
     private readonly rtoTimer: LazyTimer,
     private readonly observer: SenderObserver | null = null,
     private readonly audit: SenderAudit | null = null,
+    /** The pacing timer (EV_PACE); needed only when the flow is paced. */
+    paceTimer: LazyTimer | null = null,
   ) {
     this.mssBytes = config.mssBytes;
     this.tcb = new Tcb(config.mssBytes, initialWindowBytes(config.initialCwndSegments, config.mssBytes, config.initialWindow), config.initialSsthreshBytes);
     this.rto = new RtoEstimator(config.minRtoS, config.maxRtoS, config.clockGranularityS);
     this.rwndBytes = config.initialRwndBytes;
     this.sb = new Scoreboard(config.mssBytes, config.sack);
-    this.recovery = createRecovery(recoveryName(cc.recovery, config.sack, config.recovery), config.sack);
+    const recovery = createRecovery(recoveryName(cc.recovery, config.sack, config.recovery), config.sack);
+    this.recovery = recovery;
+    if (cc.congControl !== undefined) {
+      // Rate-based control (Linux cong_control): the algorithm owns cwnd, recovery only retransmits.
+      const rate = new RateSampler(config.mssBytes);
+      this.rate = rate;
+      this.sb.onDelivered = (seq, end) => rate.delivered(seq, end);
+      this.recovery = new CwndKeepingRecovery(recovery);
+    }
+    if (config.pacing === true || cc.needsPacing === true) {
+      if (paceTimer === null) throw new Error(`flow ${flow}: pacing needs a pacing timer`);
+      this.pacer = new Pacer(paceTimer);
+    }
   }
 
   get nowS(): number {
@@ -142,6 +167,7 @@ export class TcpSender implements RecoveryContext {
 
   /** The application starts: `bytes` to send, or null for unlimited bulk data. */
   startApp(bytes: number | null): void {
+    if (this.appEnd === 0 && this.sb.highTx === 0) this.cc.init?.(this.tcb, this.nowS);
     this.appEnd = bytes ?? Infinity;
     this.sendPending();
     this.notify();
@@ -164,6 +190,7 @@ export class TcpSender implements RecoveryContext {
     if (ackNo < una0 || ackNo > sb.highTx) return;
     this.rwndBytes = rwndBytes;
     this.takeRttSample(una0, ackNo, tsEcrNs);
+    if (this.rate !== null) this.rate.beginAck(this.clock.nowNs, sb.pipeBytes, sb.markedLostBytes);
 
     const sackedBefore = sb.sackedBytes;
     let newlySacked = 0;
@@ -187,8 +214,30 @@ export class TcpSender implements RecoveryContext {
       if (ackedBytes > 0) this.onNewAck(ackNo, una0, ev);
       else this.onDupAck(ev);
     }
+    if (this.rate !== null) this.runCongControl();
+    else if (this.pacer !== null) this.updateWindowPacingRate();
     this.sendPending();
     this.notify();
+  }
+
+  /** Linux tcp_rate_gen then cong_control (ns-3 GenerateSample then CongControl), once per ACK. */
+  private runCongControl(): void {
+    const tcb = this.tcb;
+    const rate = this.rate!;
+    tcb.bytesInFlight = this.sb.pipeBytes;
+    const rs = rate.endAck(this.clock.nowNs, this.sb.markedLostBytes, tcb.minRttS);
+    this.cc.congControl!(tcb, rs, rate, this.nowS);
+  }
+
+  /** A paced flow whose algorithm sets no rate: Linux tcp_update_pacing_rate. */
+  private updateWindowPacingRate(): void {
+    const tcb = this.tcb;
+    tcb.pacingRateBps = windowPacingRateBps(tcb.cwndBytes, this.sb.outstandingBytes, tcb.ssthreshBytes, tcb.srttS);
+  }
+
+  /** Window growth by the algorithm (none for rate-based control: congControl sets cwnd). */
+  private increaseWindow(): void {
+    if (this.rate === null) this.cc.increaseWindow(this.tcb, this.sample);
   }
 
   private takeRttSample(una0: number, ackNo: number, tsEcrNs: number): void {
@@ -314,7 +363,7 @@ export class TcpSender implements RecoveryContext {
         // Still repairing after a timeout (or Tahoe's fast retransmit): slow start continues.
         sample.segmentsAcked = segs;
         this.callOnAck();
-        this.cc.increaseWindow(tcb, sample);
+        this.increaseWindow();
         this.restartRtoTimer();
         return;
       }
@@ -331,7 +380,7 @@ export class TcpSender implements RecoveryContext {
       this.callOnAck();
     }
     sample.segmentsAcked = segs;
-    this.cc.increaseWindow(tcb, sample);
+    this.increaseWindow();
     this.restartRtoTimer();
     // With SACK, an ACK that moves SND.UNA can still leave the new head lost (Linux tcp_time_to_recover).
     if (this.recovery.usesSack && this.sb.una < this.sb.highTx && this.lossDetected()) {
@@ -357,8 +406,35 @@ export class TcpSender implements RecoveryContext {
     return this.tcb.cwndBytes;
   }
 
-  /** RFC 6675 NextSeg and RFC 5681: sends as much as cwnd, the peer's window and the data allow. */
+  /** RFC 6675 NextSeg and RFC 5681: sends as much as cwnd, the peer's window, the data and pacing allow. */
   sendPending(): void {
+    this.fillWindow();
+    const rate = this.rate;
+    if (rate !== null) {
+      const sb = this.sb;
+      const unsent = Math.min(this.appEnd, sb.una + this.config.sndBufBytes) - sb.highTx;
+      rate.checkAppLimited(unsent, sb.pipeBytes, this.tcb.cwndBytes, sb.lostBytes);
+    }
+  }
+
+  /** Pacing holds the next departure (and arms its timer). */
+  private paced(): boolean {
+    return this.pacer !== null && this.pacer.holds(this.clock.nowNs);
+  }
+
+  /** The pacing timer fired: a held fast retransmission first, then whatever the window allows. */
+  onPaceEvent(): void {
+    const pacer = this.pacer;
+    if (pacer === null || !pacer.fire()) return;
+    if (pacer.owedFastRetransmit) {
+      pacer.owedFastRetransmit = false;
+      this.retransmitFirstLost();
+    }
+    this.sendPending();
+    this.notify();
+  }
+
+  private fillWindow(): void {
     const sb = this.sb;
     const mss = this.mssBytes;
     const inSackRecovery = this.recovery.usesSack && this.tcb.caState === 'recovery';
@@ -369,7 +445,7 @@ export class TcpSender implements RecoveryContext {
       const lost = sb.nextLost();
       if (lost >= 0) {
         const len = sb.segmentLength(lost);
-        if (room < len) return;
+        if (room < len || this.paced()) return;
         this.retransmit(lost, len);
         continue;
       }
@@ -380,6 +456,7 @@ export class TcpSender implements RecoveryContext {
         // Silly-window avoidance and Nagle (RFC 896), as ns-3 SendPendingData.
         if (room < mss && dataLeft > room) return;
         if (dataLeft < mss && sb.highTx > sb.una) return;
+        if (this.paced()) return;
         const len = Math.min(mss, dataLeft, room);
         const seq = sb.highTx;
         sb.sentNew(seq, len, this.clock.nowNs);
@@ -391,7 +468,7 @@ export class TcpSender implements RecoveryContext {
       const next = sb.nextUnsackedBelowHighestSack();
       if (next >= 0) {
         const len = sb.segmentLength(next);
-        if (room < len) return;
+        if (room < len || this.paced()) return;
         this.retransmit(next, len);
         continue;
       }
@@ -400,7 +477,7 @@ export class TcpSender implements RecoveryContext {
         const top = sb.highestUnsacked();
         if (top < 0) return;
         const len = sb.segmentLength(top);
-        if (room < len) return;
+        if (room < len || this.paced()) return;
         sb.rescueRxt = this.recoverEnd;
         this.transmit(top, len, true);
         continue;
@@ -411,6 +488,10 @@ export class TcpSender implements RecoveryContext {
 
   /** RecoveryContext: RFC 6675 (4.3) / RFC 5681 fast retransmit, sent whatever cwnd says. */
   retransmitFirstLost(): void {
+    if (this.paced()) {
+      this.pacer!.owedFastRetransmit = true;
+      return;
+    }
     const seq = this.sb.nextLost();
     if (seq >= 0) this.retransmit(seq, this.sb.segmentLength(seq));
   }
@@ -427,6 +508,13 @@ export class TcpSender implements RecoveryContext {
       this.rtt.markRetransmitted(seq, len);
     }
     if (this.tcb.caState === 'recovery') this.recovery.onTransmit(len);
+    const nowNs = this.clock.nowNs;
+    // New data with nothing outstanding: sentNew has just moved SND.MAX from seq (== SND.UNA).
+    if (this.rate !== null) this.rate.onSend(seq, nowNs, isRetx, !isRetx && seq === this.sb.una, this.sb.una);
+    if (this.pacer !== null) {
+      this.audit?.pacedDeparture?.(this, nowNs, len, this.tcb.pacingRateBps);
+      this.pacer.sent(nowNs, len, this.tcb.pacingRateBps);
+    }
     this.bytesSent += len;
     this.segmentsSent++;
     this.port.sendData(this.flow, seq, len, isRetx);

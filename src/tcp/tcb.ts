@@ -12,6 +12,8 @@ export class Tcb implements TcpState {
   srttS = 0;
   minRttS = Infinity;
   caState: CaState = 'open';
+  /** Infinity: unpaced (see TcpState.pacingRateBps). */
+  pacingRateBps = Infinity;
 
   constructor(
     readonly mssBytes: number,

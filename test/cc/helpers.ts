@@ -15,6 +15,7 @@ export function makeTcb(over: Partial<MutableTcb> = {}): MutableTcb {
     srttS: 0.1,
     minRttS: 0.1,
     caState: 'open' as CaState,
+    pacingRateBps: Infinity,
     ...over,
   };
 }

@@ -1,0 +1,220 @@
+import type { RateConnection, RateSample } from '../cc/types.js';
+
+const APP_LIMITED = 1;
+const RETRANS = 2;
+const NS = 1e-9;
+
+/**
+ * Delivery-rate sampling, as Linux `net/ipv4/tcp_rate.c` (draft-cheng-iccrg-delivery-rate-estimation)
+ * and ns-3 `TcpRateLinux` do it, in bytes (as ns-3) rather than Linux's packets.
+ *
+ * At every transmission (new data or a retransmission) a segment records the connection's delivered
+ * count, the time it last grew, the send time of the most recently delivered segment (first_tx) and
+ * whether the sender was app-limited (tcp_rate_skb_sent). If nothing is outstanding, first_tx and the
+ * delivery time restart at the send time: an ACK then measures a flight from its own start.
+ *
+ * Each segment the receiver newly holds (SACKed, or cumulatively acknowledged without having been
+ * SACKed) adds its bytes to `delivered`, and the most recently sent of them (ties: the highest end)
+ * becomes the ACK's sampled segment (tcp_rate_skb_delivered). At the end of the ACK
+ * (tcp_rate_gen): delivered = now's count - the sampled segment's, interval = max(send interval, ACK
+ * interval) where the send interval runs from the sampled segment's first_tx to its own send and the
+ * ACK interval from its recorded delivery time to now; a sample whose interval is below the minimum
+ * RTT is invalid (-1), as Linux discards it. The app-limited mark ends once the bytes in flight at the
+ * moment it was set are delivered.
+ *
+ * One difference from Linux, kept on purpose: Linux picks the sampled segment when `!prior_delivered
+ * || sent_after`, so in the very first flight (every segment recorded delivered = 0) the last segment
+ * processed wins even when an earlier-sent one is processed after a later-sent one; here only
+ * "sent after" decides (ns-3 compares send times the same way).
+ *
+ * Per-segment records live in rings indexed by segment number (the sender cuts full MSS segments),
+ * grown like the scoreboard's. The sampler exists only for algorithms with a congControl hook: loss-
+ * based runs pay nothing for it.
+ */
+export class RateSampler implements RateConnection {
+  deliveredBytes = 0;
+  appLimitedUntilBytes = 0;
+  rateDeliveredBytes = 0;
+  rateIntervalS = 0;
+  rateAppLimited = false;
+  /** tp->delivered_mstamp and tp->first_tx_mstamp, ns. */
+  private deliveredNs = 0;
+  private firstTxNs = 0;
+  /** The sample of the ACK being processed (reused: read it before the next ACK). */
+  readonly rs: RateSample = {
+    deliveredBytes: -1,
+    intervalS: -1,
+    deliveryRateBps: 0,
+    sendIntervalS: 0,
+    ackIntervalS: 0,
+    rttS: -1,
+    isAppLimited: false,
+    isRetrans: false,
+    lostBytes: 0,
+    ackedSackedBytes: 0,
+    priorInFlightBytes: 0,
+    priorDeliveredBytes: 0,
+  };
+
+  // Per-segment records (tx.delivered, tx.delivered_mstamp, tx.first_tx_mstamp, send time, flags).
+  private txDelivered: Float64Array<ArrayBuffer> = new Float64Array(1024);
+  private txDeliveredNs = new Float64Array(1024);
+  private txFirstTxNs = new Float64Array(1024);
+  private txSentNs = new Float64Array(1024);
+  private txFlags = new Uint8Array(1024);
+  private mask = 1023;
+
+  // State of the ACK being processed.
+  private hasPrior = false;
+  private priorNs = 0;
+  private lastEndSeq = 0;
+  private sendIntervalNs = 0;
+  private newestCleanSentNs = -1;
+  private deliveredAtAckStart = 0;
+  private lostAtAckStart = 0;
+  private ackNowNs = 0;
+
+  constructor(readonly mssBytes: number) {}
+
+  get deliveredTimeS(): number {
+    return this.deliveredNs * NS;
+  }
+
+  get firstTxTimeS(): number {
+    return this.firstTxNs * NS;
+  }
+
+  private index(seq: number): number {
+    return Math.floor(seq / this.mssBytes) & this.mask;
+  }
+
+  /**
+   * A segment [seq, seq + len) goes on the wire (Linux tcp_rate_skb_sent).
+   * @param nothingOutstanding SND.UNA == SND.MAX before this send (Linux !tp->packets_out).
+   * @param una SND.UNA, to size the rings.
+   */
+  onSend(seq: number, nowNs: number, isRetx: boolean, nothingOutstanding: boolean, una: number): void {
+    const span = Math.floor(seq / this.mssBytes) - Math.floor(una / this.mssBytes) + 1;
+    if (span > this.txFlags.length) this.grow(span, una, seq);
+    if (nothingOutstanding) {
+      this.firstTxNs = nowNs;
+      this.deliveredNs = nowNs;
+    }
+    const i = this.index(seq);
+    this.txDelivered[i] = this.deliveredBytes;
+    this.txDeliveredNs[i] = this.deliveredNs;
+    this.txFirstTxNs[i] = this.firstTxNs;
+    this.txSentNs[i] = nowNs;
+    this.txFlags[i] = (this.appLimitedUntilBytes > 0 ? APP_LIMITED : 0) | (isRetx ? RETRANS : 0);
+  }
+
+  private grow(span: number, una: number, top: number): void {
+    let cap = this.txFlags.length;
+    while (cap < span) cap *= 2;
+    const mss = this.mssBytes;
+    const first = Math.floor(una / mss);
+    const last = Math.floor(top / mss);
+    const move = (old: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> => {
+      const next = new Float64Array(cap);
+      for (let seg = first; seg < last; seg++) next[seg & (cap - 1)] = old[seg & this.mask]!;
+      return next;
+    };
+    this.txDelivered = move(this.txDelivered);
+    this.txDeliveredNs = move(this.txDeliveredNs);
+    this.txFirstTxNs = move(this.txFirstTxNs);
+    this.txSentNs = move(this.txSentNs);
+    const flags = new Uint8Array(cap);
+    for (let seg = first; seg < last; seg++) flags[seg & (cap - 1)] = this.txFlags[seg & this.mask]!;
+    this.txFlags = flags;
+    this.mask = cap - 1;
+  }
+
+  /**
+   * An ACK arrives, before the scoreboard takes it.
+   * @param pipeBytes RFC 6675 pipe now (rs->prior_in_flight).
+   * @param markedLostBytes the scoreboard's running count of bytes ever marked lost (Linux tp->lost).
+   */
+  beginAck(nowNs: number, pipeBytes: number, markedLostBytes: number): void {
+    this.ackNowNs = nowNs;
+    this.hasPrior = false;
+    this.newestCleanSentNs = -1;
+    this.deliveredAtAckStart = this.deliveredBytes;
+    this.lostAtAckStart = markedLostBytes;
+    this.rs.priorInFlightBytes = pipeBytes;
+  }
+
+  /** The receiver newly holds [seq, end): SACKed, or cumulatively acknowledged and not SACKed before (tcp_rate_skb_delivered). */
+  delivered(seq: number, end: number): void {
+    this.deliveredBytes += end - seq;
+    // Linux moves delivered_mstamp and ends the app-limited period in tcp_rate_gen, before anything
+    // this ACK sends (tcp_xmit_recovery comes after): here at once, which is the same for those sends.
+    this.deliveredNs = this.ackNowNs;
+    if (this.appLimitedUntilBytes > 0 && this.deliveredBytes > this.appLimitedUntilBytes) this.appLimitedUntilBytes = 0;
+    const i = this.index(seq);
+    const sentNs = this.txSentNs[i]!;
+    const flags = this.txFlags[i]!;
+    if (!this.hasPrior || sentNs > this.firstTxNs || (sentNs === this.firstTxNs && end > this.lastEndSeq)) {
+      this.hasPrior = true;
+      const rs = this.rs;
+      rs.priorDeliveredBytes = this.txDelivered[i]!;
+      rs.isAppLimited = (flags & APP_LIMITED) !== 0;
+      rs.isRetrans = (flags & RETRANS) !== 0;
+      this.priorNs = this.txDeliveredNs[i]!;
+      this.lastEndSeq = end;
+      this.firstTxNs = sentNs;
+      this.sendIntervalNs = sentNs - this.txFirstTxNs[i]!;
+    }
+    // Linux ca_rtt_us: the newest send among delivered segments never retransmitted (Karn).
+    if ((flags & RETRANS) === 0 && sentNs > this.newestCleanSentNs) this.newestCleanSentNs = sentNs;
+  }
+
+  /**
+   * The ACK is processed (Linux tcp_rate_gen): fills {@link rs}.
+   * @param minRttS the connection's minimum RTT (tcp_min_rtt): shorter intervals are invalid.
+   */
+  endAck(nowNs: number, markedLostBytes: number, minRttS: number): RateSample {
+    const rs = this.rs;
+    rs.ackedSackedBytes = this.deliveredBytes - this.deliveredAtAckStart;
+    rs.lostBytes = markedLostBytes - this.lostAtAckStart;
+    rs.rttS = this.newestCleanSentNs >= 0 ? (nowNs - this.newestCleanSentNs) * NS : -1;
+    rs.deliveryRateBps = 0;
+    if (!this.hasPrior) {
+      rs.deliveredBytes = -1;
+      rs.intervalS = -1;
+      rs.sendIntervalS = 0;
+      rs.ackIntervalS = 0;
+      rs.isAppLimited = false;
+      rs.isRetrans = false;
+      rs.priorDeliveredBytes = 0;
+      return rs;
+    }
+    rs.deliveredBytes = this.deliveredBytes - rs.priorDeliveredBytes;
+    rs.sendIntervalS = this.sendIntervalNs * NS;
+    rs.ackIntervalS = (nowNs - this.priorNs) * NS;
+    const intervalS = Math.max(rs.sendIntervalS, rs.ackIntervalS);
+    if (intervalS < minRttS) {
+      rs.intervalS = -1;
+      return rs;
+    }
+    rs.intervalS = intervalS;
+    rs.deliveryRateBps = intervalS > 0 ? (rs.deliveredBytes * 8) / intervalS : 0;
+    // Keep the last non-app-limited sample or the highest app-limited one.
+    if (!rs.isAppLimited || rs.deliveredBytes * this.rateIntervalS >= this.rateDeliveredBytes * intervalS) {
+      this.rateDeliveredBytes = rs.deliveredBytes;
+      this.rateIntervalS = intervalS;
+      this.rateAppLimited = rs.isAppLimited;
+    }
+    return rs;
+  }
+
+  /**
+   * Linux tcp_rate_check_app_limited: the application has less than a segment unsent, the window
+   * is not full and nothing is waiting to be retransmitted, so what is in flight now marks the end
+   * of an app-limited period (at least 1, as Linux's `?: 1`).
+   */
+  checkAppLimited(unsentBytes: number, pipeBytes: number, cwndBytes: number, lostBytes: number): void {
+    if (unsentBytes < this.mssBytes && pipeBytes < cwndBytes && lostBytes === 0) {
+      this.appLimitedUntilBytes = this.deliveredBytes + pipeBytes || 1;
+    }
+  }
+}
