@@ -10,7 +10,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { presetScenario } from '../src/scenario/presets.js';
-import { headlineAxis } from '../src/sweep/axes.js';
+import { headlineAxis } from '../src/runs/axes.js';
 import type { SweepPlan } from '../src/sweep/grid.js';
 import { sweepReport } from '../src/sweep/report.js';
 import { runSweep } from '../src/sweep/sweep.js';

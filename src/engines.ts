@@ -41,7 +41,7 @@ const TS = import.meta.url.endsWith('.ts');
 
 /**
  * Loads a sibling module. In a sweep's worker thread running the TypeScript sources, tsx's CommonJS
- * hook is the only one that reaches the thread on Node 20 (see sweep/execute.ts), so `require` the
+ * hook is the only one that reaches the thread on Node 20 (see runs/execute.ts), so `require` the
  * .ts file there; everywhere else (compiled output, main threads, vitest) `import()` works.
  */
 async function load<T>(tsPath: string, importIt: () => Promise<T>): Promise<T> {

@@ -41,5 +41,6 @@ export { solve, Solution, type DdeProblem, type SolveOptions } from './solver/in
 export { compareRuns, runComparison, type ComparisonCase } from './compare/index.js';
 export type { Comparison } from './compare/types.js';
 export { writeReport, loadRecipe, recipeFromFlags, type ReportRecipe } from './report/index.js';
-export { runSweep, parseRange, type SweepOptions, type SweepOutcome } from './sweep/index.js';
+export { runSweep, type SweepOptions, type SweepOutcome } from './sweep/index.js';
+export { parseRange } from './runs/index.js';
 export { summaryJson, type SummaryJson } from './result/summaryJson.js';

@@ -64,7 +64,7 @@ interface CompareFlags extends ScenarioFlags {
 
 /** `--out DIR`: the comparisons as JSON and tidy CSV (the report's columns), and the table as text. */
 async function writeCompareOutputs(dir: string, cases: readonly ComparisonCase[], table: string): Promise<void> {
-  const [{ writeFileAtomic }, { toCsv }, t] = await Promise.all([import('../io/atomicWrite.js'), import('../report/csv.js'), import('../report/tables.js')]);
+  const [{ writeFileAtomic }, { toCsv }, t] = await Promise.all([import('../io/atomicWrite.js'), import('../page/csv.js'), import('../report/tables.js')]);
   writeFileAtomic(join(dir, 'comparison.json'), JSON.stringify(cases.map((c) => c.comparison), null, 1) + '\n');
   writeFileAtomic(join(dir, 'comparison.csv'), toCsv(t.comparisonRows(cases), t.COMPARISON_COLUMNS));
   writeFileAtomic(join(dir, 'goodput.csv'), toCsv(t.goodputRows(cases), t.GOODPUT_COLUMNS));

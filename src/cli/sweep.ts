@@ -3,8 +3,9 @@ import { COMMANDS } from './commands.js';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { InputError } from '../errors.js';
-import { headlineAxis, setAxis, checkAxes, type Axis, type HeadlineAxis } from '../sweep/axes.js';
-import { checkPlan, checkPlanSize, DEFAULT_MAX_RUNS, planSize, validatePoints, type SweepPlan } from '../sweep/grid.js';
+import { headlineAxis, setAxis, checkAxes, type Axis, type HeadlineAxis } from '../runs/axes.js';
+import { checkPlan, checkPlanSize, planSize, validatePoints, type SweepPlan } from '../sweep/grid.js';
+import { DEFAULT_MAX_RUNS } from '../runs/spec.js';
 import { parseInteger } from '../units.js';
 import { VARIANTS } from '../variants.js';
 import { formatDuration, progressReporter } from './progress.js';
@@ -121,10 +122,10 @@ export function register(program: Command): void {
     .action(async (o: SweepFlags) => {
       const plan = planFromFlags(o);
       const [{ parseShard, shardSize }, { expandPlan }, { estimateSweep }, { engineCodeVersion }] = await Promise.all([
-        import('../sweep/shard.js'),
+        import('../runs/shard.js'),
         import('../sweep/grid.js'),
         import('../sweep/estimate.js'),
-        import('../sweep/codeVersion.js'),
+        import('../runs/codeVersion.js'),
       ]);
       const shard = o.shard === undefined ? undefined : parseShard(o.shard);
       const workers = o.workers === undefined ? availableParallelism() : parseInteger(o.workers, '--workers');
@@ -156,7 +157,7 @@ export function register(program: Command): void {
         const { points, runs } = planSize(plan);
         const mine = shard ? shardSize(runs, shard) : runs;
         // The runs themselves (bounded by --max-runs, as a real sweep builds them) for the cache look-up.
-        const { inShard } = await import('../sweep/shard.js');
+        const { inShard } = await import('../runs/shard.js');
         const parallel = Math.max(1, workers);
         const est = estimateSweep(expandPlan(plan, maxRuns).filter((r) => inShard(r.index, shard)), { cacheDir, workers: parallel, codeVersion });
         process.stdout.write(

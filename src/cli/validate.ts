@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InputError } from '../errors.js';
-import { parseRange } from '../sweep/range.js';
+import { parseRange } from '../runs/range.js';
 import { parseInteger, parseRateBps } from '../units.js';
 import { VARIANTS } from '../variants.js';
 import type { ValidateGrid } from '../validate/grid.js';
@@ -72,7 +72,7 @@ export function register(program: Command): void {
     .option('--quiet', 'no progress bar')
     .action(async (o: ValidateFlags) => {
       const grid = gridFromFlags(o);
-      const { parseShard } = await import('../sweep/shard.js');
+      const { parseShard } = await import('../runs/shard.js');
       const shard = o.shard === undefined ? undefined : parseShard(o.shard);
       const workers = o.workers === undefined ? availableParallelism() : parseInteger(o.workers, '--workers');
       if (workers < 0 || workers > MAX_WORKERS) throw new InputError('--workers', `must be a whole number in [0, ${MAX_WORKERS}], got ${workers}`);

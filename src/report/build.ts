@@ -3,20 +3,20 @@ import type { ComparisonCase } from '../compare/run.js';
 import { uniformGrid } from '../compare/resample.js';
 import type { RunResult, Series } from '../result/types.js';
 import { VARIANT_FACTS, type Variant } from '../variants.js';
-import { cclabVersion } from './assets.js';
-import { buildChart, chartId, type BuiltChart } from './chartkit.js';
+import { cclabVersion } from '../page/assets.js';
+import { buildChart, chartId, type BuiltChart } from '../page/chartkit.js';
 import { cwndChart, errorSummaryChart, goodputChart, type ErrorRow, type GoodputRow as GoodputBar, type WindowSeries } from './charts.js';
-import { toCsv } from './csv.js';
+import { toCsv } from '../page/csv.js';
 import { COMPETITION_CHARTS, competitionSection } from './competition.js';
 import { stabilitySection } from './stability.js';
-import { chartFigure, escapeHtml, renderPage, type Section } from './html.js';
+import { chartFigure, escapeHtml, renderPage, type Section } from '../page/html.js';
 import type { ModelDoc, ModelDocSource } from './models.js';
 import type { ReportRecipe } from './recipe.js';
 import { cwndIntro, errorsIntro, goodputIntro, headline, modelsHtml, rerunHtml, scenarioLine, scenarioTableHtml, validityIntro } from './sections.js';
 import { COMPARISON_COLUMNS, comparisonRows, closedFormFlags, primaryClosed, comparisonTableHtml, errorsAgainstMedian, FlagNotes, GOODPUT_COLUMNS, goodputRows, goodputTableHtml, packetGoodput, SCENARIO_COLUMNS, scenarioRows } from './tables.js';
 import { caseKey, summarise, type ReplicatedFigures } from './replicates.js';
 import { coverageText, lineFigures, lineParagraph, referenceTableHtml, type LineFigures } from './seedStudy.js';
-import { compactResult } from '../sweep/compact.js';
+import { compactResult } from '../runs/compact.js';
 
 export interface BuildOptions {
   /** Called after each chart is rendered. */

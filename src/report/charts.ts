@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { Series } from '../result/types.js';
-import { minMaxDownsample, roundSig } from './downsample.js';
+import { minMaxDownsample, roundSig } from '../page/downsample.js';
 
 /**
  * Vega-Lite spec builders for cclab reports. Each returns a plain, typed spec with its data inline,

@@ -4,11 +4,11 @@ import { formatBps, formatNumber } from '../compare/format.js';
 import type { ComparisonCase } from '../compare/run.js';
 import type { Series } from '../result/types.js';
 import { VARIANT_FACTS } from '../variants.js';
-import type { ChartRequest } from './chartkit.js';
-import { chartId } from './chartkit.js';
+import type { ChartRequest } from '../page/chartkit.js';
+import { chartId } from '../page/chartkit.js';
 import { CHART_WIDTH, ENGINE_COLORS, seriesRows } from './charts.js';
-import { roundSig } from './downsample.js';
-import { escapeHtml, type Section } from './html.js';
+import { roundSig } from '../page/downsample.js';
+import { escapeHtml, type Section } from '../page/html.js';
 
 /**
  * The report's competition section: for every scenario x variant whose scenario has more than one

@@ -1,14 +1,14 @@
 import type { EngineSet } from '../engines.js';
 import type { Scenario } from '../scenario/types.js';
-import type { CompactRun } from '../sweep/compact.js';
-import { executeRuns } from '../sweep/execute.js';
-import type { RunSpec } from '../sweep/grid.js';
-import { deriveSeed } from '../sweep/seed.js';
-import { medianInterval, type MedianInterval } from '../sweep/stats.js';
+import type { CompactRun } from '../runs/compact.js';
+import { executeRuns } from '../runs/execute.js';
+import type { RunSpec } from '../runs/spec.js';
+import { deriveSeed } from '../runs/seed.js';
+import { medianInterval, type MedianInterval } from '../runs/stats.js';
 import type { Variant } from '../variants.js';
 
 /**
- * Replications of a report's packet runs. Seeds are derived as a sweep derives them (sweep/seed.ts):
+ * Replications of a report's packet runs. Seeds are derived as a sweep derives them (runs/seed.ts):
  * from the report's seed, the scenario (its name is the point) and the replication, and not from the
  * variant, so every variant on a line meets the same random losses (common random numbers: "which
  * variant wins" is then a paired comparison). Runs go through the sweep's executor: its run cache

@@ -3,10 +3,10 @@ import type { ComparisonCase } from '../compare/run.js';
 import { TRANSIENT_METHOD } from '../compare/transient.js';
 import { VALIDITY } from '../compare/validity.js';
 import type { Scenario } from '../scenario/types.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../page/html.js';
 import { winnerSentence, type LineFigures } from './seedStudy.js';
 import { tableFlags } from './tables.js';
-import { renderLatex } from './math.js';
+import { renderLatex } from '../page/math.js';
 import type { ModelDoc } from './models.js';
 import type { ReportRecipe } from './recipe.js';
 

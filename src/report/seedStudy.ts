@@ -2,7 +2,7 @@ import { formatBps, formatMbps as mbps, formatNumber, formatPct } from '../compa
 import { flowPath, payloadFraction } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
 import { VARIANT_FACTS, type Variant } from '../variants.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../page/html.js';
 import { NS3_VARIANT, ns3Goodput, referencePreset, REFERENCE_DURATION_S, seedStudyGoodput, usesSack, type Ns3Cell } from './reference.js';
 import { caseKey, lineWinner, type LineWinner, type ReplicatedFigures } from './replicates.js';
 

@@ -5,7 +5,7 @@ import type { Series } from '../result/types.js';
 import { loopMargins } from '../theory/frequencyResponse.js';
 import { scenarioStability, type LoopAnalysis } from '../theory/stability.js';
 import { HMTG, hmtgDesignBound, hmtgLoop, hmtgScenario, MGT_RENO } from '../theory/stabilityExample.js';
-import { escapeHtml, type Section } from './html.js';
+import { escapeHtml, type Section } from '../page/html.js';
 
 /**
  * The report's "Linear stability" section: for each case whose fluid model is mean-field, the

@@ -4,7 +4,7 @@ import type { Comparison, ValidityFlag } from '../compare/types.js';
 import { VALIDITY } from '../compare/validity.js';
 import type { Scenario } from '../scenario/types.js';
 import { VARIANT_FACTS, VARIANTS, type Variant } from '../variants.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../page/html.js';
 import { caseKey, type ReplicatedFigures } from './replicates.js';
 
 /**

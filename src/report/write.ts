@@ -7,7 +7,7 @@ import type { Scenario } from '../scenario/types.js';
 import { flowVariants } from '../scenario/flowCc.js';
 import type { Engine } from '../variants.js';
 import { caseKey, replicatePacket, reportSeed, summarise } from './replicates.js';
-import { compactResult } from '../sweep/compact.js';
+import { compactResult } from '../runs/compact.js';
 import { assertReplaceable, writeDirAtomic } from './atomicDir.js';
 import { buildReport, chartCount } from './build.js';
 import { defaultModelDocs, type ModelDocSource } from './models.js';

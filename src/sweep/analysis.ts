@@ -1,9 +1,9 @@
 import type { Scenario } from '../scenario/types.js';
 import type { Engine, Variant } from '../variants.js';
-import { scenarioAt, type AxisValue } from './axes.js';
+import { scenarioAt, type AxisValue } from '../runs/axes.js';
 import type { SweepPlan } from './grid.js';
 import type { PointStats } from './points.js';
-import { elasticity } from './stats.js';
+import { elasticity } from '../runs/stats.js';
 import { fairSharePayloadBps } from '../scenario/path.js';
 import type { ClosedFormPrediction } from '../theory/closedForms.js';
 import { THEORY_ELASTICITY } from '../theory/elasticity.js';

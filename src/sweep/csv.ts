@@ -1,6 +1,6 @@
-import { toCsv as toRecordsCsv, type CsvValue } from '../report/csv.js';
-import type { Axis, AxisValue } from './axes.js';
-import type { RunRecord } from './execute.js';
+import { toCsv as toRecordsCsv, type CsvValue } from '../page/csv.js';
+import type { Axis, AxisValue } from '../runs/axes.js';
+import type { RunRecord } from '../runs/execute.js';
 import type { PointStats } from './points.js';
 
 /**

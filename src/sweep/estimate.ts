@@ -1,7 +1,7 @@
 import type { Engine } from '../variants.js';
-import { cacheKey, RunCache } from './cache.js';
-import { keyParts } from './execute.js';
-import type { RunSpec } from './grid.js';
+import { cacheKey, RunCache } from '../runs/cache.js';
+import { keyParts } from '../runs/execute.js';
+import type { RunSpec } from '../runs/spec.js';
 
 /** What a sweep would do: runs in the grid, distinct computations, cache hits, and the time it would take. */
 export interface SweepEstimate {

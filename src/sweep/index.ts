@@ -1,19 +1,6 @@
-/** Public API of the sweep module (re-exports only). */
-export { parseRange, linGrid, logGrid, acceptedForms, type UnitKind } from './range.js';
-export { HEADLINE_AXES, headlineAxis, setAxis, applyAxis, scenarioAt, checkAxes, type Axis, type AxisSpec, type AxisValue, type HeadlineAxis } from './axes.js';
-export { applyRtt, applyFlows, applyBufferBdp, applyBufferPackets } from './scenarioAxes.js';
-export { getPath, setPath } from './fieldPath.js';
-export { expandPlan, gridPoints, planHash, pointIdOf, repsFor, DETERMINISTIC_ENGINES, type SweepPlan, type RunSpec } from './grid.js';
-export { deriveSeed } from './seed.js';
-export { parseShard, inShard, type Shard } from './shard.js';
-export { canonicalJson, hashOf, sha256Hex } from './hash.js';
-export { RunCache, cacheKey, type CacheKeyParts } from './cache.js';
-export { engineCodeVersion, CODE_VERSION, ENGINE_SOURCES } from './codeVersion.js';
-export { compactResult, type CompactRun } from './compact.js';
-export { runEngine, type EngineFn } from '../engines.js';
-export { executeRuns, defaultWorkers, type ExecuteOptions, type Progress, type RunRecord } from './execute.js';
+/** Public API of the sweep module (re-exports only); the runs it stands on are in src/runs/. */
+export { expandPlan, gridPoints, planHash, type SweepPlan } from './grid.js';
 export { runSweep, type SweepOptions, type SweepOutcome } from './sweep.js';
-export { interval, tQuantile975, elasticity, type Interval, type Elasticity } from './stats.js';
 export { aggregatePoints, type PointStats } from './points.js';
 export { runsCsv, pointsCsv } from './csv.js';
 export { writeSweepOutputs, readSweepOutput, SWEEP_FORMAT, type SweepManifest, type ReportPage, type ReportWriter } from './output.js';

@@ -1,7 +1,8 @@
 import { InputError } from '../errors.js';
-import type { RunRecord } from './execute.js';
+import type { RunRecord } from '../runs/execute.js';
 import { join } from 'node:path';
-import { expandPlan, type RunSpec, type SweepPlan } from './grid.js';
+import { expandPlan, type SweepPlan } from './grid.js';
+import type { RunSpec } from '../runs/spec.js';
 import { asUserIo } from '../io/outDir.js';
 import { assertSweepOutDir, readSweepOutput, writeSweepOutputs, type ReportWriter } from './output.js';
 

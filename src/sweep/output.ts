@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import { InputError } from '../errors.js';
 import { writeFileAtomic } from '../io/atomicWrite.js';
 import { checkOutDir } from '../io/outDir.js';
-import type { CompactRun } from './compact.js';
-import { isCompactRun } from './compact.js';
+import type { CompactRun } from '../runs/compact.js';
+import { isCompactRun } from '../runs/compact.js';
 import { runsCsv, pointsCsv } from './csv.js';
-import type { RunRecord } from './execute.js';
+import type { RunRecord } from '../runs/execute.js';
 import { planHash, type SweepPlan } from './grid.js';
 import { checkManifest } from './manifestSchema.js';
 import { aggregatePoints } from './points.js';
-import type { Shard } from './shard.js';
+import type { Shard } from '../runs/shard.js';
 
 /** File in every sweep output folder, written first: says the folder is ours to overwrite. */
 export const SWEEP_MARKER = '.cclab-sweep';

@@ -1,7 +1,7 @@
 import type { Engine, Variant } from '../variants.js';
-import type { AxisValue } from './axes.js';
-import type { RunRecord } from './execute.js';
-import { interval, type Interval } from './stats.js';
+import type { AxisValue } from '../runs/axes.js';
+import type { RunRecord } from '../runs/execute.js';
+import { interval, type Interval } from '../runs/stats.js';
 
 /** Statistics of one grid point, engine and variant over its replications. */
 export interface PointStats {

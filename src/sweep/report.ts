@@ -1,9 +1,9 @@
-import { buildChart, chartId, type BuiltChart } from '../report/chartkit.js';
-import { chartFigure, escapeHtml, renderPage, type PageChart, type Section } from '../report/html.js';
-import { cclabVersion } from '../report/assets.js';
+import { buildChart, chartId, type BuiltChart } from '../page/chartkit.js';
+import { chartFigure, escapeHtml, renderPage, type PageChart, type Section } from '../page/html.js';
+import { cclabVersion } from '../page/assets.js';
 import { VARIANT_FACTS, type Variant } from '../variants.js';
 import { elasticities, reportRows, theoryRows, winners, type ClosedFormsFn, type ReportRow, type TheoryRow } from './analysis.js';
-import type { RunRecord } from './execute.js';
+import type { RunRecord } from '../runs/execute.js';
 import type { SweepPlan } from './grid.js';
 import type { ReportPage } from './output.js';
 import { aggregatePoints } from './points.js';

@@ -1,5 +1,5 @@
 import type { TopLevelSpec } from 'vega-lite';
-import { roundSig } from '../report/downsample.js';
+import { roundSig } from '../page/downsample.js';
 import { VARIANTS, type Variant } from '../variants.js';
 import type { ReportRow, TheoryRow, WinnerRow } from './analysis.js';
 

@@ -1,9 +1,10 @@
-import { escapeHtml } from '../report/html.js';
+import { escapeHtml } from '../page/html.js';
 import { formatRate } from '../units.js';
 import type { ElasticitySummary, ReportRow, WinnerRow } from './analysis.js';
 import { LOSS_LIMITED_FRACTION } from './analysis.js';
-import type { RunRecord } from './execute.js';
-import { repsFor, type SweepPlan } from './grid.js';
+import type { RunRecord } from '../runs/execute.js';
+import type { SweepPlan } from './grid.js';
+import { repsFor } from '../runs/spec.js';
 import { propagationRttS } from '../scenario/path.js';
 import { VALIDITY } from '../compare/validity.js';
 

@@ -1,8 +1,8 @@
-import { executeRuns, type ExecuteOptions, type RunRecord } from './execute.js';
+import { executeRuns, type ExecuteOptions, type RunRecord } from '../runs/execute.js';
 import { expandPlan, type SweepPlan } from './grid.js';
 import { asUserIo, checkOutDir } from '../io/outDir.js';
 import { assertSweepOutDir, writeSweepOutputs, type ReportWriter } from './output.js';
-import { inShard, type Shard } from './shard.js';
+import { inShard, type Shard } from '../runs/shard.js';
 
 export interface SweepOptions extends ExecuteOptions {
   /** Output folder (runs.csv, points.csv, runs.json, sweep.json, index.html). */

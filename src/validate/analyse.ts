@@ -2,7 +2,7 @@ import { median, quantileSorted } from 'simple-statistics';
 import { VALIDITY } from '../compare/validity.js';
 import { rngStream } from '../engine/rng.js';
 import { pathPayloadCapacityBps } from '../scenario/path.js';
-import type { RunRecord } from '../sweep/execute.js';
+import type { RunRecord } from '../runs/execute.js';
 import { closedForms, type ClosedFormPrediction } from '../theory/closedForms.js';
 import { VARIANT_FACTS, type Variant } from '../variants.js';
 import type { ValidatePoint } from './grid.js';

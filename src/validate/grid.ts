@@ -4,11 +4,10 @@ import { dumbbellScenario } from '../scenario/defaults.js';
 import { flowPath, packetBits } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
 import { validateScenario } from '../scenario/validate.js';
-import type { RunSpec } from '../sweep/grid.js';
-import { DEFAULT_MAX_RUNS, pointIdOf } from '../sweep/grid.js';
-import { deriveSeed } from '../sweep/seed.js';
-import { HEADLINE_AXES } from '../sweep/axes.js';
-import { applyRtt } from '../sweep/scenarioAxes.js';
+import { DEFAULT_MAX_RUNS, pointIdOf, type RunSpec } from '../runs/spec.js';
+import { deriveSeed } from '../runs/seed.js';
+import { HEADLINE_AXES } from '../runs/axes.js';
+import { applyRtt } from '../runs/scenarioAxes.js';
 import { closedForms, effectiveB, mathisWindow } from '../theory/closedForms.js';
 import { VARIANTS, type Variant } from '../variants.js';
 

@@ -1,7 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
-import { buildChart } from '../report/chartkit.js';
-import { toCsv } from '../report/csv.js';
-import { chartFigure, escapeHtml, renderPage, type Section } from '../report/html.js';
+import { buildChart } from '../page/chartkit.js';
+import { toCsv } from '../page/csv.js';
+import { chartFigure, escapeHtml, renderPage, type Section } from '../page/html.js';
 import { VARIANT_FACTS } from '../variants.js';
 import type { ValidateGrid } from './grid.js';
 import { SEED_RESAMPLES, type PointRow, type VariantSummary } from './analyse.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../io/atomicWrite.js';
-import { executeRuns, type ExecuteOptions, type RunRecord } from '../sweep/execute.js';
-import { inShard, type Shard } from '../sweep/shard.js';
+import { executeRuns, type ExecuteOptions, type RunRecord } from '../runs/execute.js';
+import { inShard, type Shard } from '../runs/shard.js';
 import { pointRows, summarise, type PointRow, type VariantSummary } from './analyse.js';
 import { expandGrid, hybridVariants, type ValidateGrid, type ValidatePoint } from './grid.js';
 import { validateReport } from './report.js';

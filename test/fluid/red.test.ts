@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runFluid } from '../../src/fluid/run.js';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
 import type { Scenario } from '../../src/scenario/types.js';
-import { applyRtt } from '../../src/sweep/scenarioAxes.js';
+import { applyRtt } from '../../src/runs/scenarioAxes.js';
 
 /** The dumbbell (100 Mbit/s, one NewReno flow) with RED on its bottleneck: thresholds at 1/4 and 3/4 of the buffer. */
 function red(weight: number, rttS: number): Scenario {

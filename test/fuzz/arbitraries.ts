@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
-import type { UnitKind } from '../../src/sweep/range.js';
+import type { UnitKind } from '../../src/runs/range.js';
 import { VARIANTS } from '../../src/variants.js';
 
 /**

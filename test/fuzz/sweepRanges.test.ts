@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { MAX_RANGE_COUNT, parseRange } from '../../src/sweep/range.js';
+import { MAX_RANGE_COUNT, parseRange } from '../../src/runs/range.js';
 import { FUZZ_SEED, rangeText, unitKind } from './arbitraries.js';
 import { cli, violation } from './harness.js';
 

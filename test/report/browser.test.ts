@@ -6,7 +6,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateRecipe } from '../../src/report/recipe.js';
 import { writeReport, type ReportOutput } from '../../src/report/write.js';
-import { compileWithWarnings } from '../../src/report/vega.js';
+import { compileWithWarnings } from '../../src/page/vega.js';
 import { loadEngines } from '../../src/engines.js';
 
 /**

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { TopLevelSpec } from 'vega-lite';
 import { cwndChart, errorSummaryChart, goodputChart, type CwndChartInput } from '../../src/report/charts.js';
-import { buildChart } from '../../src/report/chartkit.js';
-import { toCsv } from '../../src/report/csv.js';
-import { minMaxDownsample } from '../../src/report/downsample.js';
-import { compileWithWarnings, ChartSpecError } from '../../src/report/vega.js';
+import { buildChart } from '../../src/page/chartkit.js';
+import { toCsv } from '../../src/page/csv.js';
+import { minMaxDownsample } from '../../src/page/downsample.js';
+import { compileWithWarnings, ChartSpecError } from '../../src/page/vega.js';
 import { sampled, sawtooth } from '../compare/fixtures.js';
 
 const saw = sampled(100, 50_000, sawtooth(40, 5, 0.1));

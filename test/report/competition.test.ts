@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { runComparison } from '../../src/compare/run.js';
 import { formatNumber } from '../../src/compare/format.js';
-import { buildChart, type ChartRequest } from '../../src/report/chartkit.js';
+import { buildChart, type ChartRequest } from '../../src/page/chartkit.js';
 import { competitionSection, fairnessChart, flowCwndChart, sharesChart } from '../../src/report/competition.js';
-import { compileStrict } from '../../src/report/vega.js';
+import { compileStrict } from '../../src/page/vega.js';
 import { parseScenarioText } from '../../src/scenario/load.js';
 import { loadEngines } from '../../src/engines.js';
 

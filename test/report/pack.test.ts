@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse, View, type Spec } from 'vega';
-import { packInlineData } from '../../src/report/vega.js';
+import { packInlineData } from '../../src/page/vega.js';
 
 /** Rows of a dataset as the Vega runtime sees them once the page has parsed it. */
 async function rowsOf(spec: Spec, name: string): Promise<Record<string, unknown>[]> {

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import type { Scenario } from '../../src/scenario/types.js';
-import { headlineAxis, scenarioAt, setAxis } from '../../src/sweep/axes.js';
-import { getPath, setPath } from '../../src/sweep/fieldPath.js';
-import { applyRtt } from '../../src/sweep/scenarioAxes.js';
+import { headlineAxis, scenarioAt, setAxis } from '../../src/runs/axes.js';
+import { getPath, setPath } from '../../src/runs/fieldPath.js';
+import { applyRtt } from '../../src/runs/scenarioAxes.js';
 import { bdpPackets, propagationRttS } from '../../src/scenario/path.js';
 
 const oneWaySum = (s: Scenario, i = 0) => s.flows[i]!.access.delayS + s.bottleneck.delayS + (s.flows[i]!.receiverAccess?.delayS ?? 0);
@@ -83,7 +83,7 @@ describe('scenarioAt', () => {
 
 describe('checkAxes', () => {
   it('refuses --set seed/variant (set per run) and a buffer given twice', async () => {
-    const { checkAxes } = await import('../../src/sweep/axes.js');
+    const { checkAxes } = await import('../../src/runs/axes.js');
     const base = presetScenario('lfn', 'reno');
     expect(() => checkAxes(base, [setAxis(base, 'seed=1,2')])).toThrow(/--seed/);
     expect(() => checkAxes(base, [headlineAxis('buffer', '10'), headlineAxis('bufferBdp', '1')])).toThrow(/--buffer-bdp/);

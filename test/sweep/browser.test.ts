@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headlineAxis } from '../../src/sweep/axes.js';
+import { headlineAxis } from '../../src/runs/axes.js';
 import { sweepReportHtml } from '../../src/sweep/report.js';
 import { runSweep } from '../../src/sweep/sweep.js';
 import { presetScenario } from '../../src/scenario/presets.js';

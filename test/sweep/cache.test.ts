@@ -2,10 +2,10 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { presetScenario } from '../../src/scenario/presets.js';
-import { cacheKey, RunCache } from '../../src/sweep/cache.js';
-import { engineCodeVersion } from '../../src/sweep/codeVersion.js';
-import { compactResult } from '../../src/sweep/compact.js';
-import { canonicalJson } from '../../src/sweep/hash.js';
+import { cacheKey, RunCache } from '../../src/runs/cache.js';
+import { engineCodeVersion } from '../../src/runs/codeVersion.js';
+import { compactResult } from '../../src/runs/compact.js';
+import { canonicalJson } from '../../src/runs/hash.js';
 import { fakeResult } from './fixtures/fakeEngine.js';
 import { tmp } from './helpers.js';
 
@@ -100,7 +100,7 @@ describe('RunCache', () => {
 
 describe('sourceClosure', () => {
   it('follows relative imports from the engine entry (packet reaches src/cc, fluid reaches src/solver)', async () => {
-    const { sourceClosure, REPO_ROOT } = await import('../../src/sweep/codeVersion.js');
+    const { sourceClosure, REPO_ROOT } = await import('../../src/runs/codeVersion.js');
     const rel = (fs: string[]) => fs.map((f) => f.slice(REPO_ROOT.length + 1));
     const packet = rel(sourceClosure(join(REPO_ROOT, 'src/packet/run.ts')));
     expect(packet).toContain('src/packet/run.ts');
@@ -110,7 +110,7 @@ describe('sourceClosure', () => {
     expect(fluid.some((f) => f.startsWith('src/solver/'))).toBe(true);
   });
   it('follows a chain of imports in a synthetic tree', async () => {
-    const { sourceClosure } = await import('../../src/sweep/codeVersion.js');
+    const { sourceClosure } = await import('../../src/runs/codeVersion.js');
     const d = tmp();
     writeFileSync(join(d, 'a.ts'), "import { b } from './b.js';\nexport const a = b;\n");
     writeFileSync(join(d, 'b.ts'), "export { c as b } from './sub/c.js';\nconst x = await import('./d.js');\n");

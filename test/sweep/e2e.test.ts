@@ -31,7 +31,7 @@ describe('cclab sweep on the fluid engine', () => {
 describe('packet engine determinism across workers', () => {
   it('a 2-worker sweep gives the same runs.csv as an in-process one (no engine state leaks between runs)', async () => {
     const { runSweep } = await import('../../src/sweep/sweep.js');
-    const { headlineAxis } = await import('../../src/sweep/axes.js');
+    const { headlineAxis } = await import('../../src/runs/axes.js');
     const { presetScenario } = await import('../../src/scenario/presets.js');
     const plan = {
       base: presetScenario('lossy', 'reno', { durationS: 5 }),

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { executeRuns } from '../../src/sweep/execute.js';
+import { executeRuns } from '../../src/runs/execute.js';
 import { expandPlan } from '../../src/sweep/grid.js';
 import { runSweep } from '../../src/sweep/sweep.js';
 import { runEngine as fakeEngine } from './fixtures/fakeEngine.js';
@@ -67,7 +67,7 @@ describe('executeRuns', () => {
 
 describe('deterministic engines', () => {
   it('compute a fluid scenario once across points that differ only in a parameter the variant ignores', async () => {
-    const { setAxis } = await import('../../src/sweep/axes.js');
+    const { setAxis } = await import('../../src/runs/axes.js');
     const plan = smallPlan({ engines: ['fluid'] });
     const runs = expandPlan({ ...plan, axes: [setAxis(plan.base, 'ccParams.beta=0.5,0.6,0.7')] });
     const calls: string[] = [];

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { headlineAxis } from '../../src/sweep/axes.js';
+import { headlineAxis } from '../../src/runs/axes.js';
 import { expandPlan, gridPoints, planHash } from '../../src/sweep/grid.js';
-import { deriveSeed } from '../../src/sweep/seed.js';
-import { inShard, parseShard } from '../../src/sweep/shard.js';
+import { deriveSeed } from '../../src/runs/seed.js';
+import { inShard, parseShard } from '../../src/runs/shard.js';
 import { smallPlan } from './helpers.js';
 
 describe('deriveSeed', () => {
@@ -76,7 +76,7 @@ describe('shards', () => {
 
 describe('expandPlan validation', () => {
   it('rejects a point whose scenario is invalid, naming the point', async () => {
-    const { setAxis } = await import('../../src/sweep/axes.js');
+    const { setAxis } = await import('../../src/runs/axes.js');
     const plan = smallPlan();
     const bad = { ...plan, axes: [...plan.axes, setAxis(plan.base, 'measureFromS=0,10')] };
     expect(() => expandPlan(bad)).toThrow(/sweep point .*measureFromS=10.*measureFromS must be below durationS/);
@@ -85,14 +85,14 @@ describe('expandPlan validation', () => {
 
 describe('swept ccParams', () => {
   it('--set ccParams.beta applies to CUBIC and is dropped for Reno (which has no beta)', async () => {
-    const { setAxis } = await import('../../src/sweep/axes.js');
+    const { setAxis } = await import('../../src/runs/axes.js');
     const plan = smallPlan({ engines: ['fluid'] });
     const runs = expandPlan({ ...plan, axes: [setAxis(plan.base, 'ccParams.beta=0.5,0.7')] });
     for (const r of runs) {
       if (r.variant === 'cubic') expect(r.scenario.ccParams.beta).toBe(r.point[0]);
       else expect('beta' in r.scenario.ccParams).toBe(false);
     }
-    const { cacheKey } = await import('../../src/sweep/cache.js');
+    const { cacheKey } = await import('../../src/runs/cache.js');
     const reno = runs.filter((r) => r.variant === 'reno').map((r) => cacheKey({ scenario: { ...r.scenario, seed: 0 }, engine: r.engine, seed: 0, codeVersion: 'x' }));
     expect(new Set(reno).size).toBe(1);
   });

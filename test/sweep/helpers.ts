@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { headlineAxis } from '../../src/sweep/axes.js';
+import { headlineAxis } from '../../src/runs/axes.js';
 import type { SweepPlan } from '../../src/sweep/grid.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import { Command } from 'commander';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { linGrid, logGrid, parseRange } from '../../src/sweep/range.js';
+import { linGrid, logGrid, parseRange } from '../../src/runs/range.js';
 
 describe('parseRange', () => {
   it('parseRange("1e-5..1e-1:log:5") lands exactly on the decades', () => {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { elasticities, reportRows, theoryRows, winners } from '../../src/sweep/analysis.js';
-import { headlineAxis } from '../../src/sweep/axes.js';
+import { headlineAxis } from '../../src/runs/axes.js';
 import { aggregatePoints } from '../../src/sweep/points.js';
 import { sweepReport } from '../../src/sweep/report.js';
 import { runSweep } from '../../src/sweep/sweep.js';

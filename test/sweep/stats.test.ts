@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { elasticity, interval, tQuantile975 } from '../../src/sweep/stats.js';
+import { elasticity, interval, tQuantile975 } from '../../src/runs/stats.js';
 
 describe('interval', () => {
   it('tQuantile975(n) matches Student-t tables: n=2 12.706, n=5 2.776, n=10 2.262, n=31 2.042', () => {
@@ -50,14 +50,14 @@ describe('jainIndex', () => {
 
 describe('medianInterval', () => {
   it('medianInterval(values) of n = 10 is [x(2), x(9)] with coverage 1 - 2 x 11/1024 = 97.85%', async () => {
-    const { medianInterval } = await import('../../src/sweep/stats.js');
+    const { medianInterval } = await import('../../src/runs/stats.js');
     const r = medianInterval([10, 1, 9, 2, 8, 3, 7, 4, 6, 5]);
     expect(r).toMatchObject({ n: 10, median: 5.5, low: 2, high: 9 });
     expect(r.coverage).toBeCloseTo(1 - (2 * 11) / 1024, 12);
     // [x(3), x(8)] would cover only 1 - 2 x 56/1024 = 89%: not narrowed that far.
   });
   it('medianInterval(values) of n = 5 falls back to the range, coverage 1 - 2/32 = 93.75%; n = 1 has no interval', async () => {
-    const { medianInterval } = await import('../../src/sweep/stats.js');
+    const { medianInterval } = await import('../../src/runs/stats.js');
     expect(medianInterval([3, 1, 2, 5, 4])).toEqual({ n: 5, median: 3, low: 1, high: 5, coverage: 1 - 2 / 32 });
     const one = medianInterval([7]);
     expect(one.median).toBe(7);
@@ -65,7 +65,7 @@ describe('medianInterval', () => {
     expect(medianInterval([]).median).toBeNaN();
   });
   it('medianInterval(values) of n = 30 is [x(10), x(21)] (coverage 95.7%, [x(11), x(20)] only 90.1%)', async () => {
-    const { medianInterval } = await import('../../src/sweep/stats.js');
+    const { medianInterval } = await import('../../src/runs/stats.js');
     const r = medianInterval(Array.from({ length: 30 }, (_, i) => i + 1));
     expect([r.low, r.high]).toEqual([10, 21]);
     expect(r.coverage).toBeGreaterThanOrEqual(0.95);

@@ -2,13 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flowPath, packetBits } from '../../src/scenario/path.js';
-import type { RunRecord } from '../../src/sweep/execute.js';
+import type { RunRecord } from '../../src/runs/execute.js';
 import { mathisWindow } from '../../src/theory/closedForms.js';
 import { DEFAULT_GRID, expandGrid, pointRows, pointScenario, runLength, runValidate, summarise } from '../../src/validate/index.js';
 import { hybridVariants } from '../../src/validate/grid.js';
-import { keyParts } from '../../src/sweep/execute.js';
-import { cacheKey } from '../../src/sweep/cache.js';
-import { emptySummary } from '../../src/sweep/compact.js';
+import { keyParts } from '../../src/runs/execute.js';
+import { cacheKey } from '../../src/runs/cache.js';
+import { emptySummary } from '../../src/runs/compact.js';
 import { runEngine as fakeEngine } from '../sweep/fixtures/fakeEngine.js';
 import { tmp } from '../sweep/helpers.js';
 

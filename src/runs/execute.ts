@@ -5,7 +5,7 @@ import type { Engine } from '../variants.js';
 import { cacheKey, RunCache, type CacheKeyParts } from './cache.js';
 import { engineCodeVersion } from './codeVersion.js';
 import { compactResult, emptySummary, type CompactRun } from './compact.js';
-import { DETERMINISTIC_ENGINES, type RunSpec } from './grid.js';
+import { DETERMINISTIC_ENGINES, type RunSpec } from './spec.js';
 import type { EngineFn } from '../engines.js';
 import { loadEngine, type WorkerTask } from './worker.js';
 
