@@ -96,8 +96,13 @@ export class Cubic implements CongestionControl {
 
   /** W_max, segments; 0 = none (start of connection, or after a timeout). */
   wMax = 0;
-  /** cwnd just before the last reduction, segments (RFC cwnd_prior). */
+  /**
+   * RFC 9438 cwnd_prior, segments: cwnd at the last congestion event (4.6), or, before any, cwnd when
+   * the first slow start ended (4.10: HyStart's exit or ssthresh reached without a loss); 0 before both.
+   */
   cwndPrior = 0;
+  /** A congestion event (a loss or a timeout) has happened. */
+  private congested = false;
   /** Epoch start, s; NaN until the first congestion-avoidance ACK after a congestion event. */
   epochStartS = Number.NaN;
   /** K of the current epoch, s. */
@@ -133,6 +138,7 @@ export class Cubic implements CongestionControl {
     const cwnd = tcb.cwndBytes / tcb.mssBytes;
     this.wMax = this.fastConvergence && cwnd < this.wMax ? (cwnd * (1 + this.beta)) / 2 : cwnd;
     this.cwndPrior = cwnd;
+    this.congested = true;
     this.epochStartS = Number.NaN;
     if (kind === 'timeout') this.forget();
     // The epsilon keeps e.g. 90000 x 0.7 = 62999.999... from flooring a byte short.
@@ -186,6 +192,10 @@ export class Cubic implements CongestionControl {
   }
 
   private startEpoch(cwnd: number, nowS: number): void {
+    // RFC 9438 4.10: the first slow start ended without a congestion event (HyStart, or cwnd reached
+    // an initial ssthresh): cwnd_prior = cwnd, K = 0 and W_max = cwnd (below, as wMax is 0). Numerically
+    // neutral here: W_est starts at cwnd_epoch = cwnd_prior, so alpha_cubic = 1 either way (4.3).
+    if (!this.congested) this.cwndPrior = cwnd;
     this.epochStartS = nowS;
     this.wEst = cwnd;
     this.byteCredit = 0;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Cubic, cubic, cubicK, renoFriendlyAlpha, wCubic } from '../../src/cc/cubic.js';
-import { makeTcb, MSS, newAck, runRounds, type MutableTcb } from './helpers.js';
+import { deliver, makeTcb, MSS, newAck, runRounds, type MutableTcb } from './helpers.js';
 
 const C = 0.4;
 const BETA = 0.7;
@@ -217,6 +217,38 @@ describe('cubic window growth', () => {
     const fresh = makeTcb({ cwndBytes: 10 * MSS });
     cc.increaseWindow(fresh, newAck(0, 2));
     expect(fresh.cwndBytes).toBe(12 * MSS);
+  });
+});
+
+describe('RFC 9438 4.10: cwnd_prior when the first slow start ends without a loss', () => {
+  it("HyStart's exit sets cwnd_prior = cwnd at the exit, K = 0, W_max = that cwnd, and W_est grows with alpha = 1", () => {
+    const cc = new Cubic({ ...RFC, hystart: 1, cntClamp: 0 });
+    const tcb = makeTcb({ cwndBytes: 16 * MSS, srttS: 0.1, minRttS: 0.1, bytesInFlight: 1000 * MSS });
+    // A slow start whose ACKs arrive 1 ms apart: the ACK train outlasts delayMin / 2 = 50 ms.
+    let t = 1;
+    for (let i = 0; i < 200 && !cc.hystart!.found; i++, t += 0.001) deliver(cc, tcb, newAck(t, 1, MSS, 0.1));
+    expect(cc.hystart!.found).toBe(true);
+    const exitCwnd = tcb.ssthreshBytes / MSS;
+    expect(cc.cwndPrior).toBe(exitCwnd);
+    expect([cc.k, cc.origin]).toEqual([0, exitCwnd]);
+    const est = cc.wEst;
+    const w = tcb.cwndBytes / MSS;
+    deliver(cc, tcb, newAck(t, 1, MSS, 0.1));
+    expect(cc.wEst - est).toBeCloseTo(1 / w, 12); // alpha_cubic = 1: W_est >= cwnd_prior from the start
+  });
+
+  it('reaching an initial ssthresh ends it too; a later loss sets cwnd_prior from the loss as before (4.6)', () => {
+    const cc = new Cubic({ ...RFC, hystart: 0 });
+    const tcb = makeTcb({ cwndBytes: 10 * MSS, ssthreshBytes: 12 * MSS });
+    cc.increaseWindow(tcb, newAck(0, 1));
+    expect(cc.cwndPrior).toBe(0); // still in slow start (cwnd 11)
+    cc.increaseWindow(tcb, newAck(0.01, 2)); // cwnd 12 = ssthresh, one segment left for congestion avoidance
+    expect(cc.cwndPrior).toBe(12);
+    tcb.cwndBytes = 40 * MSS;
+    cc.ssthresh(tcb, 'dupacks', 1);
+    expect(cc.cwndPrior).toBe(40);
+    cc.increaseWindow(tcb, newAck(2, 1));
+    expect(cc.cwndPrior).toBe(40);
   });
 });
 
