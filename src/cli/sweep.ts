@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { COMMANDS } from './commands.js';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
+import { addClusterOptions, checkClusterFlags, wantsCluster, type ClusterFlags } from './cluster.js';
 import { InputError } from '../errors.js';
 import { headlineAxis, setAxis, checkAxes, type Axis, type HeadlineAxis } from '../runs/axes.js';
 import { checkPlan, checkPlanSize, planSize, validatePoints, type SweepPlan } from '../sweep/grid.js';
@@ -18,7 +19,7 @@ import { parseEngines, parseVariantList, scenarioFromOptions, type ScenarioFlags
  * flags), so a sweep point is exactly the scenario `cclab simulate` would build.
  */
 
-interface SweepFlags extends Pick<ScenarioFlags, 'scenario' | 'duration' | 'mss' | 'queue' | 'lossDirection' | 'accessBandwidth' | 'accessDelay' | 'delack' | 'minRto' | 'ccParam' | 'delay' | 'profile'> {
+interface SweepFlags extends ClusterFlags, Pick<ScenarioFlags, 'scenario' | 'duration' | 'mss' | 'queue' | 'lossDirection' | 'accessBandwidth' | 'accessDelay' | 'delack' | 'minRto' | 'ccParam' | 'delay' | 'profile'> {
   variants: string;
   engines: string;
   loss?: string;
@@ -83,7 +84,7 @@ function warnings(plan: SweepPlan): string[] {
 }
 
 export function register(program: Command): void {
-  program
+  const sweep = program
     .command('sweep')
     .description(COMMANDS.sweep.description)
     .option('--variants <list>', `congestion controls (${VARIANTS.join(', ')})`, VARIANTS.join(','))
@@ -118,8 +119,9 @@ export function register(program: Command): void {
     .option('--dry-run', 'print the number of runs, how many are cached and an estimated time, and exit (no --out needed)')
     .option('--max-runs <n>', 'refuse a sweep of more runs than this', String(DEFAULT_MAX_RUNS))
     .option('--quiet', 'no progress output')
-    .option('--out <dir>', 'output folder, e.g. reports/loss-rtt (required unless --dry-run)')
-    .action(async (o: SweepFlags) => {
+    .option('--out <dir>', 'output folder, e.g. reports/loss-rtt (required unless --dry-run)');
+  addClusterOptions(sweep, 'sweep').action(async (o: SweepFlags, cmd: Command) => {
+      checkClusterFlags(o);
       const plan = planFromFlags(o);
       const [{ parseShard, shardSize }, { expandPlan }, { estimateSweep }, { engineCodeVersion }] = await Promise.all([
         import('../runs/shard.js'),
@@ -150,6 +152,7 @@ export function register(program: Command): void {
         const [{ prepareFluidModels }, { flowVariants }] = await Promise.all([import('../engines.js'), import('../scenario/flowCc.js')]);
         await prepareFluidModels([...new Set([...plan.variants, ...flowVariants(plan.base)])], { modelsDir });
       }
+      if (wantsCluster(o)) return (await import('./clusterJobs.js')).sweepOnCluster(o, cmd, plan);
       const codeVersion = (e: Parameters<typeof engineCodeVersion>[0]) => engineCodeVersion(e, undefined, { modelsDir });
       if (o.dryRun) {
         // Every point is checked, one at a time, before any run is built.

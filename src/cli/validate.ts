@@ -3,6 +3,7 @@ import { COMMANDS } from './commands.js';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { addClusterOptions, checkClusterFlags, wantsCluster, type ClusterFlags } from './cluster.js';
 import { InputError } from '../errors.js';
 import { parseRange } from '../runs/range.js';
 import { parseInteger, parseRateBps } from '../units.js';
@@ -16,7 +17,7 @@ const DEFAULTS = { losses: [1e-5, 1e-4, 1e-3, 1e-2, 5e-2], rttsMs: [10, 30, 100,
 /** Worker threads have a heap each: thousands would exhaust memory before any run. */
 const MAX_WORKERS = 256;
 
-interface ValidateFlags {
+interface ValidateFlags extends ClusterFlags {
   variants: string;
   loss: string;
   rtt: string;
@@ -52,7 +53,7 @@ export function gridFromFlags(o: ValidateFlags): ValidateGrid {
 
 export function register(program: Command): void {
   const d = DEFAULTS;
-  program
+  const validate = program
     .command('validate')
     .description(COMMANDS.validate.description)
     .option('--variants <list>', 'congestion controls', VARIANTS.join(','))
@@ -69,8 +70,9 @@ export function register(program: Command): void {
     .option('--no-cache', 'do not read or write the run cache')
     .option('--out <dir>', 'output folder: index.html, points.csv, summary.csv', 'reports/validate')
     .option('--dry-run', 'print the grid size and the simulated time, and exit')
-    .option('--quiet', 'no progress bar')
-    .action(async (o: ValidateFlags) => {
+    .option('--quiet', 'no progress bar');
+  addClusterOptions(validate, 'validation grid').action(async (o: ValidateFlags, cmd: Command) => {
+      checkClusterFlags(o);
       const grid = gridFromFlags(o);
       const { parseShard } = await import('../runs/shard.js');
       const shard = o.shard === undefined ? undefined : parseShard(o.shard);
@@ -99,6 +101,7 @@ export function register(program: Command): void {
         process.stdout.write(`${points.length} points x (${grid.seeds} packet + ${fluidRuns}) = ${runs.length} runs, ${simS.toFixed(0)} s simulated\n`);
         return;
       }
+      if (wantsCluster(o)) return (await import('./clusterJobs.js')).validateOnCluster(o, cmd, grid, modelsDir);
       const { runValidate, summaryText, flaggedText } = await import('../validate/index.js');
       const progress = progressReporter({ name: 'validate', quiet: o.quiet });
       const t0 = performance.now();
