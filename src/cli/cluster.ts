@@ -123,12 +123,30 @@ export interface ClusterRun {
   merged: string;
 }
 
+/** What {@link preflight} checked: the sbatch options and the tasks to submit. */
+export interface Preflight {
+  opts: readonly string[];
+  tasks?: number[];
+}
+
+/**
+ * Everything that can be refused before a file is written: the --slurm-opt values, --slurm-tasks
+ * against the array size, and (unless a dry run or a manifest) the Slurm client commands on PATH.
+ */
+export async function preflight(o: ClusterFlags, tasks: number): Promise<Preflight> {
+  const { requireSlurmClients, checkSlurmOpts } = await import('../cluster/index.js');
+  const opts = checkSlurmOpts(o.slurmOpt ?? []);
+  const chosen = parseTasks(o.slurmTasks, tasks);
+  if (o.slurm && !o.slurmDryRun) requireSlurmClients(Boolean(o.wait));
+  return { opts, tasks: chosen };
+}
+
 /**
  * Writes and (for --slurm) submits the job; prints the job ids, each task's end and the outcome.
  * A failed task (or merge) sets exit code 3 and lists the failures with their log paths.
  */
-export async function runClusterJob(o: ClusterFlags, r: ClusterRun): Promise<void> {
-  const { writeK8sManifests, runOnSlurm, requireSlurmClients, checkSlurmOpts, DEFAULT_K8S_CLAIM, DEFAULT_K8S_IMAGE } = await import('../cluster/index.js');
+export async function runClusterJob(o: ClusterFlags, checked: Preflight, r: ClusterRun): Promise<void> {
+  const { writeK8sManifests, runOnSlurm, DEFAULT_K8S_CLAIM, DEFAULT_K8S_IMAGE } = await import('../cluster/index.js');
   const job = {
     name: `cclab-${r.command}`,
     workDir: process.cwd(),
@@ -147,10 +165,7 @@ export async function runClusterJob(o: ClusterFlags, r: ClusterRun): Promise<voi
     for (const c of k.commands) say(`  ${c}`);
     return;
   }
-  const opts = checkSlurmOpts(o.slurmOpt ?? []);
-  const tasks = parseTasks(o.slurmTasks, r.tasks);
-  if (!o.slurmDryRun) requireSlurmClients(Boolean(o.wait));
-  const res = await runOnSlurm(job, { opts, tasks, dryRun: o.slurmDryRun, wait: o.wait, say });
+  const res = await runOnSlurm(job, { opts: checked.opts, tasks: checked.tasks, dryRun: o.slurmDryRun, wait: o.wait, say });
   if (o.slurmDryRun) {
     say(`wrote ${res.paths.array} (${r.tasks} tasks) and ${res.paths.merge}; nothing submitted`);
     return;

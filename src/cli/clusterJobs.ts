@@ -5,7 +5,7 @@ import { writeFileAtomic } from '../io/atomicWrite.js';
 import { parseInteger } from '../units.js';
 import type { SweepPlan } from '../sweep/grid.js';
 import type { ValidateGrid } from '../validate/grid.js';
-import { arraySizeFlag, cacheArgs, runClusterJob, userArgs, type ClusterFlags } from './cluster.js';
+import { arraySizeFlag, cacheArgs, preflight, runClusterJob, userArgs, type ClusterFlags } from './cluster.js';
 
 /**
  * `cclab sweep --slurm` and `cclab validate --slurm` (and --k8s-indexed-job): the command lines of
@@ -40,10 +40,11 @@ export async function sweepOnCluster(
   const n = await arraySize(o, planSize(plan).runs, workers);
   const shardDir = (i: string | number) => join(out, 'shards', `shard-${i}`);
   const common = userArgs(cmd, PER_TASK);
+  const checked = await preflight(o, n);
   // The merged output goes into --out itself, next to slurm/ and shards/: mark it as a sweep folder
   // now, so that the merge (and a re-run of this command) may write there.
   writeFileAtomic(join(out, SWEEP_MARKER), 'Written by cclab sweep/merge. Its files here are replaced by the next run into this folder.\n');
-  await runClusterJob(o, {
+  await runClusterJob(o, checked, {
     command: 'sweep',
     out,
     tasks: n,
@@ -62,7 +63,7 @@ export async function validateOnCluster(o: ClusterFlags & { out: string; workers
   const workers = taskWorkers(o.workers);
   const n = await arraySize(o, expandGrid(grid, hybridVariants(grid.variants, modelsDir)).runs.length, workers);
   const common = [...userArgs(cmd, PER_TASK), ...cacheArgs(o.cache), '--workers', await workersArg(workers), '--quiet'];
-  await runClusterJob(o, {
+  await runClusterJob(o, await preflight(o, n), {
     command: 'validate',
     out,
     tasks: n,

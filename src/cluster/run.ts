@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { writeFileAtomic } from '../io/atomicWrite.js';
-import { asUserIo } from '../io/outDir.js';
+import { asUserIo, makeDirs } from '../io/outDir.js';
 import type { ShardedJob } from './job.js';
 import { k8sManifests, type K8sOptions } from './k8s.js';
 import { sbatchLines, submitArrayAndMerge, systemShell, type SlurmShell, type Submission } from './slurm.js';
@@ -11,9 +11,11 @@ import { waitForSubmission, type TaskEnd, type WaitResult } from './wait.js';
 export function writeSlurmScripts(job: ShardedJob, opts: readonly string[]): ReturnType<typeof slurmPaths> {
   const p = slurmPaths(job);
   asUserIo('--out', () => {
-    mkdirSync(p.logs, { recursive: true });
+    makeDirs(p.logs);
     writeFileAtomic(p.array, arrayScript(job, opts));
     writeFileAtomic(p.merge, mergeScript(job, opts));
+    // Executable, so a user can also run one task by hand: SLURM_ARRAY_TASK_ID=3 ./array.sh
+    for (const f of [p.array, p.merge]) chmodSync(f, 0o755);
   });
   return p;
 }
