@@ -7,7 +7,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 token="${1:-$PPID}"
 [ -d "$STATE" ] || exit 0
 exec 9>"$LOCK"
-flock -w 120 9
+flock -w 120 9 || { echo "slurm down: another bring-up holds $LOCK" >&2; exit 1; }
 
 rm -f "$USERS/$token"
 for f in "$USERS"/*; do [ -e "$f" ] || continue; kill -0 "$(cat "$f")" 2>/dev/null || rm -f "$f"; done

@@ -21,7 +21,7 @@ log() { echo "slurm up: $*" >&2; }
 sh "$here/install.sh"
 mkdir -p "$STATE/users" "$STATE/log" "$STATE/spool" "$STATE/ctld"
 exec 9>"$LOCK"
-flock -w 120 9
+flock -w 120 9 || { log "another bring-up holds $LOCK"; exit 1; }
 
 answers() { timeout 5 sinfo -h -o %T >/dev/null 2>&1; }
 
@@ -43,7 +43,7 @@ fi
 install -d -o munge -g munge -m 0755 /run/munge
 [ -s /etc/munge/munge.key ] || { log "no /etc/munge/munge.key"; exit 1; }
 setpriv --reuid=munge --regid=munge --init-groups -- /usr/sbin/munged -F \
-  --log-file="$STATE/log/munged.log" --pid-file=/run/munge/munged.pid >/dev/null 2>&1 &
+  --log-file="$STATE/log/munged.log" --pid-file=/run/munge/munged.pid >/dev/null 2>&1 9>&- &
 echo "$! munged" >>"$PIDS"
 for _ in $(seq 50); do [ -S /run/munge/munge.socket.2 ] && break; sleep 0.1; done
 munge -n </dev/null | unmunge >/dev/null || { log "munge does not work (see $STATE/log/munged.log)"; exit 1; }
@@ -82,11 +82,12 @@ PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 CONF
 mv "$CONF.tmp" "$CONF"
 
+# The daemons must not inherit the lock (fd 9): down.sh would wait for it forever.
 # -c: start from a clean state (no jobs left from an earlier bring-up); -D: stay in the foreground
 # so that $! is the daemon itself.
-/usr/sbin/slurmctld -D -c >>"$STATE/log/slurmctld.out" 2>&1 &
+/usr/sbin/slurmctld -D -c >>"$STATE/log/slurmctld.out" 2>&1 9>&- &
 echo "$! slurmctld" >>"$PIDS"
-/usr/sbin/slurmd -D -N localhost >>"$STATE/log/slurmd.out" 2>&1 &
+/usr/sbin/slurmd -D -N localhost >>"$STATE/log/slurmd.out" 2>&1 9>&- &
 echo "$! slurmd" >>"$PIDS"
 
 for _ in $(seq 150); do
