@@ -14,7 +14,7 @@ import { buildPacketModel } from '../src/packet/run.js';
 import { dumbbellScenario } from '../src/scenario/defaults.js';
 import { bdpPackets } from '../src/scenario/path.js';
 import type { Scenario } from '../src/scenario/types.js';
-import { validateScenario } from '../src/scenario/validate.js';
+import { validateScenario } from '../src/scenario/check/validate.js';
 
 export const FLOW_COUNTS = [1, 10, 100, 1000];
 

@@ -1,10 +1,9 @@
 import { createRequire } from 'node:module';
 import { isMainThread } from 'node:worker_threads';
-import type { ClosedFormPrediction } from './compare/types.js';
 import type { runFluid as RunFluid } from './fluid/run.js';
 import type { RunResult } from './result/types.js';
 import type { Scenario } from './scenario/types.js';
-import type { closedForms as ClosedForms } from './theory/closedForms.js';
+import type { ClosedFormPrediction, closedForms as ClosedForms } from './theory/closedForms.js';
 import type { runPacket as RunPacket } from './packet/run.js';
 import type { Engine } from './variants.js';
 

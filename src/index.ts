@@ -22,8 +22,8 @@ export {
   flowPath, pathLinks, propagationRttS, baseRttS, bdpPackets, fairSharesBps, fairSharePayloadBps, pathPayloadCapacityBps, sharedQueue, packetBits, payloadFraction,
   type FlowPath, type PathLink, type LinkRole,
 } from './scenario/path.js';
-export { loadScenarioFile, parseScenarioText } from './scenario/load.js';
-export { validateScenario } from './scenario/validate.js';
+export { loadScenarioFile, parseScenarioText } from './scenario/check/load.js';
+export { validateScenario } from './scenario/check/validate.js';
 export { parseRateBps, parseDurationS, formatRate, secondsToNs, nsToSeconds } from './units.js';
 
 // The packet engine and its congestion-control plug-ins.

@@ -1,4 +1,3 @@
-import type { ClosedFormId } from './theory/closedForms.js';
 
 /**
  * The congestion-control variants cclab knows, and the one home of what the rest of cclab needs to
@@ -27,6 +26,12 @@ export interface Elasticity {
   rtt: number;
   source: string;
 }
+
+/**
+ * The closed forms cclab evaluates (src/theory/closedForms.ts computes them); named here, where each
+ * variant lists the ones that describe it, so the variant table needs nothing from theory above it.
+ */
+export type ClosedFormId = 'mathis' | 'pftk-full' | 'pftk-approx' | 'cubic' | 'westwood' | 'tahoe';
 
 export interface VariantFacts {
   /** Short name for tables, legends and headings. */

@@ -1,10 +1,10 @@
 import { Command, Option } from 'commander';
 import { InputError } from '../errors.js';
-import { loadScenarioFile } from '../scenario/load.js';
+import { loadScenarioFile } from '../scenario/check/load.js';
 import { isPresetName, PRESET_NAMES, presetScenario } from '../scenario/presets.js';
-import { MAX_FLOWS } from '../scenario/scenarioSchema.js';
+import { MAX_FLOWS } from '../scenario/check/scenarioSchema.js';
 import type { Scenario } from '../scenario/types.js';
-import { validateScenario } from '../scenario/validate.js';
+import { validateScenario } from '../scenario/check/validate.js';
 import { PROFILES } from '../scenario/profiles.js';
 import { applyProfile, parseProfile, pickProfile } from '../scenario/resolveProfile.js';
 import { parseDurationS, parseInteger, parseNumber, parseProbability, parseRateBps } from '../units.js';

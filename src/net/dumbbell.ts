@@ -4,7 +4,7 @@ import { flowPath } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
 import { secondsToNs } from '../units.js';
 import { Link } from './link.js';
-import { EV_ARRIVE, EV_TX_END } from '../packet/events.js';
+import { EV_ARRIVE, EV_TX_END } from './events.js';
 import { droptail } from './qdisc/droptail.js';
 import { createQueueDisc } from './qdisc/registry.js';
 import { VERDICT_DROP, type QdiscContext, type QueueDisc } from './qdisc/types.js';

@@ -1,16 +1,16 @@
+import { EV_ARRIVE, EV_TX_END } from '../net/events.js';
+
 /**
- * The packet engine's event kinds: the one place they are defined and dispatched. The simulator
- * only knows (kind, arg) pairs; the network, the TCP timers and the run's own events get their
- * kinds from here, and {@link makeDispatch} routes them.
+ * The packet engine's event kinds: the one place they are numbered and dispatched. The simulator
+ * only knows (kind, arg) pairs; the network defines its two (src/net/events.ts, re-exported here),
+ * the TCP timers and the run's own events get theirs from here, and {@link makeDispatch} routes them.
  */
-export const EV_ARRIVE = 0;
+export { EV_ARRIVE, EV_TX_END };
 export const EV_RTO = 1;
 export const EV_DELACK = 2;
 export const EV_APP_START = 3;
 export const EV_APP_STOP = 4;
 export const EV_MEASURE = 5;
-/** A link whose discipline holds its packets (CoDel, FQ-CoDel) finished a transmission: dequeue the next. */
-export const EV_TX_END = 6;
 /** A paced sender's next departure time (src/tcp/pacer.ts); only scheduled for paced flows. */
 export const EV_PACE = 7;
 

@@ -3,7 +3,7 @@ import type { LinkSpec, Scenario } from '../scenario/types.js';
 
 /**
  * The preconditions the packet engine relies on so that it cannot loop forever, divide by zero or
- * allocate a negative buffer. They hold for every scenario validateScenario (src/scenario/validate.ts)
+ * allocate a negative buffer. They hold for every scenario validateScenario (src/scenario/check/validate.ts)
  * accepts, the one user-facing check with the friendly messages: a failure here is a bug in a caller
  * that skipped it (an AssertionError, exit 1), never bad input. Queues hold at least one packet, as
  * the schema says.

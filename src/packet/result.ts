@@ -1,12 +1,6 @@
 import type { DropCounters, FlowSummary, RunResult } from '../result/types.js';
 import type { Scenario } from '../scenario/types.js';
-import type { PacketModel } from './run.js';
-
-/** Counters of one flow at the start of the measurement window. */
-export interface FlowSnapshot {
-  deliveredBytes: number;
-  sentBytes: number;
-}
+import type { PacketModel } from './model.js';
 
 /**
  * Assembles the RunResult of a finished packet run. Goodput counts bytes delivered in order to the

@@ -13,7 +13,10 @@ import { EV_APP_START, EV_APP_STOP, EV_DELACK, EV_MEASURE, EV_PACE, EV_RTO, make
 import { FlowStats, StatsObserver } from './flow-stats.js';
 import { checkEngineInput } from './input.js';
 import { checkFlowAccounting, InvariantMonitor } from './invariants.js';
-import { buildResult, type FlowSnapshot } from './result.js';
+import type { PacketModel } from './model.js';
+import { buildResult } from './result.js';
+
+export type { PacketModel };
 
 /** Options for tests and tools; a plain run needs none. */
 export interface RunOptions {
@@ -25,18 +28,6 @@ export interface RunOptions {
 function flowCongestionControl(scenario: Scenario, i: number): CongestionControl {
   const { variant, ccParams } = flowCc(scenario, i);
   return createCongestionControl(variant, ccParams);
-}
-
-/** Everything a run builds, exposed for white-box tests (conservation, RTT samples). */
-export interface PacketModel {
-  sim: Simulator;
-  net: Dumbbell;
-  senders: TcpSender[];
-  receivers: TcpReceiver[];
-  stats: FlowStats[];
-  queueTrace: TraceRecorder;
-  /** Per flow: counters at the start of the measurement window. */
-  atMeasureStart: FlowSnapshot[];
 }
 
 /**

@@ -2,10 +2,10 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { parseDataFile } from '../io/yaml.js';
 import { InputError } from '../errors.js';
 import { readUserFile } from '../io/userFile.js';
-import { loadScenarioFile, parseScenarioText } from '../scenario/load.js';
+import { loadScenarioFile, parseScenarioText } from '../scenario/check/load.js';
 import { DEFAULT_DURATION_S, isPresetName, PRESET_NAMES, presetScenario, type PresetName } from '../scenario/presets.js';
 import type { Scenario } from '../scenario/types.js';
-import { validateScenario } from '../scenario/validate.js';
+import { validateScenario } from '../scenario/check/validate.js';
 import { parseDurationS } from '../units.js';
 import { ENGINES, isVariant, VARIANTS, type Engine, type Variant } from '../variants.js';
 

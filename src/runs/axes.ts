@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js';
-import { MAX_FLOWS } from '../scenario/scenarioSchema.js';
+import { MAX_FLOWS } from '../scenario/check/scenarioSchema.js';
 import type { Scenario } from '../scenario/types.js';
 import { getPath, leafKind, setPath } from './fieldPath.js';
 import { parseRange, type UnitKind } from './range.js';

@@ -1,7 +1,7 @@
 import { getCongestionControl } from '../cc/registry.js';
 import { InputError } from '../errors.js';
 import type { Scenario } from '../scenario/types.js';
-import { validateScenario } from '../scenario/validate.js';
+import { validateScenario } from '../scenario/check/validate.js';
 import type { Engine, Variant } from '../variants.js';
 import { scenarioAt, type Axis, type AxisValue } from '../runs/axes.js';
 import { hashOf } from '../runs/hash.js';

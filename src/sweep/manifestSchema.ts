@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js';
 import { check, int, type Schema } from '../scenario/schema.js';
-import { validateScenario } from '../scenario/validate.js';
+import { validateScenario } from '../scenario/check/validate.js';
 import { ENGINES, VARIANTS } from '../variants.js';
 import type { SweepPlan } from './grid.js';
 import { planHash } from './grid.js';

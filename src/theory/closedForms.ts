@@ -2,7 +2,7 @@ import { validateCcParams } from '../cc/registry.js';
 import { flowCc } from '../scenario/flowCc.js';
 import { flowPath, packetBits, payloadFraction, sharedQueue } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
-import { countsSegments, VARIANT_FACTS, VARIANTS, type Variant } from '../variants.js';
+import { countsSegments, VARIANT_FACTS, VARIANTS, type ClosedFormId, type Variant } from '../variants.js';
 import {
   cubicAvgWindow,
   cubicResponseWindow,
@@ -17,7 +17,7 @@ import {
 
 export * from './formulas.js';
 
-export type ClosedFormId = 'mathis' | 'pftk-full' | 'pftk-approx' | 'cubic' | 'westwood' | 'tahoe';
+export type { ClosedFormId };
 
 /** What sets a closed form's rate in a scenario. Only 'loss-limited' is the formulas' own regime. */
 export type ClosedFormRegime = 'loss-limited' | 'link-limited' | 'rwnd-limited' | 'no-loss';

@@ -3,7 +3,7 @@ import { loadModels } from '../fluid/modelSet.js';
 import { dumbbellScenario } from '../scenario/defaults.js';
 import { flowPath, packetBits } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
-import { validateScenario } from '../scenario/validate.js';
+import { validateScenario } from '../scenario/check/validate.js';
 import { DEFAULT_MAX_RUNS, pointIdOf, type RunSpec } from '../runs/spec.js';
 import { deriveSeed } from '../runs/seed.js';
 import { HEADLINE_AXES } from '../runs/axes.js';

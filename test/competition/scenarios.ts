@@ -1,4 +1,4 @@
-import { parseScenarioText } from '../../src/scenario/load.js';
+import { parseScenarioText } from '../../src/scenario/check/load.js';
 import type { Scenario } from '../../src/scenario/types.js';
 
 /**

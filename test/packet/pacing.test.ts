@@ -122,7 +122,7 @@ describe('pacing (Linux internal pacing / fq, ns-3 pacing timer)', () => {
 describe('tcp.pacing in the scenario and on the command line', () => {
   it('--pacing on|off sets tcp.pacing; a non-boolean in a file is refused naming the field', async () => {
     const { scenarioFromOptions } = await import('../../src/cli/scenarioOptions.js');
-    const { validateScenario } = await import('../../src/scenario/validate.js');
+    const { validateScenario } = await import('../../src/scenario/check/validate.js');
     expect(scenarioFromOptions({ scenario: 'normal', pacing: 'on' }).tcp.pacing).toBe(true);
     expect(scenarioFromOptions({ scenario: 'normal', pacing: 'off' }).tcp.pacing).toBe(false);
     expect(scenarioFromOptions({ scenario: 'normal' }).tcp.pacing).toBeUndefined();

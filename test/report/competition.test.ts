@@ -4,7 +4,7 @@ import { formatNumber } from '../../src/compare/format.js';
 import { buildChart, type ChartRequest } from '../../src/page/chartkit.js';
 import { competitionSection, fairnessChart, flowCwndChart, sharesChart } from '../../src/report/competition.js';
 import { compileStrict } from '../../src/page/vega.js';
-import { parseScenarioText } from '../../src/scenario/load.js';
+import { parseScenarioText } from '../../src/scenario/check/load.js';
 import { loadEngines } from '../../src/engines.js';
 
 const TWO = parseScenarioText('variant: reno\ndurationS: 8\nbottleneck: {bandwidthBps: 10e6}\nflows: [{variant: cubic}, {access: {delayS: 0.01}}]\n', 'two.yaml');

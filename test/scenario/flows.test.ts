@@ -8,7 +8,7 @@ import { scenarioFromOptions } from '../../src/cli/scenarioOptions.js';
 import { InputError } from '../../src/errors.js';
 import { buildPacketModel } from '../../src/packet/run.js';
 import { flowCc, flowVariants } from '../../src/scenario/flowCc.js';
-import { parseScenarioText } from '../../src/scenario/load.js';
+import { parseScenarioText } from '../../src/scenario/check/load.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 
 function thrown(f: () => unknown): InputError {

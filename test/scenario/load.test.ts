@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseScenarioText } from '../../src/scenario/load.js';
+import { parseScenarioText } from '../../src/scenario/check/load.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
 

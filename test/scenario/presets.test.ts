@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ns3QueuePackets, presetScenario, PRESET_NAMES } from '../../src/scenario/presets.js';
-import { validateScenario } from '../../src/scenario/validate.js';
+import { validateScenario } from '../../src/scenario/check/validate.js';
 
 describe('presets', () => {
   it('mirror the seed study Table 1 lines', () => {

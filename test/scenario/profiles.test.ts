@@ -5,12 +5,12 @@ import { getCongestionControl, validateCcParams } from '../../src/cc/registry.js
 import { scenarioWithFlags } from '../../src/cli/scenarioOptions.js';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
 import { flowCc } from '../../src/scenario/flowCc.js';
-import { parseScenarioText } from '../../src/scenario/load.js';
+import { parseScenarioText } from '../../src/scenario/check/load.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import { PROFILE_TABLE, PROFILES, profileCcDefaults, profileTableMarkdown, profileTcp } from '../../src/scenario/profiles.js';
 import { applyProfile } from '../../src/scenario/resolveProfile.js';
-import { SCENARIO_SCHEMA } from '../../src/scenario/scenarioSchema.js';
-import { validateScenario } from '../../src/scenario/validate.js';
+import { SCENARIO_SCHEMA } from '../../src/scenario/check/scenarioSchema.js';
+import { validateScenario } from '../../src/scenario/check/validate.js';
 import { VARIANTS, type Variant } from '../../src/variants.js';
 
 const tcpFields = (SCENARIO_SCHEMA as unknown as { fields: { tcp: { fields: Record<string, unknown> } } }).fields.tcp.fields;

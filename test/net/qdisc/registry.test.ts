@@ -3,7 +3,7 @@ import { ECN_CE, ECN_ECT0, ECN_NOT_ECT, PacketPool } from '../../../src/net/pack
 import { RedQueueDisc } from '../../../src/net/qdisc/red.js';
 import { checkQueueSpec, createQueueDisc, QUEUE_DISCS, QUEUE_KINDS, queueParams, validateQueueDiscFactory } from '../../../src/net/qdisc/registry.js';
 import { VERDICT_ADMIT, VERDICT_DROP, VERDICT_MARK, type QdiscContext, type QueueDiscFactory } from '../../../src/net/qdisc/types.js';
-import { parseScenarioText } from '../../../src/scenario/load.js';
+import { parseScenarioText } from '../../../src/scenario/check/load.js';
 
 function context(pool: PacketPool, u = 0): QdiscContext {
   return { pool, bandwidthBps: 8e6, typicalTxNs: 1_000_000, uniform: () => u, dropHeld: () => undefined };

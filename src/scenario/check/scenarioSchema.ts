@@ -1,7 +1,7 @@
-import { queueSchema } from '../net/qdisc/registry.js';
-import { VARIANTS } from '../variants.js';
-import { PROFILES } from './profiles.js';
-import { int, num, type Schema } from './schema.js';
+import { queueSchema } from '../../net/qdisc/registry.js';
+import { VARIANTS } from '../../variants.js';
+import { PROFILES } from '../profiles.js';
+import { int, num, type Schema } from '../schema.js';
 
 /** Most flows a scenario may have (files, `--flows`, sweep axes): checked before anything is allocated. */
 export const MAX_FLOWS = 10_000;

@@ -1,15 +1,15 @@
 import { basename, extname } from 'node:path';
-import { InputError } from '../errors.js';
-import { parseDataFile } from '../io/yaml.js';
-import { readUserFile } from '../io/userFile.js';
-import { DEFAULT_VARIANT, isVariant, VARIANTS, type Variant } from '../variants.js';
-import { dumbbellScenario } from './defaults.js';
-import { isPresetName, PRESET_NAMES, presetScenario } from './presets.js';
+import { InputError } from '../../errors.js';
+import { parseDataFile } from '../../io/yaml.js';
+import { readUserFile } from '../../io/userFile.js';
+import { DEFAULT_VARIANT, isVariant, VARIANTS, type Variant } from '../../variants.js';
+import { dumbbellScenario } from '../defaults.js';
+import { isPresetName, PRESET_NAMES, presetScenario } from '../presets.js';
 import { MAX_FLOWS } from './scenarioSchema.js';
-import type { FlowSpec, Scenario } from './types.js';
+import type { FlowSpec, Scenario } from '../types.js';
 import { validateScenario } from './validate.js';
-import type { ProfileName } from './profiles.js';
-import { applyProfile, parseProfile, pickProfile } from './resolveProfile.js';
+import type { ProfileName } from '../profiles.js';
+import { applyProfile, parseProfile, pickProfile } from '../resolveProfile.js';
 
 /**
  * Scenario files (JSON or YAML) are partial Scenarios laid over a base: `base: lfn` starts from a

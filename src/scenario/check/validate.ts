@@ -1,11 +1,11 @@
-import { validateCcParams } from '../cc/registry.js';
-import { InputError } from '../errors.js';
-import { checkQueueSpec } from '../net/qdisc/registry.js';
-import { flowCc } from './flowCc.js';
+import { validateCcParams } from '../../cc/registry.js';
+import { InputError } from '../../errors.js';
+import { checkQueueSpec } from '../../net/qdisc/registry.js';
+import { flowCc } from '../flowCc.js';
 import { SCENARIO_SCHEMA } from './scenarioSchema.js';
-import { check } from './schema.js';
-import type { Scenario } from './types.js';
-import { isVariant, VARIANTS } from '../variants.js';
+import { check } from '../schema.js';
+import type { Scenario } from '../types.js';
+import { isVariant, VARIANTS } from '../../variants.js';
 
 /**
  * The one user-facing check of a complete scenario: every field's type and range (schema), the

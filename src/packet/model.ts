@@ -1,0 +1,24 @@
+import type { Simulator } from '../engine/simulator.js';
+import type { TraceRecorder } from '../engine/trace.js';
+import type { Dumbbell } from '../net/dumbbell.js';
+import type { TcpReceiver } from '../tcp/receiver.js';
+import type { TcpSender } from '../tcp/sender.js';
+import type { FlowStats } from './flow-stats.js';
+
+/** Counters of one flow at the start of the measurement window. */
+export interface FlowSnapshot {
+  deliveredBytes: number;
+  sentBytes: number;
+}
+
+/** Everything a run builds, exposed for white-box tests (conservation, RTT samples). */
+export interface PacketModel {
+  sim: Simulator;
+  net: Dumbbell;
+  senders: TcpSender[];
+  receivers: TcpReceiver[];
+  stats: FlowStats[];
+  queueTrace: TraceRecorder;
+  /** Per flow: counters at the start of the measurement window. */
+  atMeasureStart: FlowSnapshot[];
+}
