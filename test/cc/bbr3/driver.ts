@@ -31,6 +31,9 @@ export interface DriverOptions {
   random?: () => number;
 }
 
+/** An ACK's rate-sample fields, plus the gap since the last ACK, whether it starts a round, the bytes it acknowledges and SRTT. */
+export type AckOptions = Partial<Bbr3Ack> & { dtS?: number; newRound?: boolean; ackedBytes?: number; srttS?: number };
+
 export class Driver {
   readonly model: Bbr3Model;
   nowS = 0;
@@ -54,12 +57,13 @@ export class Driver {
    * One ACK delivering `ackedBytes` after `dtS`. With `newRound` the sampled packet was sent after
    * the round's sentinel (its prior_delivered is the current count), otherwise inside the round.
    */
-  ack(over: Partial<Bbr3Ack> & { dtS?: number; newRound?: boolean; ackedBytes?: number; srttS?: number } = {}): Bbr3Ack {
+  ack(over: AckOptions = {}): Bbr3Ack {
     const dt = over.dtS ?? 0.001;
     const acked = over.ackedBytes ?? MSS;
     this.nowS += dt;
     const prior = over.newRound ? this.deliveredBytes : Math.max(0, this.deliveredBytes - acked);
     this.deliveredBytes += acked;
+    const { dtS: _dt, newRound: _nr, ackedBytes: _ab, srttS: _srtt, ...fields } = over;
     const rs: Bbr3Ack = {
       nowS: this.nowS,
       deliveryRateBytesPerS: 1e6,
@@ -75,7 +79,7 @@ export class Driver {
       inflightBytes: this.model.cwndBytes,
       isCwndLimited: false,
       inFastRecovery: false,
-      ...over,
+      ...fields,
     };
     rs.nowS = this.nowS;
     rs.cDeliveredBytes = this.deliveredBytes;
@@ -84,7 +88,7 @@ export class Driver {
   }
 
   /** `n` rounds, one ACK each, every sample at `rate` bytes/s and RTT `rttS`. */
-  rounds(n: number, rate: number, over: Partial<Bbr3Ack> & { dtS?: number } = {}): void {
+  rounds(n: number, rate: number, over: AckOptions = {}): void {
     for (let i = 0; i < n; i++) this.ack({ dtS: over.rttS ?? 0.1, deliveryRateBytesPerS: rate, newRound: true, ...over });
   }
 }
