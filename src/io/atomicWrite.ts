@@ -1,4 +1,5 @@
 import { closeSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { dirname, join, basename } from 'node:path';
 import { makeDirs } from './outDir.js';
 
@@ -8,7 +9,9 @@ import { makeDirs } from './outDir.js';
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array | Iterable<string>): void {
   makeDirs(dirname(path));
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.floor(performance.now() * 1000)}.tmp`);
+  // Unique among concurrent writers of the same file, also on other machines sharing the folder
+  // (shards of a job array: the same pid on two nodes), hence the random part.
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     if (typeof data === 'string' || data instanceof Uint8Array) writeFileSync(tmp, data);
     else writeChunks(tmp, data);

@@ -38,23 +38,36 @@ interface CacheRecord {
   result: CompactRun;
 }
 
+/** Says that a cache entry was unusable and is recomputed (default: one warning line on stderr). */
+export type CorruptEntryHandler = (path: string, why: string) => void;
+
+const warnCorrupt: CorruptEntryHandler = (path, why) => process.stderr.write(`cclab: warning: cache entry ${path} is corrupted (${why}); recomputing it\n`);
+
 /**
  * Content-addressed store of finished runs: `<dir>/<aa>/<key>.json`, where `aa` is the key's first
- * two hex digits (keeps directories small on big sweeps). Each file is written atomically, so it is
- * complete or absent; a stray temp file from a killed writer is never read. Concurrent writers
- * (shards on a shared filesystem) are safe: the same key always holds the same content.
+ * two hex digits (keeps directories small on big sweeps). Each file is written atomically (a temp
+ * file in the same folder, then rename), so a reader sees it complete or not at all; a stray temp
+ * file from a killed writer is never read. Concurrent writers (shards of a job array on a shared
+ * filesystem, two users) are safe: the same key always holds the same content, and the last rename
+ * wins. An entry that is nevertheless unusable (truncated by a full disk, edited by hand, another
+ * key's record) is not trusted: it is a miss, said once, and the recomputed run replaces it.
  */
 export class RunCache {
   hits = 0;
   misses = 0;
+  /** Entries found unusable (each recomputed). */
+  corrupted = 0;
 
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    private readonly onCorrupt: CorruptEntryHandler = warnCorrupt,
+  ) {}
 
   pathOf(key: string): string {
     return join(this.dir, key.slice(0, 2), `${key}.json`);
   }
 
-  /** The cached result, or undefined when absent or unreadable (an unreadable file is treated as a miss and rewritten). */
+  /** The cached result, or undefined when absent or unusable (an unusable entry is reported, a miss, and rewritten). */
   get(key: string): CompactRun | undefined {
     const p = this.pathOf(key);
     if (!existsSync(p)) {
@@ -63,17 +76,22 @@ export class RunCache {
     }
     const text = asUserIo('--cache', () => readFileSync(p, 'utf8'));
     let rec: Partial<CacheRecord> | undefined;
+    let why = '';
     try {
       rec = JSON.parse(text) as Partial<CacheRecord>;
     } catch (e) {
-      // Only unparsable JSON (a file edited by hand) is a miss that the next put replaces; an error
-      // reading the file (permissions, a directory in its place) surfaces.
+      // Only unparsable JSON is a miss that the next put replaces; an error reading the file
+      // (permissions, a directory in its place) surfaces.
       if (!(e instanceof SyntaxError)) throw e;
+      why = text.length === 0 ? 'empty file' : `not JSON: ${e.message}`;
     }
     if (rec?.key === key && isCompactRun(rec.result)) {
       this.hits++;
       return rec.result;
     }
+    if (!why) why = rec?.key !== key ? `holds key ${typeof rec?.key === 'string' ? rec.key.slice(0, 12) : String(rec?.key)}...` : 'not a run result';
+    this.corrupted++;
+    this.onCorrupt(p, why);
     this.misses++;
     return undefined;
   }
