@@ -11,7 +11,7 @@
 
 // Contracts.
 export type { Scenario, BottleneckSpec, FlowSpec, LinkSpec, LossSpec, QueueSpec, TcpSpec, TraceSpec } from './scenario/types.js';
-export type { RunResult, RunSummary, FlowSummary, FlowTrace, Series, DropCounters, RunStats } from './result/types.js';
+export type { RunResult, RunSummary, FlowSummary, FlowTrace, Series, DropCounters, RunStats, QueueDelaySummary, QueueDisciplineStats } from './result/types.js';
 export { VARIANTS, ENGINES, isVariant, type Variant, type Engine } from './variants.js';
 export { InputError, EXIT_BAD_INPUT } from './errors.js';
 

@@ -67,6 +67,18 @@ export const UNLIMITED_SEGMENTS = 1e9;
  * sender's NIC, and that is the queue the model integrates (known gap for asymmetric access links:
  * models/README.md).
  */
+/**
+ * A scenario the fluid engine has no model for (a queue discipline it does not describe). Bad input
+ * for `cclab predict` (exit 2, it is an InputError); for `compare` and the report a failed fluid run
+ * beside the packet one (its name is not 'InputError', so src/compare/run.ts's guard keeps it).
+ */
+export class NoFluidModelError extends InputError {
+  constructor(field: string, problem: string) {
+    super(field, problem);
+    this.name = 'NoFluidModelError';
+  }
+}
+
 /** Queue disciplines the bottleneck model (models/bottleneck.model.yaml) describes. */
 export const FLUID_QUEUE_KINDS: readonly string[] = ['droptail', 'red'];
 
@@ -92,7 +104,7 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
   }
   const bq = s.bottleneck.queue;
   if (!FLUID_QUEUE_KINDS.includes(bq.kind)) {
-    throw new InputError('bottleneck.queue.kind', `is '${bq.kind}': no fluid model for queue kind ${bq.kind} (the fluid engine models ${FLUID_QUEUE_KINDS.join(', ')}); use the packet engine`);
+    throw new NoFluidModelError('bottleneck.queue.kind', `is '${bq.kind}': no fluid model for queue kind ${bq.kind} (the fluid engine models ${FLUID_QUEUE_KINDS.join(', ')}); use the packet engine`);
   }
   const rp = bq.kind === 'red' ? (queueParams(bq) as { minThPackets: number; maxThPackets: number; maxP: number; weight: number; gentle: boolean }) : null;
   const wireBits = packetBits(s);

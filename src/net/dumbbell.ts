@@ -103,6 +103,8 @@ export class Dumbbell {
   onQueueDrop: ((flow: number, linkId: number) => void) | null = null;
   /** Called after every packet offered to the traced queue (for the queue trace). */
   onTracedQueue: ((queuePackets: number) => void) | null = null;
+  /** Called when a packet starts its transmission on the traced queue's link, with its queueing delay. */
+  onTracedSojourn: ((flow: number, sojournNs: number) => void) | null = null;
 
   constructor(
     private readonly sim: Simulator,
@@ -253,8 +255,9 @@ export class Dumbbell {
     }
     const now = this.sim.nowNs;
     const at = link.admit(now, r[b + F_WIRE_BYTES]!, p);
-    if (linkId === this.tracedQueueLink && this.onTracedQueue !== null) {
-      this.onTracedQueue(link.queueLength(now));
+    if (linkId === this.tracedQueueLink) {
+      if (this.onTracedQueue !== null) this.onTracedQueue(link.queueLength(now));
+      if (at >= 0 && this.onTracedSojourn !== null) this.onTracedSojourn(flow, link.lastWaitNs);
     }
     if (at < 0) {
       this.dropAtQueue(p, linkId);
@@ -266,8 +269,9 @@ export class Dumbbell {
   /** A discipline that holds packets: enqueue, and start a transmission if the transmitter is idle. */
   private offerHeld(linkId: number, link: Link, p: number): void {
     const now = this.sim.nowNs;
+    link.offered++;
     if (link.qdisc.enqueue(p, now, 0, link.freeAtNs) === VERDICT_DROP) this.dropAtQueue(p, linkId);
-    else if (link.freeAtNs <= now) this.transmitNext(linkId, link, now);
+    else if (!link.transmitting) this.transmitNext(linkId, link, now);
     if (linkId === this.tracedQueueLink && this.onTracedQueue !== null) this.onTracedQueue(link.queueLength(now));
   }
 
@@ -275,6 +279,7 @@ export class Dumbbell {
   onTxEnd(linkId: number): void {
     const link = this.links[linkId]!;
     const now = this.sim.nowNs;
+    link.transmitting = false;
     this.transmitNext(linkId, link, now);
     if (linkId === this.tracedQueueLink && this.onTracedQueue !== null) this.onTracedQueue(link.queueLength(now));
   }
@@ -283,14 +288,20 @@ export class Dumbbell {
   private transmitNext(linkId: number, link: Link, now: number): void {
     const p = link.qdisc.dequeue(now);
     if (p < 0) return;
+    link.sent++;
+    if (linkId === this.tracedQueueLink && this.onTracedSojourn !== null) {
+      this.onTracedSojourn(this.pool.rows[p * ROW + F_FLOW]!, link.qdisc.lastSojournNs!);
+    }
     const txEnd = now + link.txNs(this.pool.rows[p * ROW + F_WIRE_BYTES]!);
     link.freeAtNs = txEnd;
+    link.transmitting = true;
     this.sim.scheduleOnChannel(this.channelOf[linkId]!, txEnd + link.delayNs, p);
     this.sim.scheduleOnChannel(this.txEndChannelOf[linkId]!, txEnd, linkId);
   }
 
   /** A queue dropped packet p (at enqueue, or a held one at dequeue or to make room). */
   private dropAtQueue(p: number, linkId: number): void {
+    this.links[linkId]!.dropped++;
     const r = this.pool.rows;
     const b = p * ROW;
     if (r[b + F_TYPE] === DATA && this.onQueueDrop !== null) this.onQueueDrop(r[b + F_FLOW]!, linkId);

@@ -32,8 +32,22 @@ export class Link {
   private count = 0;
   /** The discipline holds packets and is dequeued by the link's owner (see the class comment). */
   readonly holdsPackets: boolean;
+  /**
+   * Held-packet disciplines: a packet is being serialised (its EV_TX_END is pending). A flag rather
+   * than freeAtNs <= now, which an arrival at the very instant of a transmission's end also meets.
+   */
+  transmitting = false;
   /** Outcome of the last {@link admit}: a VERDICT_* of src/net/qdisc/types.ts. */
   lastVerdict = VERDICT_ADMIT;
+  /** FIFO: how long the last admitted packet waits before its transmission starts (ns). */
+  lastWaitNs = 0;
+  /**
+   * Packets offered, dropped by the discipline (at enqueue or held; the owner counts those) and
+   * sent: offered = dropped + sent + held at any time (checked at the end of every run).
+   */
+  offered = 0;
+  dropped = 0;
+  sent = 0;
 
   constructor(
     readonly name: string,
@@ -71,8 +85,11 @@ export class Link {
     const q = this.queueLength(nowNs);
     const verdict = this.qdisc.enqueue(packet, nowNs, q, this.freeAtNs);
     this.lastVerdict = verdict;
+    this.offered++;
     if (verdict === VERDICT_DROP) return -1;
+    this.sent++;
     const start = this.freeAtNs > nowNs ? this.freeAtNs : nowNs;
+    this.lastWaitNs = start - nowNs;
     if (start > nowNs) {
       if (this.count === this.starts.length) this.grow();
       let tail = this.head + this.count;

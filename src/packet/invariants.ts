@@ -113,3 +113,22 @@ class PacingWindow {
     return problem;
   }
 }
+
+/**
+ * End-of-run accounting per link and discipline (ns-3 QueueDisc::Stats' identities): packets offered
+ * = dropped + sent + still held; the discipline's drops by reason add up to the link's drops; CE
+ * marks fall on packets it let through (so at most sent + held).
+ */
+export function checkQueueAccounting(net: Dumbbell): void {
+  for (const link of net.links) {
+    const held = link.holdsPackets ? link.qdisc.backlogPackets : 0;
+    if (link.offered !== link.dropped + link.sent + held) {
+      throw new InvariantError(`${link.name}: ${link.offered} packets offered but ${link.dropped} dropped + ${link.sent} sent + ${held} held`);
+    }
+    const total = (xs: number[]): number => xs.reduce((a, x) => a + x, 0);
+    const drops = total(link.qdisc.stats.drops);
+    if (drops !== link.dropped) throw new InvariantError(`${link.name}: ${link.qdisc.kind} counted ${drops} drops by reason, the link ${link.dropped}`);
+    const marks = total(link.qdisc.stats.marks);
+    if (marks > link.sent + held) throw new InvariantError(`${link.name}: ${marks} CE marks on ${link.sent + held} packets let through`);
+  }
+}

@@ -4,6 +4,7 @@ import type { Dumbbell } from '../net/dumbbell.js';
 import type { TcpReceiver } from '../tcp/receiver.js';
 import type { TcpSender } from '../tcp/sender.js';
 import type { FlowStats } from './flow-stats.js';
+import type { QueueDelayStats } from './queue-delay.js';
 
 /** Counters of one flow at the start of the measurement window. */
 export interface FlowSnapshot {
@@ -19,6 +20,8 @@ export interface PacketModel {
   receivers: TcpReceiver[];
   stats: FlowStats[];
   queueTrace: TraceRecorder;
+  /** Queueing delay of data packets at the traced queue. */
+  queueDelay: QueueDelayStats;
   /** Per flow: counters at the start of the measurement window. */
   atMeasureStart: FlowSnapshot[];
 }

@@ -1,4 +1,4 @@
-import type { DropCounters, FlowSummary, RunResult } from '../result/types.js';
+import type { DropCounters, FlowSummary, QueueDisciplineStats, RunResult } from '../result/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { PacketModel } from './model.js';
 
@@ -41,10 +41,13 @@ export function buildResult(scenario: Scenario, m: PacketModel, wallS: number): 
       fastRecoveries: s.fastRecoveries,
       lossRate: s.segmentsSent > 0 ? flowLost / s.segmentsSent : 0,
     };
+    const queueDelay = m.queueDelay.flowSummary(i);
+    if (queueDelay) summary.queueDelay = queueDelay;
     return { summary, trace: m.stats[i]!.trace() };
   });
   const sum = (f: (x: FlowSummary) => number): number => flows.reduce((a, x) => a + f(x.summary), 0);
   const meanCwndBytes = sum((x) => x.meanCwndBytes) / flows.length;
+  const delay = m.queueDelay.summary();
   return {
     engine: 'packet',
     variant: scenario.variant,
@@ -65,7 +68,19 @@ export function buildResult(scenario: Scenario, m: PacketModel, wallS: number): 
       lossRate: sentSegs > 0 ? lost / sentSegs : 0,
     },
     flows,
-    queue: { packets: m.queueTrace.toSeries(), link: m.net.tracedQueueName },
+    queue: {
+      packets: m.queueTrace.toSeries(),
+      link: m.net.tracedQueueName,
+      discipline: tracedDiscipline(m),
+      delayS: m.queueDelay.toSeries(),
+      ...(delay ? { delay } : {}),
+    },
     stats: { wallS, events: m.sim.events },
   };
+}
+
+/** The traced queue's discipline and its drops and marks by reason. */
+function tracedDiscipline(m: PacketModel): QueueDisciplineStats {
+  const qdisc = m.net.links[m.net.tracedQueueLink]!.qdisc;
+  return { kind: qdisc.kind, ...qdisc.stats.toJSON() };
 }

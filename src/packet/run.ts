@@ -12,8 +12,9 @@ import { initialWindowBytes, TcpSender } from '../tcp/sender.js';
 import { EV_APP_START, EV_APP_STOP, EV_DELACK, EV_MEASURE, EV_PACE, EV_RTO, makeDispatch } from './events.js';
 import { FlowStats, StatsObserver } from './flow-stats.js';
 import { checkEngineInput } from './input.js';
-import { checkFlowAccounting, InvariantMonitor } from './invariants.js';
+import { checkFlowAccounting, checkQueueAccounting, InvariantMonitor } from './invariants.js';
 import type { PacketModel } from './model.js';
+import { QueueDelayStats } from './queue-delay.js';
 import { buildResult } from './result.js';
 
 export type { PacketModel };
@@ -93,7 +94,9 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
   const queueTrace = new TraceRecorder(durationNs, scenario.trace.maxPoints);
   queueTrace.record(0, 0);
   net.onTracedQueue = (q) => queueTrace.record(sim.nowNs, q);
-  const model: PacketModel = { sim, net, senders, receivers, stats, queueTrace, atMeasureStart: [] };
+  const queueDelay = new QueueDelayStats(scenario.flows.length, fromNs, durationNs, scenario.trace.maxPoints);
+  net.onTracedSojourn = (flow, sojournNs) => queueDelay.record(flow, sim.nowNs, sojournNs);
+  const model: PacketModel = { sim, net, senders, receivers, stats, queueTrace, queueDelay, atMeasureStart: [] };
   const snapshot = (): void => {
     model.atMeasureStart = senders.map((s, i) => ({ deliveredBytes: receivers[i]!.deliveredBytes, sentBytes: s.bytesSent }));
   };
@@ -128,5 +131,6 @@ export function runPacket(scenario: Scenario, options: RunOptions = {}): RunResu
   const model = buildPacketModel(scenario, options);
   model.sim.run(secondsToNs(scenario.durationS));
   checkFlowAccounting(model.senders, model.receivers, model.net);
+  checkQueueAccounting(model.net);
   return buildResult(scenario, model, (performance.now() - t0) / 1000);
 }

@@ -38,6 +38,26 @@ export interface FlowSummary {
   fastRecoveries: number;
   /** Data segments lost (any cause) / data segments sent, over the whole run. */
   lossRate: number;
+  /**
+   * Packet engine: this flow's queueing delay at the traced queue (see RunResult.queue) over the
+   * measurement interval; absent when none of its packets crossed it there.
+   */
+  queueDelay?: QueueDelaySummary;
+}
+
+/** Queueing delay (sojourn: arrival at the queue to start of transmission) of data packets. */
+export interface QueueDelaySummary {
+  meanS: number;
+  /** 99th percentile, from log bins 2% wide (exact to 1%). */
+  p99S: number;
+  packets: number;
+}
+
+/** What the traced queue's discipline did (packet engine): drops and CE marks by reason. */
+export interface QueueDisciplineStats {
+  kind: string;
+  drops: Record<string, number>;
+  marks: Record<string, number>;
 }
 
 export interface DropCounters {
@@ -93,6 +113,15 @@ export interface RunResult {
    * bottleneck unless an access link is slower). `link` names it (packet engine: `bottleneck`,
    * `access0`, ...; fluid engine: the link its queue equation stands for).
    */
-  queue: { packets: Series; link?: string };
+  queue: {
+    packets: Series;
+    link?: string;
+    /** Packet engine: the traced queue's discipline and its drops and marks by reason, over the whole run. */
+    discipline?: QueueDisciplineStats;
+    /** Packet engine: each data packet's queueing delay (s) at the traced queue, at the start of its transmission. */
+    delayS?: Series;
+    /** Packet engine: mean and 99th percentile of that delay over the measurement interval, all flows. */
+    delay?: QueueDelaySummary;
+  };
   stats: RunStats;
 }

@@ -66,7 +66,10 @@ export type QueueSpec =
       gentle?: boolean;
       /** Mark ECN-capable packets CE instead of an early drop. */
       ecn?: boolean;
-    };
+    }
+  | { kind: 'codel'; limitPackets: number; targetS?: number; intervalS?: number; mtuBytes?: number; ecn?: boolean }
+  | { kind: 'fq_codel'; limitPackets: number; targetS?: number; intervalS?: number; mtuBytes?: number; flows?: number; quantumBytes?: number; ecn?: boolean }
+  | { kind: 'pie'; limitPackets: number; targetS?: number; tUpdateS?: number; alpha?: number; beta?: number; maxBurstS?: number; markEcnThreshold?: number; ecn?: boolean };
 
 export interface LossSpec {
   /** Bernoulli per-packet loss probability on the bottleneck, in [0, 1). */

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { checkQueueAccounting } from '../../src/packet/invariants.js';
 import { buildPacketModel, type PacketModel, type RunOptions } from '../../src/packet/run.js';
 import { buildResult } from '../../src/packet/result.js';
 import { secondsToNs } from '../../src/engine/simulator.js';
@@ -26,6 +27,8 @@ export function expectConservation(m: PacketModel): void {
   // Every live packet is data or an ACK of some flow still in the network.
   const inNetwork = m.net.counters.reduce((a, c) => a + c.dataSegmentsInNetwork, 0);
   expect(m.net.pool.live).toBeGreaterThanOrEqual(inNetwork);
+  // Per link: offered = dropped + sent + held, drops by reason = the link's, marks on admitted packets.
+  checkQueueAccounting(m.net);
 }
 
 /** Runs a scenario, checks conservation, returns the model and the result. */

@@ -94,6 +94,8 @@ export interface QueueDisc {
   dequeue(nowNs: number): number;
   /** Held disciplines: packets held. FIFO: the link counts them. */
   readonly backlogPackets: number;
+  /** Held disciplines: the sojourn time (ns) of the packet the last dequeue returned. */
+  readonly lastSojournNs?: number;
 }
 
 /** A registered discipline: its `queue.kind`, its parameters and a factory for per-link instances. */

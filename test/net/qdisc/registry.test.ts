@@ -56,3 +56,16 @@ describe('queue discipline registry', () => {
     expect(disc.stats.toJSON()).toEqual({ drops: { overlimit: 0, forced: 1, unforced: 1 }, marks: { unforced: 1 } });
   });
 });
+
+describe('the fluid engine and the new disciplines', () => {
+  it('refuses a kind it has no model for with one line naming the kind, not a crash', async () => {
+    const { runFluid } = await import('../../../src/fluid/run.js');
+    const { dumbbellScenario } = await import('../../../src/scenario/defaults.js');
+    for (const kind of ['codel', 'fq_codel', 'pie'] as const) {
+      const s = dumbbellScenario('reno', 1);
+      s.durationS = 5;
+      s.bottleneck.queue = { kind, limitPackets: 100 };
+      expect(() => runFluid(s)).toThrow(new RegExp(`^bottleneck.queue.kind is '${kind}': no fluid model for queue kind ${kind} \\(the fluid engine models droptail, red\\); use the packet engine$`));
+    }
+  });
+});

@@ -1,0 +1,95 @@
+import { TraceRecorder } from '../engine/trace.js';
+import type { QueueDelaySummary, Series } from '../result/types.js';
+
+/**
+ * Queueing delay (sojourn time: from arrival at the traced queue to the start of transmission) of
+ * every data packet through the traced queue: a series over the run, and per flow and overall the
+ * mean and the 99th percentile over the measurement interval.
+ *
+ * Percentiles come from per-flow histograms with bins 2% wide on a log scale from 1 us to ~100 s
+ * (one bin below 1 us, which holds the packets that did not wait), so p99 is exact to 1% whatever
+ * the number of packets; each flow's histogram (3.7 kB) is made on its first packet. Means are exact.
+ */
+const FIRST_EDGE_S = 1e-6;
+const RATIO = 1.02;
+const LOG_RATIO = Math.log(RATIO);
+const BINS = 2 + Math.ceil(Math.log(1e8) / LOG_RATIO);
+
+/** Histogram bin of a delay in seconds (0 below 1 us). */
+export function delayBin(s: number): number {
+  if (s < FIRST_EDGE_S) return 0;
+  return Math.min(BINS - 1, 1 + Math.floor(Math.log(s / FIRST_EDGE_S) / LOG_RATIO));
+}
+
+/** The value a bin stands for: 0 for bin 0, else its geometric middle. */
+export function delayOfBin(bin: number): number {
+  return bin === 0 ? 0 : FIRST_EDGE_S * Math.pow(RATIO, bin - 0.5);
+}
+
+export class QueueDelayStats {
+  private readonly series: TraceRecorder;
+  private readonly histograms: (Uint32Array | null)[];
+  private readonly sums: Float64Array;
+  private readonly counts: Float64Array;
+
+  constructor(
+    flows: number,
+    private readonly fromNs: number,
+    durationNs: number,
+    maxPoints: number,
+  ) {
+    this.series = new TraceRecorder(durationNs, maxPoints);
+    this.histograms = new Array<Uint32Array | null>(flows).fill(null);
+    this.sums = new Float64Array(flows);
+    this.counts = new Float64Array(flows);
+  }
+
+  /** A data packet of `flow` starts its transmission at nowNs after waiting sojournNs. */
+  record(flow: number, nowNs: number, sojournNs: number): void {
+    const s = sojournNs / 1e9;
+    this.series.record(nowNs, s);
+    if (nowNs < this.fromNs) return;
+    let h = this.histograms[flow];
+    if (!h) this.histograms[flow] = h = new Uint32Array(BINS);
+    h[delayBin(s)]!++;
+    this.sums[flow]! += s;
+    this.counts[flow]!++;
+  }
+
+  toSeries(): Series {
+    return this.series.toSeries();
+  }
+
+  /** Flow i's mean and p99 (null when none of its packets crossed the queue in the interval). */
+  flowSummary(flow: number): QueueDelaySummary | null {
+    const h = this.histograms[flow];
+    if (!h) return null;
+    return { meanS: this.sums[flow]! / this.counts[flow]!, p99S: percentile(h, this.counts[flow]!, 0.99), packets: this.counts[flow]! };
+  }
+
+  /** All flows together. */
+  summary(): QueueDelaySummary | null {
+    const all = new Float64Array(BINS);
+    let n = 0;
+    let sum = 0;
+    this.histograms.forEach((h, i) => {
+      if (!h) return;
+      for (let b = 0; b < BINS; b++) all[b]! += h[b]!;
+      n += this.counts[i]!;
+      sum += this.sums[i]!;
+    });
+    if (n === 0) return null;
+    return { meanS: sum / n, p99S: percentile(all, n, 0.99), packets: n };
+  }
+}
+
+/** The q-quantile of a histogram of n samples: the bin holding the ceil(q n)-th smallest. */
+function percentile(h: ArrayLike<number>, n: number, q: number): number {
+  const rank = Math.ceil(q * n);
+  let seen = 0;
+  for (let b = 0; b < h.length; b++) {
+    seen += h[b]!;
+    if (seen >= rank) return delayOfBin(b);
+  }
+  return delayOfBin(h.length - 1);
+}
