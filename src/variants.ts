@@ -10,7 +10,7 @@
  * defaults): the packet engine, validateScenario, theory and the fluid models' binding all use those,
  * and a test checks that the models' copies of shared knobs (CUBIC's `c`, `beta`) agree.
  */
-export const VARIANTS = ['tahoe', 'reno', 'newreno', 'westwood', 'cubic'] as const;
+export const VARIANTS = ['tahoe', 'reno', 'newreno', 'westwood', 'cubic', 'dctcp'] as const;
 export type Variant = (typeof VARIANTS)[number];
 
 /** What a scenario runs when neither a flag nor a file names a variant. */
@@ -89,7 +89,16 @@ export const VARIANT_FACTS: Readonly<Record<Variant, VariantFacts>> = {
     elasticity: { loss: -0.75, rtt: -0.25, source: 'RFC 9438 §5.1 response function (cubic region)' },
     engines: BOTH,
   },
+  // DCTCP grows and meets loss as Reno (RFC 8257 3.5), so Reno's square-root law holds on a line
+  // without marks; the loss formulas are not listed because DCTCP runs on a marking queue, where the
+  // window follows the marks (Alizadeh et al. 2010/2011), which no closed form here describes.
+  dctcp: { title: 'DCTCP', counting: 'segments', closedForms: [], elasticity: MATHIS, engines: ['packet'] },
 };
+
+/** The variants the fluid engine has a model of. */
+export function fluidVariants(): Variant[] {
+  return VARIANTS.filter((v) => hasEngine(v, 'fluid'));
+}
 
 /** Whether `variant` with these knobs grows by acknowledged segments (so delayed ACKs do not slow it). */
 export function countsSegments(variant: Variant, ccParams: Readonly<Record<string, number>>): boolean {

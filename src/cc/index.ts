@@ -8,3 +8,4 @@ export { newreno, newRenoIncrease } from './newreno.js';
 export { westwood, WestwoodPlus } from './westwood.js';
 export { cubic, Cubic, cubicK, wCubic, renoFriendlyAlpha } from './cubic.js';
 export { HyStart } from './hystart.js';
+export { dctcp, Dctcp } from './dctcp.js';

@@ -7,6 +7,7 @@
 import { InputError } from '../errors.js';
 import { VARIANTS, type Variant } from '../variants.js';
 import { cubic } from './cubic.js';
+import { dctcp } from './dctcp.js';
 import { newreno } from './newreno.js';
 import { reno } from './reno.js';
 import { tahoe } from './tahoe.js';
@@ -47,7 +48,7 @@ export function validateFactory(key: string, factory: CongestionControlFactory):
   const cc: Partial<CongestionControl> = factory.create(defaults);
   if (typeof cc.ssthresh !== 'function') throw new Error(`${where}: missing required hook ssthresh`);
   if (typeof cc.increaseWindow !== 'function') throw new Error(`${where}: missing required hook increaseWindow`);
-  for (const hook of ['init', 'onAck', 'onStateChange', 'congControl'] as const) {
+  for (const hook of ['init', 'onAck', 'onStateChange', 'congControl', 'onEcnAck'] as const) {
     if (cc[hook] !== undefined && typeof cc[hook] !== 'function') throw new Error(`${where}: ${hook} is not a function`);
   }
   if (cc.id !== key) throw new Error(`${where}: instances report id '${String(cc.id)}'`);
@@ -66,6 +67,7 @@ export const CONGESTION_CONTROLS: Readonly<Record<Variant, CongestionControlFact
   newreno,
   westwood,
   cubic,
+  dctcp,
 });
 
 /** The factory for a variant; throws InputError for an unknown id (e.g. from a JSON scenario). */

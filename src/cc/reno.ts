@@ -14,8 +14,8 @@
  *   delayed ACK counts 2 and growth stays ~1 MSS per RTT with or without delayed ACKs, like RFC 3465
  *   byte counting. Slow start adds segmentsAcked x MSS; segments left over at ssthresh go to
  *   congestion avoidance as in Linux.
- * - The credit is cleared when a congestion episode begins (Linux clears snd_cwnd_cnt in
- *   tcp_init_cwnd_reduction and tcp_enter_loss).
+ * - The credit is cleared when a congestion episode begins, an ECN reduction included (Linux clears
+ *   snd_cwnd_cnt in tcp_init_cwnd_reduction and tcp_enter_loss).
  */
 import type { AckSample, CaState, CongestionControl, CongestionControlFactory, LossKind, ParamSpec, TcpState } from './types.js';
 import { congAvoidAI, cwndSegments, inSlowStart, renoSsthresh, slowStart, type AiCredit } from './common.js';
@@ -62,7 +62,7 @@ class Reno implements CongestionControl {
   }
 
   onStateChange(_tcb: TcpState, state: CaState, _nowS: number): void {
-    if (state === 'recovery' || state === 'loss') this.credit.cnt = 0;
+    if (state === 'recovery' || state === 'loss' || state === 'cwr') this.credit.cnt = 0;
   }
 }
 

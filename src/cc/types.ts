@@ -8,8 +8,12 @@ import type { Variant } from '../variants.js';
  * owns the window arithmetic.
  */
 
-/** Linux/ns-3 congestion states. */
-export type CaState = 'open' | 'disorder' | 'recovery' | 'loss';
+/**
+ * Linux/ns-3 congestion states. 'cwr' (Linux TCP_CA_CWR, ns-3 CA_CWR) is the window reduction an
+ * ECN-Echo starts (RFC 3168 6.1.2): entered from 'open' or 'disorder', left when an ACK covers more
+ * than what was outstanding at the reduction; only flows that negotiated ECN ever enter it.
+ */
+export type CaState = 'open' | 'disorder' | 'cwr' | 'recovery' | 'loss';
 
 /** What the sender shares with the algorithm (ns-3's TcpSocketState). Windows in bytes, as ns-3. */
 export interface TcpState {
@@ -118,7 +122,29 @@ export interface ParamSpec {
   max: number;
 }
 
-export type LossKind = 'dupacks' | 'timeout';
+/**
+ * Why ssthresh is asked for: a loss found by duplicate ACKs/SACK, a retransmission timeout, or an
+ * ECN-Echo (RFC 3168 6.1.2: the sender reacts "as for a lost packet", without retransmitting).
+ */
+export type LossKind = 'dupacks' | 'timeout' | 'ecn';
+
+/**
+ * What the sender hands the algorithm on every ACK of a flow that negotiated ECN (RFC 3168), before
+ * `onAck`. Linux passes the flag as `in_ack_event(sk, CA_ACK_ECE)` and DCTCP counts
+ * `tp->delivered` against it (tcp_dctcp.c dctcp_update_alpha); ns-3 has DCTCP read
+ * `tcb->m_ecnState == ECN_ECE_RCVD` in `PktsAcked`. Reused between calls.
+ */
+export interface EcnAck {
+  nowS: number;
+  /** The ACK carried ECN-Echo (classic: a CE since the last CWR; DCTCP: the CE state of what it acknowledges). */
+  ece: boolean;
+  /** Bytes this ACK newly delivered: cumulatively acknowledged plus newly SACKed (Linux acked_sacked). */
+  deliveredBytes: number;
+  /** The ACK's cumulative acknowledgement number (SND.UNA after it). */
+  ackNo: number;
+  /** SND.NXT: one past the highest byte sent (DCTCP's WindowEnd, RFC 8257 3.3). */
+  sndNxt: number;
+}
 
 export interface CongestionControl {
   readonly id: Variant;
@@ -141,7 +167,7 @@ export interface CongestionControl {
   /** (optional) Every ACK, in any state, before the sender acts on it: RTT samples, bandwidth estimation. */
   onAck?(tcb: TcpState, ack: AckSample): void;
   /**
-   * (optional) The sender changed state (entering 'recovery'/'loss' marks a congestion event; Linux
+   * (optional) The sender changed state (entering 'cwr'/'recovery'/'loss' marks a congestion event; Linux
    * `set_state`, ns-3 `CongestionStateSet`). A rate-based algorithm learns here when recovery begins
    * and ends (Linux bbr_set_state; BBR's packet conservation in the first recovery round and its cwnd
    * restore on the way out read `tcb.caState` in congControl, as bbr_set_cwnd_to_recover_or_restore).
@@ -165,6 +191,13 @@ export interface CongestionControl {
    * ns-3's TcpBbr sets tcb->m_pacing in Init and Linux BBR asks for SK_PACING_NEEDED.
    */
   readonly needsPacing?: boolean;
+  /**
+   * (optional) ECN flows only: every ACK, before `onAck`, with its ECN-Echo flag (Linux
+   * `in_ack_event` with CA_ACK_ECE; ns-3 `PktsAcked` reading `m_ecnState`). The sender's own
+   * response to ECE (once per window: `ssthresh(tcb, 'ecn')`, cwnd = ssthresh, state 'cwr') does not
+   * depend on it; an algorithm uses it to measure marking (DCTCP's alpha).
+   */
+  onEcnAck?(tcb: TcpState, ecn: EcnAck): void;
 }
 
 /** A registered algorithm: its id, its knobs and a factory for per-flow instances. */
@@ -172,5 +205,11 @@ export interface CongestionControlFactory {
   readonly id: Variant;
   readonly title: string;
   readonly params: readonly ParamSpec[];
+  /**
+   * The algorithm needs ECN and the receiver's exact CE echo (RFC 8257 3.2) instead of RFC 3168's
+   * ECE-until-CWR: Linux `TCP_CONG_NEEDS_ECN` (tcp_dctcp.c), ns-3 `m_ecnMode = DctcpEcn`. A scenario
+   * running it without `tcp.ecn` is refused.
+   */
+  readonly needsEcn?: boolean;
   create(params: Readonly<Record<string, number>>): CongestionControl;
 }

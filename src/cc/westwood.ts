@@ -217,7 +217,7 @@ export class WestwoodPlus implements CongestionControl {
   onStateChange(tcb: TcpState, state: CaState, _nowS: number): void {
     // Fast recovery completed: cwnd = ssthresh = BWE x RTTmin (Linux CA_EVENT_COMPLETE_CWR).
     if (this.lastState === 'recovery' && state === 'open') tcb.cwndBytes = tcb.ssthreshBytes;
-    if (state === 'recovery' || state === 'loss') this.credit.cnt = 0;
+    if (state === 'recovery' || state === 'loss' || state === 'cwr') this.credit.cnt = 0;
     this.lastState = state;
   }
 

@@ -34,6 +34,7 @@ export interface ScenarioFlags {
   recovery?: string;
   profile?: string;
   pacing?: string;
+  ecn?: string;
   flowVariants?: string;
   startStagger?: string;
 }
@@ -58,6 +59,7 @@ export function addLineOptions(cmd: Command): Command {
     .addOption(new Option('--recovery <policy>', 'window policy in SACK recovery: classic (cwnd = ssthresh) or prr (RFC 6937)').choices(['classic', 'prr']))
     .option('--profile <name>', `behaviour profile: ${PROFILES.join(', ')} (what ns-3, Linux or the RFCs do where they differ; explicit flags and --cc-param win)`)
     .addOption(new Option('--pacing <on|off>', 'pace departures (Linux internal pacing / fq); off by default, always on for bbr').choices(['on', 'off']))
+    .addOption(new Option('--ecn <on|off>', 'ECN (RFC 3168): data sent ECN-capable, marks echoed, one window cut per RTT without retransmission; off by default, dctcp needs it').choices(['on', 'off']))
     .option('--cc-param <key=value>', 'congestion-control parameter, repeatable (e.g. hystart=1)', (v: string, acc: string[] = []) => [...acc, v]);
 }
 
@@ -73,7 +75,7 @@ export function addScenarioOptions(cmd: Command): Command {
 /** Whether any flag of {@link addLineOptions} was given (a report then applies them to every scenario). */
 export function hasLineFlags(o: ScenarioFlags): boolean {
   const line: (keyof ScenarioFlags)[] = [
-    'bandwidth', 'delay', 'loss', 'lossDirection', 'flows', 'flowVariants', 'startStagger', 'mss', 'queue', 'accessBandwidth', 'accessDelay', 'delack', 'minRto', 'sack', 'recovery', 'profile', 'pacing', 'ccParam',
+    'bandwidth', 'delay', 'loss', 'lossDirection', 'flows', 'flowVariants', 'startStagger', 'mss', 'queue', 'accessBandwidth', 'accessDelay', 'delack', 'minRto', 'sack', 'recovery', 'profile', 'pacing', 'ecn', 'ccParam',
   ];
   return line.some((k) => o[k] !== undefined && !(Array.isArray(o[k]) && o[k].length === 0));
 }
@@ -179,6 +181,7 @@ const FLAG_FIELDS: readonly [keyof ScenarioFlags, string, RegExp][] = [
   ['accessDelay', '--access-delay', /^flows\[\d+\]\.access\.delayS$/],
   ['delack', '--delack', /^tcp\.delAckCount$/],
   ['minRto', '--min-rto', /^tcp\.minRtoS$/],
+  ['ecn', '--ecn', /^tcp\.ecn$/],
   ['ccParam', '--cc-param', /^ccParams\./],
 ];
 
@@ -241,6 +244,7 @@ export function scenarioWithFlags(base: string | Scenario, opts: ScenarioFlags, 
   if (opts.sack !== undefined) s.tcp.sack = opts.sack === 'on';
   if (opts.recovery !== undefined) s.tcp.recovery = opts.recovery as 'classic' | 'prr';
   if (opts.pacing !== undefined) s.tcp.pacing = opts.pacing === 'on';
+  if (opts.ecn !== undefined) s.tcp.ecn = opts.ecn === 'on';
   s.ccParams = { ...s.ccParams, ...f.ccParams };
   if (f.flowVariants !== undefined) {
     if (f.flowVariants.length !== s.flows.length) {

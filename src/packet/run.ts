@@ -1,4 +1,4 @@
-import { createCongestionControl } from '../cc/registry.js';
+import { createCongestionControl, getCongestionControl } from '../cc/registry.js';
 import type { CongestionControl } from '../cc/types.js';
 import { Simulator, secondsToNs } from '../engine/simulator.js';
 import { LazyTimer } from '../engine/timer.js';
@@ -7,6 +7,7 @@ import { Dumbbell } from '../net/dumbbell.js';
 import type { RunResult } from '../result/types.js';
 import { flowCc } from '../scenario/flowCc.js';
 import type { Scenario } from '../scenario/types.js';
+import type { EcnEchoMode } from '../tcp/ecn.js';
 import { TcpReceiver } from '../tcp/receiver.js';
 import { initialWindowBytes, TcpSender } from '../tcp/sender.js';
 import { EV_APP_START, EV_APP_STOP, EV_DELACK, EV_MEASURE, EV_PACE, EV_RTO, makeDispatch } from './events.js';
@@ -29,6 +30,12 @@ export interface RunOptions {
 function flowCongestionControl(scenario: Scenario, i: number): CongestionControl {
   const { variant, ccParams } = flowCc(scenario, i);
   return createCongestionControl(variant, ccParams);
+}
+
+/** How flow i's receiver echoes CE: null without ECN, DCTCP's exact echo for an algorithm that needs it (RFC 8257 3.2). */
+function ecnEcho(scenario: Scenario, i: number): EcnEchoMode | null {
+  if (scenario.tcp.ecn !== true) return null;
+  return getCongestionControl(flowCc(scenario, i).variant).needsEcn === true ? 'dctcp' : 'classic';
 }
 
 /**
@@ -75,6 +82,7 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
           sackSsthreshInput: tcp.sackSsthreshInput,
           recoverCheck: tcp.recoverCheck,
           pacing,
+          ecn: tcp.ecn === true,
         },
         new LazyTimer(sim, EV_RTO, i),
         observer,
@@ -84,7 +92,7 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
   });
   const delAckNs = secondsToNs(tcp.delAckTimeoutS);
   scenario.flows.forEach((_, i) => {
-    const cfg = { delAckCount: tcp.delAckCount, rcvBufBytes: tcp.rcvBufBytes, sack: tcp.sack };
+    const cfg = { delAckCount: tcp.delAckCount, rcvBufBytes: tcp.rcvBufBytes, sack: tcp.sack, ecn: ecnEcho(scenario, i) };
     receivers.push(new TcpReceiver(i, net, cfg, new LazyTimer(sim, EV_DELACK, i), delAckNs, sim));
   });
   net.setEndpoints({

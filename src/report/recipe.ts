@@ -7,7 +7,7 @@ import { DEFAULT_DURATION_S, isPresetName, PRESET_NAMES, presetScenario, type Pr
 import type { Scenario } from '../scenario/types.js';
 import { validateScenario } from '../scenario/check/validate.js';
 import { parseDurationS } from '../units.js';
-import { ENGINES, isVariant, VARIANTS, type Engine, type Variant } from '../variants.js';
+import { ENGINES, fluidVariants, isVariant, VARIANTS, type Engine, type Variant } from '../variants.js';
 
 /** Charts (and chart-like sections) a report can hold. */
 export const CHART_KINDS = ['cwnd', 'queue', 'goodput', 'errors', 'equations', 'stability'] as const;
@@ -96,7 +96,8 @@ export function validateRecipe(raw: unknown, source?: string, baseDir = process.
   if (typeof title !== 'string') fail('title', `must be a string, got ${JSON.stringify(title)}`, source);
   if (o.description !== undefined && typeof o.description !== 'string') fail('description', 'must be a string', source);
 
-  const variantsRaw = listOf(o.variants ?? [...VARIANTS], 'variants', source);
+  // By default every variant both engines have (a report compares them); others are named explicitly.
+  const variantsRaw = listOf(o.variants ?? fluidVariants(), 'variants', source);
   if (variantsRaw.length === 0) fail('variants', `must list at least one of ${VARIANTS.join(', ')}`, source);
   const variants = variantsRaw.map((v, i) => (isVariant(v) ? v : fail(`variants[${i}]`, `must be one of ${VARIANTS.join(', ')}, got '${String(v)}'`, source)));
   if (new Set(variants).size !== variants.length) fail('variants', 'lists a variant twice', source);

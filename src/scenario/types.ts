@@ -163,6 +163,14 @@ export interface TcpSpec {
    * algorithm that needs pacing (BBR) is paced whatever this says, as ns-3's TcpBbr forces m_pacing.
    */
   pacing?: boolean;
+  /**
+   * ECN negotiated by every flow (RFC 3168; src/tcp/ecn.ts): new data is sent ECN-capable, a marking
+   * queue discipline may set CE instead of dropping, the receiver echoes it (ECE until CWR, or
+   * DCTCP's exact echo) and the sender cuts its window once per window of data without retransmitting.
+   * Absent or false: off, as Linux (tcp_ecn = 2: only when asked) and ns-3 (UseEcn Off) default.
+   * DCTCP needs it.
+   */
+  ecn?: boolean;
 }
 
 export interface TraceSpec {

@@ -1,4 +1,5 @@
 import type { LazyTimer } from '../engine/timer.js';
+import { EcnReceiver, type EcnEchoMode } from './ecn.js';
 import { RangeSet } from './ranges.js';
 import { MAX_SACK_BLOCKS_WITH_TIMESTAMPS, SackBlocks } from './sack-blocks.js';
 
@@ -7,8 +8,9 @@ export interface AckPort {
   /**
    * @param sackBlocks [start, end) pairs, valid for `sackCount` blocks and only during the call
    *   (the receiver reuses the array).
+   * @param ece the ECN-Echo flag (always false for a flow without ECN).
    */
-  sendAck(flow: number, ackNo: number, tsEcrNs: number, rwndBytes: number, sackCount: number, sackBlocks: Float64Array): void;
+  sendAck(flow: number, ackNo: number, tsEcrNs: number, rwndBytes: number, sackCount: number, sackBlocks: Float64Array, ece: boolean): void;
 }
 
 export interface ReceiverConfig {
@@ -17,6 +19,8 @@ export interface ReceiverConfig {
   rcvBufBytes: number;
   /** RFC 2018 SACK option on the ACKs. */
   sack: boolean;
+  /** ECN negotiated, and how CE is echoed (src/tcp/ecn.ts); absent or null = no ECN. */
+  ecn?: EcnEchoMode | null;
 }
 
 /**
@@ -48,6 +52,8 @@ export class TcpReceiver {
   private tsToEchoNs = 0;
   private readonly blocks = new SackBlocks();
   private readonly blockBuf = new Float64Array(2 * MAX_SACK_BLOCKS_WITH_TIMESTAMPS);
+  /** ECN echo state, null for a flow without ECN. */
+  readonly ecn: EcnReceiver | null;
 
   constructor(
     readonly flow: number,
@@ -57,15 +63,26 @@ export class TcpReceiver {
     private readonly delAckTimer: LazyTimer,
     private readonly delAckTimeoutNs: number,
     private readonly clock: { readonly nowNs: number },
-  ) {}
+  ) {
+    this.ecn = config.ecn ? new EcnReceiver(config.ecn) : null;
+  }
 
   /** True if the receiver holds byte seq (delivered or buffered out of order). */
   holds(seq: number): boolean {
     return seq < this.rcvNxt || this.ooo.contains(seq);
   }
 
-  /** A data segment [seq, seq + len) arrived carrying timestamp tsValNs. */
-  onData(seq: number, len: number, tsValNs: number): void {
+  /**
+   * A data segment [seq, seq + len) arrived carrying timestamp tsValNs.
+   * @param ecnBits its IP ECN field and TCP CWR flag (src/tcp/ecn.ts; 0 without ECN).
+   */
+  onData(seq: number, len: number, tsValNs: number, ecnBits = 0): void {
+    let ackNow = false;
+    const ecn = this.ecn;
+    if (ecn !== null) {
+      if (ecn.ackBefore(ecnBits, this.pendingSegments)) this.sendAck();
+      ackNow = ecn.arrive(ecnBits);
+    }
     this.arrivedBytes += len;
     this.arrivedSegments++;
     const end = seq + len;
@@ -90,8 +107,8 @@ export class TcpReceiver {
       this.ooo.add(seq, end);
       if (this.config.sack) this.blocks.onOutOfOrder(seq, this.ooo);
     }
-    if (this.ooo.count > 0 || this.rcvNxt > expected + len) {
-      // A gap exists, or this segment filled one: always ACK.
+    if (this.ooo.count > 0 || this.rcvNxt > expected + len || ackNow) {
+      // A gap exists, or this segment filled one (or turned the ECN echo on): always ACK.
       this.sendAck();
       return;
     }
@@ -118,6 +135,6 @@ export class TcpReceiver {
     if (this.rcvNxt > this.highAckSent) this.highAckSent = this.rcvNxt;
     this.acksSent++;
     const n = this.config.sack ? this.blocks.write(this.blockBuf, MAX_SACK_BLOCKS_WITH_TIMESTAMPS) : 0;
-    this.port.sendAck(this.flow, this.rcvNxt, this.tsToEchoNs, this.rwndBytes, n, this.blockBuf);
+    this.port.sendAck(this.flow, this.rcvNxt, this.tsToEchoNs, this.rwndBytes, n, this.blockBuf, this.ecn !== null && this.ecn.ece);
   }
 }

@@ -1,5 +1,6 @@
 import type { AckSample, CaState, CongestionControl } from '../cc/types.js';
 import type { LazyTimer } from '../engine/timer.js';
+import { EcnSender } from './ecn.js';
 import { createRecovery, recoveryName, type AckEvent, type LossRecovery, type RecoveryContext } from './recovery/index.js';
 import { CwndKeepingRecovery } from './recovery/cwnd-keeping.js';
 import { nsToSeconds, secondsToNs } from '../units.js';
@@ -12,7 +13,8 @@ import { Tcb } from './tcb.js';
 
 /** Where the sender hands its segments (the network). */
 export interface DataPort {
-  sendData(flow: number, seq: number, len: number, isRetransmission: boolean): void;
+  /** @param ecnBits the segment's IP ECN field and TCP CWR flag (src/tcp/ecn.ts; 0 for a flow without ECN). */
+  sendData(flow: number, seq: number, len: number, isRetransmission: boolean, ecnBits: number): void;
 }
 
 /** Called after the sender handled an ACK or a timeout (traces, statistics). */
@@ -56,6 +58,8 @@ export interface SenderConfig {
   recoverCheck?: 'above' | 'atLeast';
   /** Pace departures (src/tcp/pacer.ts); forced on for an algorithm with `needsPacing`. Default off. */
   pacing?: boolean;
+  /** ECN negotiated (RFC 3168): ECT on new data, the ECN-Echo response, CWR. Absent = off. */
+  ecn?: boolean;
 }
 
 /**
@@ -106,6 +110,9 @@ export class TcpSender implements RecoveryContext {
   /** Remainder of acknowledged bytes not yet counted as a segment (ns-3 m_bytesAckedNotProcessed). */
   ackCarryBytes = 0;
 
+  /** ECN state (RFC 3168 6.1), null for a flow without ECN. */
+  readonly ecn: EcnSender | null;
+
   retransmits = 0;
   timeouts = 0;
   fastRecoveries = 0;
@@ -146,6 +153,7 @@ export class TcpSender implements RecoveryContext {
       if (paceTimer === null) throw new Error(`flow ${flow}: pacing needs a pacing timer`);
       this.pacer = new Pacer(paceTimer);
     }
+    this.ecn = config.ecn === true ? new EcnSender() : null;
   }
 
   get nowS(): number {
@@ -182,8 +190,9 @@ export class TcpSender implements RecoveryContext {
   /**
    * An ACK arrived.
    * @param sackBlocks [start, end) pairs for `sackCount` blocks (ignored without SACK).
+   * @param ece the ACK's ECN-Echo flag (read only when ECN was negotiated).
    */
-  onAck(ackNo: number, tsEcrNs: number, rwndBytes: number, sackCount = 0, sackBlocks: Float64Array | null = null): void {
+  onAck(ackNo: number, tsEcrNs: number, rwndBytes: number, sackCount = 0, sackBlocks: Float64Array | null = null, ece = false): void {
     const sb = this.sb;
     const una0 = sb.una;
     // RFC 793: an ACK below SND.UNA is stale; one above what was sent is ignored.
@@ -210,6 +219,7 @@ export class TcpSender implements RecoveryContext {
     // RFC 5681 duplicate ACK (an identical window: our receivers advertise a constant one);
     // with SACK, RFC 6675 also asks that it SACK new data.
     ev.duplicate = ackedBytes === 0 && una0 < sb.highTx && (!this.config.sack || newlySacked > 0);
+    if (this.ecn !== null) this.onEcnAck(ackNo, ece, ev.deliveredBytes);
     if (ev.duplicate || ackedBytes > 0) {
       if (ackedBytes > 0) this.onNewAck(ackNo, una0, ev);
       else this.onDupAck(ev);
@@ -304,7 +314,10 @@ export class TcpSender implements RecoveryContext {
     tcb.bytesInFlight = !this.config.sack
       ? Math.min(sb.outstandingBytes, this.flightAtDisorderBytes)
       : this.config.sackSsthreshInput === 'flightSize' ? sb.outstandingBytes : sb.pipeBytes;
-    tcb.ssthreshBytes = this.cc.ssthresh(tcb, 'dupacks', this.nowS);
+    // A loss in a window ECN already cut is not cut again (RFC 3168 6.1.2: once per window for CE and
+    // loss alike; Linux tcp_enter_recovery skips tcp_init_cwnd_reduction when in CWR).
+    if (tcb.caState !== 'cwr') tcb.ssthreshBytes = this.cc.ssthresh(tcb, 'dupacks', this.nowS);
+    this.ecn?.windowReduced(sb.highTx);
     if (this.recovery.guardsRecover) this.recoverEnd = sb.highTx;
     if (!this.recovery.fastRecovery) {
       this.enterLoss();
@@ -323,6 +336,7 @@ export class TcpSender implements RecoveryContext {
     this.dupAcks = 0;
     this.recoverEnd = this.sb.highTx;
     this.sb.markAllLost();
+    this.ecn?.windowReduced(this.sb.highTx);
   }
 
   private onNewAck(ackNo: number, una0: number, ev: AckEvent): void {
@@ -375,6 +389,14 @@ export class TcpSender implements RecoveryContext {
       sample.segmentsAcked = Math.max(0, segs - oldDup);
       this.callOnAck();
       this.setState('open');
+    } else if (state === 'cwr') {
+      // ECN window reduction under way (onEcnAck ends it): no growth until it ends (Linux
+      // tcp_cong_control grows cwnd only outside tcp_in_cwnd_reduction; ns-3 CA_CWR likewise).
+      sample.segmentsAcked = segs;
+      this.callOnAck();
+      this.restartRtoTimer();
+      if (this.recovery.usesSack && this.sb.una < this.sb.highTx && this.lossDetected()) this.startRecovery(ev);
+      return;
     } else {
       sample.segmentsAcked = segs;
       this.callOnAck();
@@ -387,6 +409,36 @@ export class TcpSender implements RecoveryContext {
       this.setState('disorder');
       this.startRecovery(ev);
     }
+  }
+
+  /**
+   * ECN on an arriving ACK (RFC 3168 6.1.2; Linux tcp_ack -> tcp_in_ack_event(CA_ACK_ECE), then
+   * tcp_fastretrans_alert: end CWR once something above high_seq is ACKed, tcp_try_to_open ->
+   * tcp_enter_cwr on ECE). An ECN-Echo in 'open' or 'disorder' cuts the window once: the variant's
+   * ssthresh as for a loss, cwnd = ssthresh at once (ns-3's classic recovery; Linux walks down to it
+   * with PRR over the round), no retransmission, CWR owed; in 'cwr', 'recovery' or 'loss' the window
+   * has already been cut for this window of data and ECE is ignored.
+   */
+  private onEcnAck(ackNo: number, ece: boolean, deliveredBytes: number): void {
+    const ecn = this.ecn!;
+    const tcb = this.tcb;
+    const e = ecn.ack;
+    e.nowS = this.nowS;
+    e.ece = ece;
+    e.deliveredBytes = deliveredBytes;
+    e.ackNo = ackNo;
+    e.sndNxt = this.sb.highTx;
+    tcb.bytesInFlight = this.sb.pipeBytes;
+    this.cc.onEcnAck?.(tcb, e);
+    if (tcb.caState === 'cwr' && ecn.endsCwr(ackNo)) this.setState('open');
+    if (!ece) return;
+    ecn.eceAcks++;
+    if (tcb.caState !== 'open' && tcb.caState !== 'disorder') return;
+    ecn.reductions++;
+    tcb.ssthreshBytes = this.cc.ssthresh(tcb, 'ecn', this.nowS);
+    tcb.cwndBytes = Math.max(tcb.ssthreshBytes, this.mssBytes);
+    ecn.windowReduced(this.sb.highTx);
+    this.setState('cwr');
   }
 
   private callOnAck(): void {
@@ -517,7 +569,7 @@ export class TcpSender implements RecoveryContext {
     }
     this.bytesSent += len;
     this.segmentsSent++;
-    this.port.sendData(this.flow, seq, len, isRetx);
+    this.port.sendData(this.flow, seq, len, isRetx, this.ecn === null ? 0 : this.ecn.segmentBits(isRetx));
     // RFC 6298 (5.1): start the timer if it is not running.
     if (!this.rtoTimer.running) this.armRto();
   }

@@ -18,6 +18,7 @@ const PARAM_SETS: Record<string, Array<Record<string, number>>> = {
   newreno: [{}],
   westwood: [{}, { estimator: 0 }, { segmentCounting: 1, filter: 1 }],
   cubic: [{}, { hystart: 1 }, { fastConvergence: 0, renoFriendly: 0 }],
+  dctcp: [{}, { g: 0.25, initialAlpha: 0.5 }],
 };
 
 describe('invariants of every algorithm on random ACK streams', () => {
@@ -33,13 +34,13 @@ describe('invariants of every algorithm on random ACK streams', () => {
           t += 0.0005 + rand() * 0.002;
           const r = rand();
           if (r < 0.002) {
-            // A loss event, handled the way the sender does.
-            const kind = r < 0.0005 ? 'timeout' : 'dupacks';
+            // A loss event or an ECN-Echo (an ECN flow's window cut), handled the way the sender does.
+            const kind = r < 0.0005 ? 'timeout' : r < 0.001 ? 'ecn' : 'dupacks';
             tcb.bytesInFlight = Math.max(MSS, Math.floor(tcb.cwndBytes * (0.5 + rand() / 2)));
             const ss = cc.ssthresh(tcb, kind, t);
             if (!(ss >= 2 * MSS) || !Number.isInteger(ss)) bad.push(`ssthresh ${ss} at ${i}`);
             tcb.ssthreshBytes = ss;
-            tcb.caState = kind === 'timeout' ? 'loss' : 'recovery';
+            tcb.caState = kind === 'timeout' ? 'loss' : kind === 'ecn' ? 'cwr' : 'recovery';
             cc.onStateChange?.(tcb, tcb.caState, t);
             tcb.cwndBytes = kind === 'timeout' || cc.recovery === 'none' ? MSS : ss;
             tcb.caState = 'open';
@@ -51,6 +52,7 @@ describe('invariants of every algorithm on random ACK streams', () => {
           const ack = { nowS: t, bytesAcked: segs * MSS, segmentsAcked: dup ? 1 : segs, duplicate: dup, rttS: 0.05 + rand() * 0.05 };
           tcb.srttS = 0.075;
           tcb.minRttS = 0.05;
+          cc.onEcnAck?.(tcb, { nowS: t, ece: rand() < 0.1, deliveredBytes: segs * MSS, ackNo: i * MSS, sndNxt: (i + 10) * MSS });
           cc.onAck?.(tcb, ack);
           if (dup) continue;
           const before = tcb.cwndBytes;

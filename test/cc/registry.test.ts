@@ -41,9 +41,9 @@ describe('registry', () => {
     }
   });
 
-  it('the recovery of each variant without SACK: tahoe none, reno/newreno/westwood/cubic newreno (RFC 5681 reno with partialAcks = 0)', () => {
+  it('the recovery of each variant without SACK: tahoe none, reno/newreno/westwood/cubic/dctcp newreno (RFC 5681 reno with partialAcks = 0)', () => {
     const rec = Object.fromEntries(VARIANTS.map((v) => [v, createCongestionControl(v).recovery]));
-    expect(rec).toEqual({ tahoe: 'none', reno: 'newreno', newreno: 'newreno', westwood: 'newreno', cubic: 'newreno' });
+    expect(rec).toEqual({ tahoe: 'none', reno: 'newreno', newreno: 'newreno', westwood: 'newreno', cubic: 'newreno', dctcp: 'newreno' });
     expect(createCongestionControl('reno', { partialAcks: 0 }).recovery).toBe('reno');
   });
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CONGESTION_CONTROLS } from '../../src/cc/registry.js';
 import { DEFAULT_MODELS_DIR } from '../../src/fluid/systems.js';
 import { PRESET_NAMES } from '../../src/scenario/presets.js';
-import { VARIANTS } from '../../src/variants.js';
+import { fluidVariants, VARIANTS } from '../../src/variants.js';
 import { cli } from './cliHarness.js';
 
 describe('cclab list', () => {
@@ -34,7 +34,7 @@ describe('cclab list', () => {
     expect(r.stdout).toContain('1 model file cannot be used (the others can)');
     const ok = await cli(['list', 'models']);
     expect(ok.code).toBe(0);
-    expect(ok.stdout.match(/\sok\s/g)).toHaveLength(VARIANTS.length);
+    expect(ok.stdout.match(/\sok\s/g)).toHaveLength(fluidVariants().length);
   });
   it('rejects an unknown topic', async () => {
     const r = await cli(['list', 'moons']);

@@ -7,7 +7,7 @@ import { DEFAULT_MODELS_DIR } from '../../src/fluid/models.js';
 import { mapScenario } from '../../src/fluid/scenarioMap.js';
 import { runFluid } from '../../src/fluid/run.js';
 import { presetScenario, PRESET_NAMES } from '../../src/scenario/presets.js';
-import { VARIANTS } from '../../src/variants.js';
+import { fluidVariants } from '../../src/variants.js';
 import { fatPipe } from './helpers.js';
 
 describe('runFluid(scenario)', () => {
@@ -34,7 +34,7 @@ describe('runFluid(scenario)', () => {
     expect(Math.abs(wEnd - Math.sqrt(2000)) / Math.sqrt(2000)).toBeLessThan(0.005);
   });
 
-  it.each(PRESET_NAMES.flatMap((p) => VARIANTS.map((v) => [p, v] as const)))('%s x %s: a RunResult shaped like the packet engine, queue in [0, B]', (preset, v) => {
+  it.each(PRESET_NAMES.flatMap((p) => fluidVariants().map((v) => [p, v] as const)))('%s x %s: a RunResult shaped like the packet engine, queue in [0, B]', (preset, v) => {
     const s = presetScenario(preset, v);
     const r = runFluid(s);
     expect(r.engine).toBe('fluid');

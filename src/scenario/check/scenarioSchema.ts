@@ -79,8 +79,9 @@ export const SCENARIO_SCHEMA: Schema = {
         sackSsthreshInput: { kind: 'enum', values: ['pipe', 'flightSize'] },
         recoverCheck: { kind: 'enum', values: ['above', 'atLeast'] },
         pacing: { kind: 'boolean' },
+        ecn: { kind: 'boolean' },
       },
-      optional: ['profile', 'initialWindow', 'rtoBackoffReset', 'sackSsthreshInput', 'recoverCheck', 'pacing'],
+      optional: ['profile', 'initialWindow', 'rtoBackoffReset', 'sackSsthreshInput', 'recoverCheck', 'pacing', 'ecn'],
     },
     ccParams: { kind: 'record', value: num(-1e12, 1e12) },
     // Keys are checked against VARIANTS and each entry against its variant's knobs by validateScenario.

@@ -1,4 +1,4 @@
-import { validateCcParams } from '../../cc/registry.js';
+import { getCongestionControl, validateCcParams } from '../../cc/registry.js';
 import { InputError } from '../../errors.js';
 import { checkQueueSpec } from '../../net/qdisc/registry.js';
 import { flowCc } from '../flowCc.js';
@@ -28,7 +28,19 @@ export function validateScenario(value: unknown, source?: string): Scenario {
     if (f.stopS !== null && f.stopS < f.startS) fail(`flows[${i}].stopS`, `must not be before startS (${f.startS}), got ${f.stopS}`);
   });
   checkCcParams(s, source);
+  checkEcnNeeded(s, fail);
   return s;
+}
+
+/** An algorithm that lives on ECN marks (DCTCP, RFC 8257) runs only where ECN was negotiated. */
+function checkEcnNeeded(s: Scenario, fail: (field: string, problem: string) => never): void {
+  if (s.tcp.ecn === true) return;
+  s.flows.forEach((_, i) => {
+    const { variant } = flowCc(s, i);
+    if (getCongestionControl(variant).needsEcn !== true) return;
+    const who = s.flows.length === 1 ? variant : `${variant} (flow ${i})`;
+    fail('tcp.ecn', `must be true to run ${who}: it reacts to ECN marks, not loss alone (RFC 8257); add --ecn on or tcp.ecn: true`);
+  });
 }
 
 /**
