@@ -59,7 +59,9 @@ describe('behaviour profiles: resolution', () => {
   it('every profile resolves into a valid scenario for every variant, and flowCc sees its knobs', () => {
     for (const p of PROFILES) {
       for (const v of VARIANTS) {
-        const s = validateScenario(applyProfile(presetScenario('lfn', v), p));
+        const base = presetScenario('lfn', v);
+        if (getCongestionControl(v).needsEcn === true) base.tcp.ecn = true; // DCTCP runs only with ECN
+        const s = validateScenario(applyProfile(base, p));
         expect(s.tcp).toMatchObject(profileTcp(p));
         expect(flowCc(s, 0).ccParams).toEqual(profileCcDefaults(p)[v] ?? {});
       }
