@@ -81,6 +81,8 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
           rtoBackoffReset: tcp.rtoBackoffReset,
           sackSsthreshInput: tcp.sackSsthreshInput,
           recoverCheck: tcp.recoverCheck,
+          rescueRetransmission: tcp.rescueRetransmission,
+          sackPartialAckTimer: tcp.sackPartialAckTimer,
           pacing,
           ecn: tcp.ecn === true,
         },

@@ -151,6 +151,26 @@ export const PROFILE_TABLE: readonly ProfileRow[] = [
     },
   },
   {
+    mechanism: 'RFC 6675 rescue retransmission (NextSeg rule 4)',
+    field: 'tcp.rescueRetransmission',
+    none: 'on',
+    values: {
+      ns3: { value: false, source: 'tcp-tx-buffer.cc NextSeg: rule (4) not implemented (the SHOULD is declined)' },
+      linux: { value: true, source: 'no rule 4 in tcp_xmit_retransmit_queue; a lost tail is probed by TLP (RFC 8985, not modelled), which the rescue stands in for' },
+      rfc: { value: true, source: 'RFC 6675 §4 NextSeg (4): SHOULD' },
+    },
+  },
+  {
+    mechanism: 'timer restart by partial ACKs in SACK recovery',
+    field: 'tcp.sackPartialAckTimer',
+    none: 'every',
+    values: {
+      ns3: { value: 'first', source: 'tcp-socket-base.cc ProcessAck: NewAck(ackNumber, m_isFirstPartialAck)' },
+      linux: { value: 'every', source: 'tcp_input.c tcp_ack: tcp_rearm_rto on every ACK of new data' },
+      rfc: { value: 'every', source: 'RFC 6298 (5.3) (RFC 6582 3.2 step 5 "Impatient" is for NewReno without SACK)' },
+    },
+  },
+  {
     mechanism: 'Reno: partial ACKs without SACK',
     field: 'cc.reno.partialAcks',
     none: '1 (stay in recovery)',

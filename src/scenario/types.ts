@@ -157,6 +157,18 @@ export interface TcpSpec {
    */
   recoverCheck?: 'above' | 'atLeast';
   /**
+   * RFC 6675 NextSeg rule 4 in SACK recovery: one "rescue" retransmission of the highest unSACKed
+   * segment per recovery when nothing else may be sent (true, the default: the RFC's SHOULD);
+   * false leaves it out, as ns-3 does, so a lost tail waits for the retransmission timer.
+   */
+  rescueRetransmission?: boolean;
+  /**
+   * Which partial ACKs of a SACK recovery restart the retransmission timer: 'every' (the default,
+   * RFC 6298 5.3, Linux) or 'first' (RFC 6582 3.2 step 5, its "Impatient" variant; ns-3 does this in
+   * SACK recovery too), so a long recovery ends in a timeout. Without SACK NewReno is Impatient already.
+   */
+  sackPartialAckTimer?: 'every' | 'first';
+  /**
    * Pace every flow's departures (src/tcp/pacer.ts: Linux internal pacing / fq, ns-3 m_pacing) at
    * the rate its algorithm sets, or for a window-based one at Linux's cwnd / SRTT x 200% (slow start)
    * or 120%. Absent or false: unpaced, as Linux and ns-3 default for the loss-based algorithms. An

@@ -56,6 +56,10 @@ export interface SenderConfig {
   sackSsthreshInput?: 'pipe' | 'flightSize';
   /** Without SACK, the RFC 6582 `recover` reading (TcpSpec.recoverCheck); default 'above'. */
   recoverCheck?: 'above' | 'atLeast';
+  /** Which partial ACKs of a SACK recovery restart the timer (TcpSpec.sackPartialAckTimer); default 'every'. */
+  sackPartialAckTimer?: 'every' | 'first';
+  /** RFC 6675 NextSeg rule 4 in SACK recovery (TcpSpec.rescueRetransmission); default true. */
+  rescueRetransmission?: boolean;
   /** Pace departures (src/tcp/pacer.ts); forced on for an algorithm with `needsPacing`. Default off. */
   pacing?: boolean;
   /** ECN negotiated (RFC 3168): ECT on new data, the ECN-Echo response, CWR. Absent = off. */
@@ -140,7 +144,7 @@ export class TcpSender implements RecoveryContext {
     this.rto = new RtoEstimator(config.minRtoS, config.maxRtoS, config.clockGranularityS);
     this.rwndBytes = config.initialRwndBytes;
     this.sb = new Scoreboard(config.mssBytes, config.sack);
-    const recovery = createRecovery(recoveryName(cc.recovery, config.sack, config.recovery), config.sack);
+    const recovery = createRecovery(recoveryName(cc.recovery, config.sack, config.recovery), config.sack, config.sackPartialAckTimer);
     this.recovery = recovery;
     if (cc.congControl !== undefined) {
       // Rate-based control (Linux cong_control): the algorithm owns cwnd, recovery only retransmits.
@@ -524,8 +528,9 @@ export class TcpSender implements RecoveryContext {
         this.retransmit(next, len);
         continue;
       }
-      // Rule 4: one rescue retransmission per recovery, of the highest unSACKed segment.
-      if (sb.rescueRxt < 0 || sb.una > sb.rescueRxt) {
+      // Rule 4: one rescue retransmission per recovery, of the highest unSACKed segment (a SHOULD;
+      // `rescueRetransmission: false` leaves it out, as ns-3's TcpTxBuffer::NextSeg does).
+      if (this.config.rescueRetransmission !== false && (sb.rescueRxt < 0 || sb.una > sb.rescueRxt)) {
         const top = sb.highestUnsacked();
         if (top < 0) return;
         const len = sb.segmentLength(top);

@@ -425,4 +425,35 @@ describe('TcpSender, profile-bound rules', () => {
     expect(initialWindowBytes(10, 9000, 'segments')).toBe(90000);
     expect(initialWindowBytes(4, 4000, 'rfc6928')).toBe(14600);
   });
+
+  it('rescueRetransmission false (ns-3 declines NextSeg rule 4): the app-limited tail above is not resent before the timer', () => {
+    for (const [rescue, expected] of [[true, [0, 4, 19]], [false, [0, 4]]] as const) {
+      const { ack, retx } = setup({ sack: true, cwndSegments: 20, appSegments: 20, ssthresh: (s) => s.sb.outstandingBytes / 2, config: { rescueRetransmission: rescue } });
+      ack(0, blocks([1, 2]));
+      ack(0, blocks([1, 3]));
+      ack(0, blocks([1, 4]));
+      for (let k = 6; k <= 13; k++) ack(0, blocks([5, k], [1, 4]));
+      expect(retx(), `rescue ${rescue}`).toEqual(expected);
+    }
+  });
+
+  it("sackPartialAckTimer 'first' (RFC 6582 Impatient, ns-3): only the first partial ACK of a SACK recovery restarts the timer; 'every' (RFC 6298 5.3) each one", () => {
+    for (const policy of ['every', 'first'] as const) {
+      const { sender, sim, ack } = setup({ sack: true, config: { sackPartialAckTimer: policy } });
+      ack(0, blocks([1, 2]));
+      ack(0, blocks([1, 3]));
+      ack(0, blocks([1, 4]));
+      ack(0, blocks([1, 4], [6, 7])); // 0 and 4, 5 missing
+      expect(sender.tcb.caState).toBe('recovery');
+      sim.run(0.3e9);
+      ack(4, blocks([6, 7])); // first partial ACK at 0.3 s: the timer runs to 0.3 + 1 s
+      sim.run(0.6e9);
+      ack(5, blocks([6, 7])); // second partial ACK at 0.6 s
+      sim.run(1.29e9);
+      expect(sender.timeouts, policy).toBe(0);
+      sim.run(1.31e9);
+      // 'first' expires 1 s after the first partial ACK; 'every' was pushed past it by the second.
+      expect([policy, sender.timeouts]).toEqual([policy, policy === 'first' ? 1 : 0]);
+    }
+  });
 });

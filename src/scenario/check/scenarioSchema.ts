@@ -78,10 +78,12 @@ export const SCENARIO_SCHEMA: Schema = {
         rtoBackoffReset: { kind: 'enum', values: ['newAck', 'rttSample'] },
         sackSsthreshInput: { kind: 'enum', values: ['pipe', 'flightSize'] },
         recoverCheck: { kind: 'enum', values: ['above', 'atLeast'] },
+        rescueRetransmission: { kind: 'boolean' },
+        sackPartialAckTimer: { kind: 'enum', values: ['every', 'first'] },
         pacing: { kind: 'boolean' },
         ecn: { kind: 'boolean' },
       },
-      optional: ['profile', 'initialWindow', 'rtoBackoffReset', 'sackSsthreshInput', 'recoverCheck', 'pacing', 'ecn'],
+      optional: ['profile', 'initialWindow', 'rtoBackoffReset', 'sackSsthreshInput', 'recoverCheck', 'rescueRetransmission', 'sackPartialAckTimer', 'pacing', 'ecn'],
     },
     ccParams: { kind: 'record', value: num(-1e12, 1e12) },
     // Keys are checked against VARIANTS and each entry against its variant's knobs by validateScenario.

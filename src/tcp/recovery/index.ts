@@ -12,7 +12,8 @@ export function recoveryName(ccRecovery: 'none' | 'reno' | 'newreno', sack: bool
   return ccRecovery;
 }
 
-export function createRecovery(name: RecoveryName, sack: boolean): LossRecovery {
+/** @param partialAckTimer SACK recovery only: which partial ACKs restart the timer (see SackClassicRecovery). */
+export function createRecovery(name: RecoveryName, sack: boolean, partialAckTimer: 'every' | 'first' = 'every'): LossRecovery {
   switch (name) {
     case 'tahoe':
       return new TahoeRecovery(sack);
@@ -21,8 +22,8 @@ export function createRecovery(name: RecoveryName, sack: boolean): LossRecovery 
     case 'newreno':
       return new NewRenoRecovery();
     case 'sack-classic':
-      return new SackClassicRecovery();
+      return new SackClassicRecovery(partialAckTimer);
     case 'sack-prr':
-      return new SackPrrRecovery();
+      return new SackPrrRecovery(partialAckTimer);
   }
 }

@@ -14,15 +14,30 @@ export class SackClassicRecovery implements LossRecovery {
   readonly usesSack = true;
   readonly guardsRecover = true;
   readonly exitsOnPartialAck = false;
+  /** No partial ACK of this recovery has restarted the timer yet (the 'first' policy). */
+  protected firstPartial = true;
+
+  /**
+   * @param partialAckTimer which partial ACKs restart the retransmission timer: 'every' (RFC 6298
+   *   5.3, Linux) or 'first' (RFC 6582 3.2 step 5, the "Impatient" variant of its section 4, as
+   *   ns-3's TcpSocketBase does in SACK recovery too: NewAck(ack, m_isFirstPartialAck)).
+   */
+  constructor(protected readonly partialAckTimer: 'every' | 'first' = 'every') {}
 
   enter(c: RecoveryContext, _ack: AckEvent): void {
+    this.firstPartial = true;
     c.tcb.cwndBytes = c.tcb.ssthreshBytes;
     c.retransmitFirstLost();
   }
 
   onAck(c: RecoveryContext, ack: AckEvent): void {
-    // RFC 6298 (5.3): every ACK of new data restarts the timer.
-    if (ack.ackedBytes > 0) c.restartRtoTimer();
+    this.restartTimerOnPartialAck(c, ack);
+  }
+
+  protected restartTimerOnPartialAck(c: RecoveryContext, ack: AckEvent): void {
+    if (ack.ackedBytes <= 0) return;
+    if (this.partialAckTimer === 'every' || this.firstPartial) c.restartRtoTimer();
+    this.firstPartial = false;
   }
 
   onTransmit(_bytes: number): void {}
@@ -51,6 +66,7 @@ export class SackPrrRecovery extends SackClassicRecovery {
   recoverFs = 0;
 
   override enter(c: RecoveryContext, ack: AckEvent): void {
+    this.firstPartial = true;
     this.prrDelivered = 0;
     this.prrOut = 0;
     // RFC 6937: RecoverFS = snd.nxt - snd.una at the start of recovery.
@@ -59,7 +75,7 @@ export class SackPrrRecovery extends SackClassicRecovery {
   }
 
   override onAck(c: RecoveryContext, ack: AckEvent): void {
-    if (ack.ackedBytes > 0) c.restartRtoTimer();
+    this.restartTimerOnPartialAck(c, ack);
     this.prrDelivered += ack.deliveredBytes;
     let sndcnt = prrSendQuota({
       prrDelivered: this.prrDelivered,
