@@ -102,6 +102,9 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
     positive(f.access.bandwidthBps, `flows[${i}].access.bandwidthBps`);
     if (f.receiverAccess) positive(f.receiverAccess.bandwidthBps, `flows[${i}].receiverAccess.bandwidthBps`);
   }
+  if ((s.bottleneck.rateChanges ?? []).length > 0) {
+    throw new InputError('bottleneck.rateChanges', 'has steps: the fluid models assume a constant bottleneck rate; use the packet engine');
+  }
   const bq = s.bottleneck.queue;
   if (!FLUID_QUEUE_KINDS.includes(bq.kind)) {
     throw new NoFluidModelError('bottleneck.queue.kind', `is '${bq.kind}': no fluid model for queue kind ${bq.kind} (the fluid engine models ${FLUID_QUEUE_KINDS.join(', ')}); use the packet engine`);

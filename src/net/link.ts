@@ -20,7 +20,7 @@ const INITIAL_RING_SLOTS = 8;
 export class Link {
   /** Time the transmitter becomes free (ns). */
   freeAtNs = 0;
-  private readonly nsPerByte: number;
+  private nsPerByte: number;
   /**
    * Ring of transmission start times of waiting packets (ascending). It starts small and doubles
    * when full: a run has thousands of access links whose queues rarely hold more than a few packets,
@@ -51,13 +51,25 @@ export class Link {
 
   constructor(
     readonly name: string,
-    readonly bandwidthBps: number,
+    public bandwidthBps: number,
     readonly delayNs: number,
     readonly qdisc: QueueDisc,
   ) {
     this.nsPerByte = 8e9 / bandwidthBps;
     this.starts = new Float64Array(INITIAL_RING_SLOTS);
     this.holdsPackets = qdisc.holdsPackets;
+  }
+
+  /**
+   * The link's rate changes (scenario `bottleneck.rateChanges`). Packets that start serialising from
+   * now on take the new rate; a FIFO link has already fixed the departure times of the packets it
+   * admitted, so those queued at the change still leave at the old rate (the queue's drain time, at
+   * most limit x old serialisation time, is the error). A held-packet discipline's packets all take
+   * the new rate. The discipline's context keeps the rate it was built with (RED's idle correction).
+   */
+  setBandwidth(bandwidthBps: number): void {
+    this.bandwidthBps = bandwidthBps;
+    this.nsPerByte = 8e9 / bandwidthBps;
   }
 
   /** Serialisation time of `bytes` on this link, integer ns. */

@@ -13,6 +13,8 @@ export const EV_APP_STOP = 4;
 export const EV_MEASURE = 5;
 /** A paced sender's next departure time (src/tcp/pacer.ts); only scheduled for paced flows. */
 export const EV_PACE = 7;
+/** The bottleneck's rate steps (`arg`: index into scenario.bottleneck.rateChanges). */
+export const EV_RATE_CHANGE = 8;
 
 /** What each kind is delivered to; `arg` is a packet id for arrivals, a link id for txEnd, a flow index otherwise. */
 export interface EventHandlers {
@@ -25,6 +27,8 @@ export interface EventHandlers {
   /** `arg` is a link id. */
   txEnd(link: number): void;
   pace(flow: number): void;
+  /** `arg` is an index into scenario.bottleneck.rateChanges. */
+  rateChange(index: number): void;
 }
 
 export function makeDispatch(h: EventHandlers): (kind: number, arg: number) => void {
@@ -38,6 +42,7 @@ export function makeDispatch(h: EventHandlers): (kind: number, arg: number) => v
   const MEASURE: number = EV_MEASURE;
   const TX_END: number = EV_TX_END;
   const PACE: number = EV_PACE;
+  const RATE_CHANGE: number = EV_RATE_CHANGE;
   return (kind, arg) => {
     switch (kind) {
       case ARRIVE:
@@ -63,6 +68,9 @@ export function makeDispatch(h: EventHandlers): (kind: number, arg: number) => v
         break;
       case PACE:
         h.pace(arg);
+        break;
+      case RATE_CHANGE:
+        h.rateChange(arg);
         break;
       default:
         throw new Error(`unknown event kind ${kind}`);

@@ -10,7 +10,7 @@ import type { Scenario } from '../scenario/types.js';
 import type { EcnEchoMode } from '../tcp/ecn.js';
 import { TcpReceiver } from '../tcp/receiver.js';
 import { initialWindowBytes, TcpSender } from '../tcp/sender.js';
-import { EV_APP_START, EV_APP_STOP, EV_DELACK, EV_MEASURE, EV_PACE, EV_RTO, makeDispatch } from './events.js';
+import { EV_APP_START, EV_APP_STOP, EV_DELACK, EV_MEASURE, EV_PACE, EV_RATE_CHANGE, EV_RTO, makeDispatch } from './events.js';
 import { FlowStats, StatsObserver } from './flow-stats.js';
 import { checkEngineInput } from './input.js';
 import { checkFlowAccounting, checkQueueAccounting, InvariantMonitor } from './invariants.js';
@@ -111,6 +111,7 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
     model.atMeasureStart = senders.map((s, i) => ({ deliveredBytes: receivers[i]!.deliveredBytes, sentBytes: s.bytesSent }));
   };
   snapshot();
+  const rateChanges = scenario.bottleneck.rateChanges ?? [];
   sim.setDispatch(
     makeDispatch({
       arrive: (p) => net.onArrive(p),
@@ -121,6 +122,7 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
       measure: snapshot,
       txEnd: (link) => net.onTxEnd(link),
       pace: (flow) => senders[flow]!.onPaceEvent(),
+      rateChange: (i) => net.links[net.bottleneckForward]!.setBandwidth(rateChanges[i]!.bandwidthBps),
     }),
   );
   scenario.flows.forEach((f, i) => {
@@ -129,6 +131,7 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
   });
   // Snapshot after everything else scheduled at that instant.
   if (fromNs > 0) sim.scheduleAt(fromNs, EV_MEASURE, 0);
+  rateChanges.forEach((c, i) => sim.scheduleAt(secondsToNs(c.atS), EV_RATE_CHANGE, i));
   return model;
 }
 

@@ -83,6 +83,17 @@ export interface BottleneckSpec {
   delayS: number;
   queue: QueueSpec;
   loss: LossSpec;
+  /**
+   * Steps of the bottleneck's forward (data) rate during the run, at increasing times: from `atS` on,
+   * the link serialises at `bandwidthBps` (BBR's "bandwidth up/down 10x" tests, a path whose capacity
+   * changes). Absent or empty: the rate stays `bandwidthBps`. packet engine only.
+   */
+  rateChanges?: RateChange[];
+}
+
+export interface RateChange {
+  atS: number;
+  bandwidthBps: number;
 }
 
 export interface FlowSpec {

@@ -11,6 +11,7 @@ import { codel } from './codel.js';
 import { droptail } from './droptail.js';
 import { fqCodel } from './fq-codel.js';
 import { pie } from './pie.js';
+import { policer } from './policer.js';
 import { red } from './red.js';
 import type { QdiscContext, QdiscParams, QdiscParamSpec, QueueDisc, QueueDiscFactory } from './types.js';
 
@@ -58,7 +59,7 @@ function register(table: Record<string, QueueDiscFactory>): Readonly<Record<stri
 }
 
 /** Every discipline, in the order the docs and error messages list them. */
-export const QUEUE_DISCS: Readonly<Record<string, QueueDiscFactory>> = register({ droptail, red, codel, fq_codel: fqCodel, pie });
+export const QUEUE_DISCS: Readonly<Record<string, QueueDiscFactory>> = register({ droptail, red, codel, fq_codel: fqCodel, pie, policer });
 
 export const QUEUE_KINDS: readonly string[] = Object.keys(QUEUE_DISCS);
 

@@ -6,6 +6,9 @@ import { int, num, type Schema } from '../schema.js';
 /** Most flows a scenario may have (files, `--flows`, sweep axes): checked before anything is allocated. */
 export const MAX_FLOWS = 10_000;
 
+/** Most steps `bottleneck.rateChanges` may list. */
+export const MAX_RATE_CHANGES = 10_000;
+
 /** Accepted ranges of every Scenario field. Wide enough for research, narrow enough to catch typos. */
 const link: Schema = {
   kind: 'object',
@@ -39,7 +42,14 @@ export const SCENARIO_SCHEMA: Schema = {
           kind: 'object',
           fields: { rate: num(0, 1, { maxExclusive: true }), direction: { kind: 'enum', values: ['data', 'both'] } },
         },
+        rateChanges: {
+          kind: 'array',
+          minItems: 0,
+          maxItems: MAX_RATE_CHANGES,
+          items: { kind: 'object', fields: { atS: num(0, 1e6), bandwidthBps: num(0, 1e13, { minExclusive: true }) } },
+        },
       },
+      optional: ['rateChanges'],
     },
     flows: {
       kind: 'array',

@@ -23,6 +23,11 @@ export function validateScenario(value: unknown, source?: string): Scenario {
   if (s.tcp.minRtoS > s.tcp.maxRtoS) fail('tcp.minRtoS', `must not exceed tcp.maxRtoS (${s.tcp.maxRtoS}), got ${s.tcp.minRtoS}`);
   if (s.tcp.recovery === 'prr' && !s.tcp.sack) fail('tcp.recovery', "'prr' needs tcp.sack: true (use 'classic' without SACK)");
   checkQueueSpec(s.bottleneck.queue, 'bottleneck.queue', source);
+  (s.bottleneck.rateChanges ?? []).forEach((c, i, all) => {
+    const field = `bottleneck.rateChanges[${i}].atS`;
+    if (c.atS >= s.durationS) fail(field, `must be below durationS (${s.durationS}), got ${c.atS}`);
+    if (i > 0 && c.atS <= all[i - 1]!.atS) fail(field, `must be after rateChanges[${i - 1}].atS (${all[i - 1]!.atS}), got ${c.atS}`);
+  });
   s.flows.forEach((f, i) => {
     if (f.startS >= s.durationS) fail(`flows[${i}].startS`, `must be below durationS (${s.durationS}), got ${f.startS}`);
     if (f.stopS !== null && f.stopS < f.startS) fail(`flows[${i}].stopS`, `must not be before startS (${f.startS}), got ${f.stopS}`);
