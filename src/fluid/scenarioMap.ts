@@ -103,7 +103,7 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
     if (f.receiverAccess) positive(f.receiverAccess.bandwidthBps, `flows[${i}].receiverAccess.bandwidthBps`);
   }
   if ((s.bottleneck.rateChanges ?? []).length > 0) {
-    throw new InputError('bottleneck.rateChanges', 'has steps: the fluid models assume a constant bottleneck rate; use the packet engine');
+    throw new NoFluidModelError('bottleneck.rateChanges', 'has steps: the fluid models assume a constant bottleneck rate; use the packet engine');
   }
   const bq = s.bottleneck.queue;
   if (!FLUID_QUEUE_KINDS.includes(bq.kind)) {

@@ -28,7 +28,7 @@ describe('scenario files', () => {
 
   it('reject unknown keys, naming the path and the known keys', () => {
     expect(() => parseScenarioText('bottleneck:\n  bandwith: 5\n', 'typo.yaml')).toThrow(
-      /typo.yaml: bottleneck.bandwith is not a known key \(known: bandwidthBps, delayS, queue, loss\)/,
+      /typo.yaml: bottleneck.bandwith is not a known key \(known: bandwidthBps, delayS, queue, loss, rateChanges\)/,
     );
   });
 
