@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { arraySpec, commandLine, defaultArraySize, sbatch, TASK, waitForSubmission, type SlurmShell } from '../../src/cluster/index.js';
+import { commonRoot } from '../../src/cluster/k8s.js';
 import { InputError } from '../../src/errors.js';
 import { cli } from '../cli/cliHarness.js';
 
@@ -141,6 +142,12 @@ describe('cclab sweep --slurm-dry-run / --k8s-indexed-job', () => {
     expect(array).toContain(`validate --variants reno --loss 1e-3 --rtt 20ms,80ms --seeds 2 --cache ${dir}/c --workers "\${SLURM_CPUS_PER_TASK:-1}" --quiet --shard "\${SLURM_ARRAY_TASK_ID}/2"\n`);
     expect(merge).toContain(`validate --variants reno --loss 1e-3 --rtt 20ms,80ms --seeds 2 --cache ${dir}/c --workers "\${SLURM_CPUS_PER_TASK:-1}" --quiet --out ${dir}/v\n`);
   });
+  it('commonRoot gives the deepest shared folder, at least /', () => {
+    expect(commonRoot(['/work/a/b', '/work/a/c/d'])).toBe('/work/a');
+    expect(commonRoot(['/work/a', '/work/a'])).toBe('/work/a');
+    expect(commonRoot(['/work/ab', '/work/a'])).toBe('/work');
+    expect(commonRoot(['/tmp/x', '/work/y'])).toBe('/');
+  });
   it('--k8s-indexed-job writes an Indexed Job whose pod k runs shard k+1, and a merge Job', async () => {
     const out = join(tmp(), 'k');
     const r = await cli([...SWEEP, '--k8s-indexed-job', '--slurm-array-size', '2', '--out', out]);
@@ -151,7 +158,10 @@ describe('cclab sweep --slurm-dry-run / --k8s-indexed-job', () => {
     const c = job.spec.template.spec.containers[0];
     expect(c.command[2]).toContain('--shard "$((JOB_COMPLETION_INDEX + 1))/2"');
     expect(c.command[2]).toContain(`exec node ${BIN} sweep`);
-    expect(c.volumeMounts[0].mountPath).toBe('/');
+    // The volume is mounted at the deepest folder holding the checkout and the output (wherever the clone lives).
+    const mount: string = c.volumeMounts[0].mountPath;
+    expect(mount).toBe(commonRoot([dirname(dirname(BIN)), out]));
+    for (const p of [BIN, out]) expect(p === mount || p.startsWith(mount.endsWith('/') ? mount : `${mount}/`)).toBe(true);
     const merge = parse(readFileSync(join(out, 'k8s/merge.yaml'), 'utf8'));
     expect(merge.spec.template.spec.containers[0].command[2]).toContain(`merge ${out}/shards/shard-1 ${out}/shards/shard-2 --out ${out}`);
   });
