@@ -9,6 +9,7 @@ const parts: Record<string, () => Promise<void>> = {
   startup: async () => (await import('./startup.js')).benchStartup(),
   packet: async () => (await import('./packet.js')).benchPacket(),
   flows: async () => (await import('./flows.js')).benchFlows(),
+  qdisc: async () => (await import('./qdisc.js')).benchQdisc(),
   fluid: async () => (await import('./fluid.js')).benchFluid(),
   sweep: async () => (await import('./sweep.js')).benchSweep(),
   scoreboard: async () => (await import('./scoreboard.js')).benchScoreboard(),

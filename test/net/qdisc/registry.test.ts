@@ -69,3 +69,15 @@ describe('the fluid engine and the new disciplines', () => {
     }
   });
 });
+
+describe('README', () => {
+  it('documents every queue kind with every parameter and its default', async () => {
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    for (const [kind, f] of Object.entries(QUEUE_DISCS)) {
+      const row = readme.split('\n').find((l) => l.startsWith(`| \`${kind}\` |`));
+      expect(row, kind).toBeDefined();
+      for (const p of f.params) expect(row, `${kind}.${p.name}`).toContain(`\`${p.name}\` (${String(p.default)}`);
+    }
+  });
+});
