@@ -165,7 +165,13 @@ export async function runClusterJob(o: ClusterFlags, checked: Preflight, r: Clus
     for (const c of k.commands) say(`  ${c}`);
     return;
   }
-  const res = await runOnSlurm(job, { opts: checked.opts, tasks: checked.tasks, dryRun: o.slurmDryRun, wait: o.wait, say });
+  // Ctrl-C while waiting stops cclab, not the jobs: say so and where their ids are.
+  const onInterrupt = () => {
+    process.stderr.write(`\ncclab: stopped waiting; the jobs keep running (ids in ${join(job.dir, 'jobs.json')}; scancel them to stop)\n`);
+    process.exit(130);
+  };
+  process.once('SIGINT', onInterrupt);
+  const res = await runOnSlurm(job, { opts: checked.opts, tasks: checked.tasks, dryRun: o.slurmDryRun, wait: o.wait, say }).finally(() => process.off('SIGINT', onInterrupt));
   if (o.slurmDryRun) {
     say(`wrote ${res.paths.array} (${r.tasks} tasks) and ${res.paths.merge}; nothing submitted`);
     return;

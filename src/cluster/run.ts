@@ -1,4 +1,4 @@
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import { writeFileAtomic } from '../io/atomicWrite.js';
 import { asUserIo, makeDirs } from '../io/outDir.js';
 import type { ShardedJob } from './job.js';
@@ -64,7 +64,7 @@ export async function runOnSlurm(job: ShardedJob, o: SlurmRunOptions): Promise<S
   }
   const shell = o.shell ?? systemShell;
   const submission = await submitArrayAndMerge(shell, paths.array, paths.merge, tasks);
-  asUserIo('--out', () => writeFileSync(paths.jobs, JSON.stringify(submission, null, 1) + '\n'));
+  asUserIo('--out', () => writeFileAtomic(paths.jobs, JSON.stringify(submission, null, 1) + '\n'));
   o.say(`submitted array job ${submission.arrayJobId} (tasks ${tasks.length === job.tasks ? `1-${job.tasks}` : tasks.join(',')}) and merge job ${submission.mergeJobId} (afterok:${submission.arrayJobId})`);
   if (!o.wait) return { paths, submission, failed: [] };
   const waited = await waitForSubmission(shell, submission, {
