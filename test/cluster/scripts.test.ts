@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -9,6 +9,18 @@ import { arraySpec, commandLine, defaultArraySize, sbatch, TASK, waitForSubmissi
 import { commonRoot } from '../../src/cluster/k8s.js';
 import { InputError } from '../../src/errors.js';
 import { cli } from '../cli/cliHarness.js';
+
+/** Runs a script with bash, asynchronously (so several can run at once). */
+function bash(script: string, env: Record<string, string>): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn('bash', [script], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', () => done({ stdout, stderr }));
+  });
+}
 
 const BIN = fileURLToPath(new URL('../../bin/cclab.js', import.meta.url));
 const dirs: string[] = [];
@@ -118,15 +130,16 @@ describe('cclab sweep --slurm-dry-run / --k8s-indexed-job', () => {
     expect(statSync(join(out, 'slurm/array.sh')).mode & 0o111).not.toBe(0);
     expect(existsSync(join(out, 'slurm/jobs.json'))).toBe(false);
   });
-  it('the scripts run as they are: each task by hand, then the merge, give the bytes of a local sweep', async () => {
+  it('the scripts run as they are: each task by hand, then the merge, give the bytes of a local sweep', { timeout: 300_000 }, async () => {
     const dir = tmp();
     const out = join(dir, 'cluster');
     await cli([...SWEEP, '--slurm-dry-run', '--slurm-array-size', '2', '--cache', join(dir, 'cache'), '--out', out]);
-    for (const task of ['1', '2']) {
-      const r = spawnSync('bash', [join(out, 'slurm/array.sh')], { encoding: 'utf8', env: { ...process.env, SLURM_ARRAY_TASK_ID: task } });
+    // Both tasks at once, as a cluster would run them.
+    const tasks = await Promise.all(['1', '2'].map((task) => bash(join(out, 'slurm/array.sh'), { SLURM_ARRAY_TASK_ID: task })));
+    tasks.forEach((r, i) => {
       expect(r.stderr).toBe('');
-      expect(r.stdout).toMatch(new RegExp(`^sweep: 2 of 4 runs \\(0 cached, 0 failed\\) in .* -> ${out}/shards/shard-${task}\\n$`));
-    }
+      expect(r.stdout).toMatch(new RegExp(`^sweep: 2 of 4 runs \\(0 cached, 0 failed\\) in .* -> ${out}/shards/shard-${i + 1}\\n$`));
+    });
     const m = spawnSync('bash', [join(out, 'slurm/merge.sh')], { encoding: 'utf8', env: process.env });
     expect(m.stdout).toBe(`merge: 4 runs from 2 folders -> ${out}\n`);
     const local = join(dir, 'local');
