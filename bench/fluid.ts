@@ -93,13 +93,13 @@ export async function benchFluid(): Promise<void> {
   // ratio is small whatever the fluid engine does; with 10 Gbit/s access links (bench/packet.ts's
   // large case) the packet engine moves tens of millions of packets.
   const ratioCases: { name: string; make: (v: (typeof VARIANTS)[number]) => Scenario; packetRuns: number; variants: readonly (typeof VARIANTS)[number][] }[] = [
-    { name: 'lfn', make: (v) => presetScenario('lfn', v, { durationS: 100 }), packetRuns: 3, variants: VARIANTS },
-    { name: 'normal-10G', make: (v) => presetScenario('normal', v, { durationS: 100, accessBps: 10e9, accessDelayS: 1e-4 }), packetRuns: 1, variants: VARIANTS },
+    { name: 'lfn', make: (v) => presetScenario('ns3-lfn', v, { durationS: 100 }), packetRuns: 3, variants: VARIANTS },
+    { name: 'normal-10G', make: (v) => presetScenario('ns3-normal', v, { durationS: 100, accessBps: 10e9, accessDelayS: 1e-4 }), packetRuns: 1, variants: VARIANTS },
     {
       // Without random loss: ns-3's packet volume (~30 M data packets through the 1 Gbit/s bottleneck).
       name: 'normal-10G p=0',
       make: (v) => {
-        const s = presetScenario('normal', v, { durationS: 100, accessBps: 10e9, accessDelayS: 1e-4 });
+        const s = presetScenario('ns3-normal', v, { durationS: 100, accessBps: 10e9, accessDelayS: 1e-4 });
         s.bottleneck.loss.rate = 0;
         return s;
       },
@@ -158,7 +158,7 @@ function breakdown(): void {
  */
 export function identicalFlows(): void {
   const scenario = (v: (typeof VARIANTS)[number], flows: number, perFlowBps: number, perFlowQueue: number): Scenario => {
-    const s = presetScenario('normal', v, { flows, startStaggerS: 0, durationS: 100, accessBps: 10e9, accessDelayS: 1e-4, bottleneckBps: perFlowBps * flows, bottleneckDelayS: 0.005 });
+    const s = presetScenario('ns3-normal', v, { flows, startStaggerS: 0, durationS: 100, accessBps: 10e9, accessDelayS: 1e-4, bottleneckBps: perFlowBps * flows, bottleneckDelayS: 0.005 });
     s.bottleneck.queue = { kind: 'droptail', limitPackets: perFlowQueue * flows };
     return s;
   };
@@ -172,7 +172,7 @@ export function identicalFlows(): void {
     let stepsSat = 0;
     const one = scenario(v, 1, 1e6, 20);
     const many = scenario(v, 1000, 1e6, 20);
-    const sat = presetScenario('normal', v, { flows: 1000, startStaggerS: 0, durationS: 100, accessBps: 10e9, accessDelayS: 1e-4, bottleneckBps: 1e9, bottleneckDelayS: 0.005 });
+    const sat = presetScenario('ns3-normal', v, { flows: 1000, startStaggerS: 0, durationS: 100, accessBps: 10e9, accessDelayS: 1e-4, bottleneckBps: 1e9, bottleneckDelayS: 0.005 });
     const hundred = scenario(v, 100, 1e6, 20);
     const t1 = time(() => (steps1 = runFluid(one).stats.solver!.steps));
     const tN = time(() => (stepsN = runFluid(many).stats.solver!.steps));

@@ -146,13 +146,13 @@ export async function benchPacket(options: { largeOnly?: boolean; heap?: boolean
   console.log('large case: normal, 10 Gbps / 0.1 ms access links, 100 s (ns-3: 1120-1230 s wall):');
   const large = { durationS: 100, accessBps: 10e9, accessDelayS: 1e-4 };
   for (const v of ['reno', 'newreno'] as Variant[]) {
-    console.log(row(`normal-10G/${v} sack`, measure('normal', v, large)));
-    console.log(row(`normal-10G/${v} no-sack`, measure('normal', v, large, undefined, false)));
+    console.log(row(`normal-10G/${v} sack`, measure('ns3-normal', v, large)));
+    console.log(row(`normal-10G/${v} no-sack`, measure('ns3-normal', v, large, undefined, false)));
   }
   // Without random loss cclab moves ns-3's packet volume (~30 M data packets through the bottleneck
   // in 100 s): the like-for-like speed comparison, SACK on (the 1.3x budget of issue 8) and off.
-  console.log(row('normal-10G/reno p=0 sack', measure('normal', 'reno', large, 0)));
-  console.log(row('normal-10G/reno p=0 no-sack', measure('normal', 'reno', large, 0, false)));
+  console.log(row('normal-10G/reno p=0 sack', measure('ns3-normal', 'reno', large, 0)));
+  console.log(row('normal-10G/reno p=0 no-sack', measure('ns3-normal', 'reno', large, 0, false)));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -8,5 +8,5 @@ import { presetScenario } from '../src/scenario/presets.js';
 
 const RUNS = 12;
 const t0 = performance.now();
-for (let i = 0; i < RUNS; i++) runPacket(presetScenario('normal', 'reno', { durationS: 200, seed: i + 1 }));
+for (let i = 0; i < RUNS; i++) runPacket(presetScenario('ns3-normal', 'reno', { durationS: 200, seed: i + 1 }));
 console.log(((performance.now() - t0) / 1000).toFixed(4));

@@ -26,7 +26,7 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
 
 function fluidGridPlan(): SweepPlan {
   return {
-    base: presetScenario('lfn', 'reno', { durationS: 20 }),
+    base: presetScenario('ns3-lfn', 'reno', { durationS: 20 }),
     axes: [headlineAxis('loss', '1e-5..1e-1:log:20'), headlineAxis('rtt', '10ms..400ms:log:20')],
     variants: ['tahoe', 'reno', 'westwood', 'cubic'],
     engines: ['fluid'],
@@ -42,7 +42,7 @@ function fluidGridPlan(): SweepPlan {
  */
 function packetPlan(): SweepPlan {
   return {
-    base: presetScenario('normal', 'reno', { durationS: 200 }),
+    base: presetScenario('ns3-normal', 'reno', { durationS: 200 }),
     axes: [headlineAxis('loss', '1e-4..1e-2:log:3'), headlineAxis('rtt', '20ms,100ms')],
     variants: ['reno', 'cubic'],
     engines: ['packet'],

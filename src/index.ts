@@ -16,7 +16,7 @@ export { VARIANTS, ENGINES, isVariant, type Variant, type Engine } from './varia
 export { InputError, EXIT_BAD_INPUT } from './errors.js';
 
 // Scenarios.
-export { PRESET_NAMES, PRESET_LINES, presetScenario, isPresetName, defaultTcp, ns3QueuePackets, type PresetName, type PresetOptions } from './scenario/presets.js';
+export { PRESET_NAMES, PRESET_LINES, LINE_NAMES, presetScenario, isPresetName, presetLine, presetSetup, presetOf, presetTitle, defaultTcp, ns3QueuePackets, type LineName, type PresetName, type PresetOptions, type PresetSetup } from './scenario/presets.js';
 export { dumbbellScenario, DUMBBELL_DEFAULTS } from './scenario/defaults.js';
 export {
   flowPath, pathLinks, propagationRttS, baseRttS, bdpPackets, fairSharesBps, fairSharePayloadBps, pathPayloadCapacityBps, sharedQueue, packetBits, payloadFraction,

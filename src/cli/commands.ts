@@ -17,7 +17,7 @@ export const COMMANDS = {
   predict: { description: 'solve the fluid (delay-differential) model of one scenario and variant, with closed-form predictions', load: () => import('./predict.js') },
   compare: { description: 'run the packet simulator and the fluid model on one scenario for several variants and compare them', load: () => import('./compare.js') },
   report: {
-    description: 'run scenarios x variants with both engines and write a self-contained HTML report (DIR/index.html plus CSV/JSON data); without a recipe or flags: every preset x every variant, 100 s',
+    description: 'run scenarios x variants with both engines and write a self-contained HTML report (DIR/index.html plus CSV/JSON data); without a recipe or flags: the study\'s three lines (normal, lfn, lossy) x every variant, 100 s',
     load: () => import('./report.js'),
   },
   sweep: {

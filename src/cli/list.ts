@@ -49,13 +49,13 @@ export async function listModels(dir?: string): Promise<{ dir: string; models: L
 }
 
 async function presetsText(json: boolean): Promise<string> {
-  const { PRESET_NAMES, PRESET_LINES, presetScenario } = await import('../scenario/presets.js');
+  const { PRESET_NAMES, presetTitle, presetScenario } = await import('../scenario/presets.js');
   const rows = PRESET_NAMES.map((name) => {
     const s = presetScenario(name, 'reno');
     const a = s.flows[0]!.access;
     return {
       name,
-      title: PRESET_LINES[name].title,
+      title: presetTitle(name),
       bottleneckBps: s.bottleneck.bandwidthBps,
       bottleneckDelayS: s.bottleneck.delayS,
       loss: s.bottleneck.loss.rate,
@@ -72,7 +72,7 @@ async function presetsText(json: boolean): Promise<string> {
     ['preset', 'bottleneck', 'one-way delay', 'loss p', 'access link', 'queue', 'MSS', 'tightest link'],
     ...rows.map((r) => [
       r.name, formatRate(r.bottleneckBps), formatSeconds(r.bottleneckDelayS), `${r.loss} (${r.lossDirection})`, `${formatRate(r.accessBps)}, ${formatSeconds(r.accessDelayS)}`,
-      `${r.queuePackets} packets`, `${r.mssBytes} B`, r.tightestLink === 'access' ? 'access link (10 Mbit/s caps goodput)' : 'bottleneck',
+      `${r.queuePackets} packets`, `${r.mssBytes} B`, r.tightestLink === 'access' ? `access link (${formatRate(r.accessBps)} caps goodput)` : 'bottleneck',
     ]),
   ]);
 }

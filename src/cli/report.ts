@@ -9,6 +9,7 @@ import { PACKAGE_ROOT } from '../io/packageRoot.js';
 import { loadRecipe, MAX_REPORT_REPS, recipeFromFlags, resolveScenarios, type ReportRecipe } from '../report/recipe.js';
 import { parseDurationS, parseInteger } from '../units.js';
 import { ENGINES, VARIANTS } from '../variants.js';
+import { PRESET_NAMES } from '../scenario/presets.js';
 import { addLineOptions, hasLineFlags, parseEngines, scenarioWithFlags, type ScenarioFlags } from './scenarioOptions.js';
 import { warnAbout } from './warnings.js';
 
@@ -76,7 +77,7 @@ export function register(program: Command): void {
     .command('report')
     .description(COMMANDS.report.description)
     .option('--recipe <file>', 'report recipe (.yaml or .json), e.g. reports/recipes/seed-study.yaml')
-    .option('--scenarios <list>', 'comma-separated presets (normal, lfn, lossy) or scenario files')
+    .option('--scenarios <list>', `comma-separated presets (${PRESET_NAMES.join(', ')}) or scenario files (default: normal, lfn, lossy)`)
     .option('--variants <list>', `comma-separated variants: ${VARIANTS.join(', ')}`)
     .option('--engines <list>', `engines to run: ${ENGINES.join(', ')} (default both)`)
     .option('--reps <n>', `replications of every packet run (seeds derived from --seed as in sweeps; tables show medians with 95% intervals), 1..${MAX_REPORT_REPS}`)

@@ -9,8 +9,9 @@ import { checkPlan, checkPlanSize, planSize, validatePoints, type SweepPlan } fr
 import { DEFAULT_MAX_RUNS } from '../runs/spec.js';
 import { parseInteger } from '../units.js';
 import { VARIANTS } from '../variants.js';
+import { PRESET_NAMES } from '../scenario/presets.js';
 import { formatDuration, progressReporter } from './progress.js';
-import { bottleneckWarnings } from './warnings.js';
+import { cliWarnings } from './warnings.js';
 import { parseEngines, parseVariantList, scenarioFromOptions, type ScenarioFlags } from './scenarioOptions.js';
 
 /**
@@ -78,9 +79,9 @@ export function planFromFlags(o: SweepFlags): SweepPlan {
 /** The nominal bottleneck is not the tightest link at some grid point (e.g. --bandwidth above the access rate). */
 function warnings(plan: SweepPlan): string[] {
   const bw = plan.axes.find((a) => a.name === 'bandwidthBps');
-  if (!bw) return bottleneckWarnings(plan.base);
+  if (!bw) return cliWarnings(plan.base);
   const top = Math.max(...bw.values.map(Number));
-  return bottleneckWarnings({ ...plan.base, bottleneck: { ...plan.base.bottleneck, bandwidthBps: top } });
+  return cliWarnings({ ...plan.base, bottleneck: { ...plan.base.bottleneck, bandwidthBps: top } });
 }
 
 export function register(program: Command): void {
@@ -98,7 +99,7 @@ export function register(program: Command): void {
     .option('--set <path=range>', 'sweep any scenario field by path, repeatable (e.g. tcp.minRtoS=200ms,1s; flows.*.access.delayS=5ms,50ms)', collect)
     .option('--reps <n>', 'replications per point (distinct derived seeds; deterministic engines run once)', '5')
     .option('--seed <n>', 'sweep seed every run seed is derived from', '1')
-    .option('--scenario <name|file>', 'base scenario: preset (normal, lfn, lossy) or a .json/.yaml file', 'normal')
+    .option('--scenario <name|file>', `base scenario: preset (${PRESET_NAMES.join(', ')}) or a .json/.yaml file`, 'normal')
     .option('--duration <time>', 'simulated time of each run, e.g. 20s')
     .option('--delay <time>', 'base bottleneck one-way delay (before --rtt scaling)')
     .option('--mss <bytes>', 'TCP maximum segment size in bytes')

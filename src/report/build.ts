@@ -2,6 +2,7 @@ import { cwndOnGrid } from '../compare/compare.js';
 import type { ComparisonCase } from '../compare/run.js';
 import { uniformGrid } from '../compare/resample.js';
 import type { RunResult, Series } from '../result/types.js';
+import type { Scenario } from '../scenario/types.js';
 import { VARIANT_FACTS, type Variant } from '../variants.js';
 import { cclabVersion } from '../page/assets.js';
 import { buildChart, chartId, type BuiltChart } from '../page/chartkit.js';
@@ -15,7 +16,7 @@ import type { ReportRecipe } from './recipe.js';
 import { cwndIntro, errorsIntro, goodputIntro, headline, modelsHtml, rerunHtml, scenarioLine, scenarioTableHtml, validityIntro } from './sections.js';
 import { COMPARISON_COLUMNS, comparisonRows, closedFormFlags, primaryClosed, comparisonTableHtml, errorsAgainstMedian, FlagNotes, GOODPUT_COLUMNS, goodputRows, goodputTableHtml, packetGoodput, SCENARIO_COLUMNS, scenarioRows } from './tables.js';
 import { caseKey, summarise, type ReplicatedFigures } from './replicates.js';
-import { coverageText, lineFigures, lineParagraph, referenceTableHtml, type LineFigures } from './seedStudy.js';
+import { coverageText, lineFigures, lineParagraph, referenceTableHtml, setupPairs, setupsHtml, type LineFigures } from './seedStudy.js';
 import { compactResult } from '../runs/compact.js';
 
 export interface BuildOptions {
@@ -27,6 +28,8 @@ export interface BuildOptions {
   now?: Date;
   /** Replicated packet figures per case (caseKey); default: each case's own packet run. */
   replicates?: ReadonlyMap<string, ReplicatedFigures>;
+  /** The recipe's contrast: its scenarios and their replicated packet figures (caseKey). */
+  contrast?: { scenarios: readonly Scenario[]; figures: ReadonlyMap<string, ReplicatedFigures> };
 }
 
 export interface BuiltReport {
@@ -127,7 +130,13 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
 
   // Goodput.
   const notes = new FlagNotes();
-  const referenceHtml = referenceIntro(recipe, lines) + referenceTableHtml(lines, variants) + lines.map(lineParagraph).join('');
+  const contrastLines = (opts.contrast?.scenarios ?? []).map((s) => lineFigures(s, variants, opts.contrast!.figures));
+  const setups = setupsHtml(setupPairs(lines, contrastLines), variants, { mainDurationS: recipe.durationS, otherDurationS: recipe.contrast?.durationS ?? recipe.durationS });
+  if (contrastLines.length > 0) {
+    const rows = contrastLines.flatMap((l) => l.rows.map((r) => ({ ...setupRow(r.cclab), scenario: l.scenario.name, variant: r.variant })));
+    files.set('contrast.csv', toCsv(rows, CONTRAST_COLUMNS));
+  }
+  const referenceHtml = referenceIntro(recipe, lines) + referenceTableHtml(lines, variants) + lines.map(lineParagraph).join('') + setups;
   let goodputHtml = goodputIntro() + goodputTableHtml(cases, scenarioNames, variants, notes, figures);
   if (recipe.charts.includes('goodput')) {
     const bars: GoodputBar[] = cases.flatMap((cc) => {
@@ -251,7 +260,7 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
     modelsSection = modelsHtml(docs, warnings) + (modelErrors.length ? `<p class="untrusted">Not shown: ${modelErrors.map(escapeHtml).join('; ')}</p>` : '');
   }
 
-  const dataFiles = ['goodput.csv', 'goodput.json', 'comparison.csv', 'comparison.json', 'scenarios.csv', 'scenarios.json', 'recipe.json', 'charts/'];
+  const dataFiles = ['goodput.csv', 'goodput.json', 'comparison.csv', 'comparison.json', 'scenarios.csv', 'scenarios.json', 'recipe.json', ...(contrastLines.length > 0 ? ['contrast.csv'] : []), 'charts/'];
   const sections: Section[] = [
     { id: 'reference-section', title: 'Which congestion control suits which line', html: referenceHtml },
     { id: 'goodput-section', title: 'The models against the simulation', html: goodputHtml + validityIntro() + notes.html() },
@@ -288,6 +297,14 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
   for (const c of charts) files.set(c.specFile.path, c.specFile.text);
   files.set('index.html', html);
   return { html, files, warnings, charts: charts.length };
+}
+
+const CONTRAST_COLUMNS = ['scenario', 'variant', 'runs', 'goodput_median_bps', 'goodput_low_bps', 'goodput_high_bps', 'coverage'] as const;
+
+/** A contrast case's figures as a CSV row (blank where none). */
+function setupRow(f: ReplicatedFigures | undefined) {
+  const g = f?.goodput;
+  return { runs: g?.n ?? 0, goodput_median_bps: g?.median, goodput_low_bps: g?.low, goodput_high_bps: g?.high, coverage: g?.coverage };
 }
 
 /** Which queue the panel shows: the slowest link on the path, which on ns-3's presets is the access link. */

@@ -3,7 +3,7 @@ import { parseDataFile } from '../io/yaml.js';
 import { InputError } from '../errors.js';
 import { readUserFile } from '../io/userFile.js';
 import { loadScenarioFile, parseScenarioText } from '../scenario/check/load.js';
-import { DEFAULT_DURATION_S, isPresetName, PRESET_NAMES, presetScenario, type PresetName } from '../scenario/presets.js';
+import { DEFAULT_DURATION_S, isPresetName, LINE_NAMES, PRESET_NAMES, presetLine, presetScenario, type PresetName } from '../scenario/presets.js';
 import type { Scenario } from '../scenario/types.js';
 import { validateScenario } from '../scenario/check/validate.js';
 import { parseDurationS } from '../units.js';
@@ -39,11 +39,26 @@ export interface ReportRecipe {
   charts: ChartKind[];
   /** Optional paragraph shown under the title. */
   description?: string;
+  /** The recipe's lines on another setup, packet engine only, their ranking set beside the scenarios'. */
+  contrast?: RecipeContrast;
   /** The file it came from (shown in the rerun command). */
   source?: string;
 }
 
-const KEYS = ['name', 'title', 'description', 'scenarios', 'variants', 'duration', 'durationS', 'seed', 'reps', 'engines', 'charts'] as const;
+/**
+ * `contrast:` the same lines on another setup (the seed study: ns3-lfn beside lfn, the line with its
+ * own bottleneck), run with the packet engine only (no charts), with their own duration and
+ * replications; the page sets each line's ranking of the variants on both setups side by side. A
+ * contrast preset is set beside the recipe's scenario of the same line (`lfn` beside `ns3-lfn`).
+ */
+export interface RecipeContrast {
+  scenarios: (PresetName | Scenario)[];
+  durationS: number;
+  reps: number;
+}
+
+const KEYS = ['name', 'title', 'description', 'scenarios', 'variants', 'duration', 'durationS', 'seed', 'reps', 'engines', 'charts', 'contrast'] as const;
+const CONTRAST_KEYS = ['scenarios', 'duration', 'reps'] as const;
 /** Most replications a report runs per scenario x variant (a sweep is the tool for more). */
 export const MAX_REPORT_REPS = 100;
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -102,7 +117,7 @@ export function validateRecipe(raw: unknown, source?: string, baseDir = process.
   const variants = variantsRaw.map((v, i) => (isVariant(v) ? v : fail(`variants[${i}]`, `must be one of ${VARIANTS.join(', ')}, got '${String(v)}'`, source)));
   if (new Set(variants).size !== variants.length) fail('variants', 'lists a variant twice', source);
 
-  const scenariosRaw = listOf(o.scenarios ?? [...PRESET_NAMES], 'scenarios', source);
+  const scenariosRaw = listOf(o.scenarios ?? [...LINE_NAMES], 'scenarios', source);
   if (scenariosRaw.length === 0) fail('scenarios', `must list at least one of ${PRESET_NAMES.join(', ')} (or scenario files)`, source);
   // Each scenario runs with every variant: it is checked with each (ccParams must suit them all).
   const scenarios = scenariosRaw.map((s, i) => {
@@ -114,23 +129,12 @@ export function validateRecipe(raw: unknown, source?: string, baseDir = process.
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup !== undefined) fail('scenarios', `lists '${dup}' twice (scenario names must be unique)`, source);
 
-  const durRaw = o.duration ?? o.durationS ?? DEFAULT_DURATION_S;
-  let durationS: number;
-  if (typeof durRaw === 'number') durationS = durRaw;
-  else if (typeof durRaw === 'string') {
-    try {
-      durationS = parseDurationS(durRaw, 'duration');
-    } catch (e) {
-      return fail('duration', e instanceof InputError ? e.problem : String(e), source);
-    }
-  } else return fail('duration', `must be a time such as 20s or 100 (seconds), got ${JSON.stringify(durRaw)}`, source);
-  if (!(durationS > 3 && durationS <= 1e5)) fail('duration', `must be in (3 s, 100000 s] (the application stops 2.9 s before the end), got ${durationS} s`, source);
+  const durationS = durationOf(o.duration ?? o.durationS ?? DEFAULT_DURATION_S, 'duration', source);
 
   const seed = o.seed ?? 1;
   if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1) fail('seed', `must be a whole number in [0, 4294967295], got ${JSON.stringify(seed)}`, source);
 
-  const reps = o.reps ?? 1;
-  if (typeof reps !== 'number' || !Number.isInteger(reps) || reps < 1 || reps > MAX_REPORT_REPS) fail('reps', `must be a whole number in [1, ${MAX_REPORT_REPS}], got ${JSON.stringify(reps)}`, source);
+  const reps = repsOf(o.reps ?? 1, 'reps', source);
 
   const enginesRaw = listOf(o.engines ?? [...ENGINES], 'engines', source);
   if (enginesRaw.length === 0) fail('engines', `must list at least one of ${ENGINES.join(', ')}`, source);
@@ -144,8 +148,51 @@ export function validateRecipe(raw: unknown, source?: string, baseDir = process.
 
   const recipe: ReportRecipe = { name, title, scenarios, variants, durationS, seed, reps, engines, charts };
   if (typeof o.description === 'string') recipe.description = o.description;
+  if (o.contrast !== undefined) recipe.contrast = contrastOf(o.contrast, scenarios, variants, source, baseDir);
   if (source !== undefined) recipe.source = source;
   return recipe;
+}
+
+function durationOf(raw: unknown, field: string, source?: string): number {
+  let durationS: number;
+  if (typeof raw === 'number') durationS = raw;
+  else if (typeof raw === 'string') {
+    try {
+      durationS = parseDurationS(raw, field);
+    } catch (e) {
+      return fail(field, e instanceof InputError ? e.problem : String(e), source);
+    }
+  } else return fail(field, `must be a time such as 20s or 100 (seconds), got ${JSON.stringify(raw)}`, source);
+  if (!(durationS > 3 && durationS <= 1e5)) fail(field, `must be in (3 s, 100000 s] (the application stops 2.9 s before the end), got ${durationS} s`, source);
+  return durationS;
+}
+
+function repsOf(raw: unknown, field: string, source?: string): number {
+  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 1 || raw > MAX_REPORT_REPS) fail(field, `must be a whole number in [1, ${MAX_REPORT_REPS}], got ${JSON.stringify(raw)}`, source);
+  return raw;
+}
+
+/** The line of a preset entry (`ns3-lfn` -> `lfn`); undefined for a scenario of a file or inline. */
+export function entryLine(e: PresetName | Scenario): string | undefined {
+  return typeof e === 'string' ? presetLine(e) : undefined;
+}
+
+function contrastOf(raw: unknown, main: readonly (PresetName | Scenario)[], variants: Variant[], source: string | undefined, baseDir: string): RecipeContrast {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('contrast', 'must be a mapping with scenarios, duration and reps', source);
+  const o = raw as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (!(CONTRAST_KEYS as readonly string[]).includes(k)) fail(`contrast.${k}`, `is not a contrast field (accepted: ${CONTRAST_KEYS.join(', ')})`, source);
+  }
+  const list = listOf(o.scenarios ?? [...LINE_NAMES], 'contrast.scenarios', source);
+  const scenarios = list.map((s, i) => {
+    const e = scenarioEntry(s, i, source, baseDir, variants[0]!);
+    const line = entryLine(e);
+    const partner = main.find((m) => entryLine(m) === line && m !== e);
+    if (line === undefined || !partner) fail(`contrast.scenarios[${i}]`, `must be a preset whose line (${LINE_NAMES.join(', ')}) is among the recipe's scenarios, got ${JSON.stringify(s)}`, source);
+    return e;
+  });
+  if (scenarios.length === 0) fail('contrast.scenarios', 'must list at least one preset', source);
+  return { scenarios, durationS: durationOf(o.duration ?? DEFAULT_DURATION_S, 'contrast.duration', source), reps: repsOf(o.reps ?? 1, 'contrast.reps', source) };
 }
 
 /** Parse recipe text (YAML, or JSON by extension) into a validated recipe. */
@@ -188,6 +235,13 @@ export function recipeFromFlags(flags: RecipeFlags, base?: ReportRecipe): Report
   raw.reps = flags.reps ?? from?.reps;
   raw.engines = flags.engines ?? from?.engines;
   raw.charts = flags.charts ?? from?.charts;
+  if (from?.contrast) {
+    // Scenarios chosen by flags keep the contrast lines they still hold.
+    const main = (raw.scenarios ?? []) as unknown[];
+    const lines = new Set<string | undefined>(main.map((s) => (typeof s === 'string' && isPresetName(s) ? presetLine(s) : undefined)));
+    const kept = from.contrast.scenarios.filter((s) => entryLine(s) !== undefined && lines.has(entryLine(s)) && !main.includes(s));
+    if (kept.length > 0) raw.contrast = { scenarios: kept, duration: from.contrast.durationS, reps: from.contrast.reps };
+  }
   for (const k of Object.keys(raw)) if (raw[k] === undefined) delete raw[k];
   try {
     const r = validateRecipe(raw);
@@ -205,14 +259,23 @@ export function recipeFromFlags(flags: RecipeFlags, base?: ReportRecipe): Report
 
 /** The recipe's scenarios as complete Scenarios (the variant is replaced per run). */
 export function resolveScenarios(recipe: ReportRecipe): Scenario[] {
-  return recipe.scenarios.map((s) => {
-    if (typeof s === 'string') return presetScenario(s, recipe.variants[0]!, { durationS: recipe.durationS, seed: recipe.seed });
+  return resolveEntries(recipe.scenarios, recipe.variants[0]!, recipe.durationS, recipe.seed);
+}
+
+/** The contrast's scenarios as complete Scenarios, with the contrast's duration; none without one. */
+export function resolveContrast(recipe: ReportRecipe): Scenario[] {
+  return recipe.contrast ? resolveEntries(recipe.contrast.scenarios, recipe.variants[0]!, recipe.contrast.durationS, recipe.seed) : [];
+}
+
+function resolveEntries(entries: readonly (PresetName | Scenario)[], variant: Variant, durationS: number, seed: number): Scenario[] {
+  return entries.map((s) => {
+    if (typeof s === 'string') return presetScenario(s, variant, { durationS, seed });
     const c = structuredClone(s);
-    c.durationS = recipe.durationS;
-    c.seed = recipe.seed;
+    c.durationS = durationS;
+    c.seed = seed;
     for (const f of c.flows) {
-      if (f.stopS !== null && f.stopS > recipe.durationS) f.stopS = Math.max(f.startS, recipe.durationS - 2.9);
-      if (f.startS >= recipe.durationS) f.startS = 0;
+      if (f.stopS !== null && f.stopS > durationS) f.stopS = Math.max(f.startS, durationS - 2.9);
+      if (f.startS >= durationS) f.startS = 0;
     }
     if (c.measureFromS >= c.durationS) c.measureFromS = 0;
     return c;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../io/packageRoot.js';
-import { isPresetName, presetScenario } from '../scenario/presets.js';
+import { isPresetName, presetLine, presetScenario, presetSetup } from '../scenario/presets.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Variant } from '../variants.js';
 
@@ -65,14 +65,16 @@ export function usesSack(s: Scenario): boolean {
 }
 
 /**
- * The preset a scenario is, unchanged apart from its seed, variant and duration (the references are
- * 100 s runs: a different duration is allowed, and said so); undefined for any other scenario.
+ * The study's line (normal, lfn, lossy: the references' key) when a scenario is an ns3-* preset,
+ * unchanged apart from its seed, variant and duration (the references are 100 s runs: a different
+ * duration is allowed, and said so); undefined for any other scenario. The study and ns-3's
+ * reference runs used ns-3's example setup, so the lines with their own bottleneck have none.
  */
 export function referencePreset(s: Scenario): string | undefined {
-  if (!isPresetName(s.name)) return undefined;
+  if (!isPresetName(s.name) || presetSetup(s.name) !== 'ns3-example') return undefined;
   const p = presetScenario(s.name, s.variant, { durationS: s.durationS, seed: s.seed });
   // SACK on or off both have a reference (ns-3's rows for each setting); ns-3's example recovers
   // with TcpClassicRecovery, but a PRR run is still the same line.
   const strip = (x: Scenario) => JSON.stringify({ ...x, trace: null, ccParams: null, tcp: { ...x.tcp, sack: null, recovery: null } });
-  return strip(p) === strip(s) ? s.name : undefined;
+  return strip(p) === strip(s) ? presetLine(s.name) : undefined;
 }

@@ -1,4 +1,5 @@
 import type { EngineSet } from '../engines.js';
+import { isPresetName, presetLine } from '../scenario/presets.js';
 import type { Scenario } from '../scenario/types.js';
 import type { CompactRun } from '../runs/compact.js';
 import { executeRuns } from '../runs/execute.js';
@@ -15,9 +16,13 @@ import type { Variant } from '../variants.js';
  * and worker threads.
  */
 
-/** Seed of replication `rep` of scenario `name` in a report seeded with `seed`. */
+/**
+ * Seed of replication `rep` of scenario `name` in a report seeded with `seed`. A preset counts as its
+ * line, so `lfn` and `ns3-lfn` meet the same seeds (the two setups of a line compared on common random
+ * numbers; and the seeds the ns-3 setup had when it was called `lfn`).
+ */
 export function reportSeed(seed: number, name: string, rep: number): number {
-  return deriveSeed(seed, { scenario: name }, rep);
+  return deriveSeed(seed, { scenario: isPresetName(name) ? presetLine(name) : name }, rep);
 }
 
 export interface ReplicatedFigures {

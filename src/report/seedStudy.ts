@@ -1,5 +1,6 @@
 import { formatBps, formatMbps as mbps, formatNumber, formatPct } from '../compare/format.js';
 import { flowPath, payloadFraction } from '../scenario/path.js';
+import { isPresetName, presetLine, type PresetName } from '../scenario/presets.js';
 import type { Scenario } from '../scenario/types.js';
 import { VARIANT_FACTS, type Variant } from '../variants.js';
 import { escapeHtml } from '../page/html.js';
@@ -151,3 +152,81 @@ export function winnerSentence(w: LineWinner): string {
 
 /** Variants that have an ns-3 counterpart (Tahoe has none). */
 export const NS3_VARIANTS = Object.keys(NS3_VARIANT) as Variant[];
+
+/** A line on two setups: the recipe's scenario and the contrast's, with their figures. */
+export interface SetupPair {
+  main: LineFigures;
+  other: LineFigures;
+}
+
+/** The contrast's lines beside the recipe's scenario of the same line (`lfn` beside `ns3-lfn`). */
+export function setupPairs(lines: readonly LineFigures[], contrast: readonly LineFigures[]): SetupPair[] {
+  const lineOf = (l: LineFigures) => (isPresetName(l.scenario.name) ? presetLine(l.scenario.name) : undefined);
+  return contrast.flatMap((other) => {
+    const main = lines.find((l) => lineOf(l) !== undefined && lineOf(l) === lineOf(other));
+    return main ? [{ main, other }] : [];
+  });
+}
+
+/** "normal (1 Gbit/s, 1 ms; access 10 Gbit/s, 0.1 ms)": the links that make a setup. */
+function setupText(s: Scenario): string {
+  const a = s.flows[0]!.access;
+  const tight = flowPath(s, 0).tightest;
+  return `${formatBps(s.bottleneck.bandwidthBps)} line, ${formatNumber(1000 * s.bottleneck.delayS)} ms, behind a ${formatBps(a.bandwidthBps)}, ${formatNumber(1000 * a.delayS)} ms access link: the ${tight.role === 'bottleneck' ? 'line' : 'access link'} is the bottleneck`;
+}
+
+/** Ranking by median packet goodput, best first. */
+function rankingOf(l: LineFigures): Variant[] {
+  return l.rows.filter((r) => r.cclab && Number.isFinite(r.cclab.goodput.median)).sort((a, b) => b.cclab!.goodput.median - a.cclab!.goodput.median).map((r) => r.variant);
+}
+
+/** Pairs of variants ordered differently by two rankings (a Kendall distance), of all pairs both rank. */
+function swappedPairs(a: readonly Variant[], b: readonly Variant[]): { swapped: number; pairs: number } {
+  const both = a.filter((v) => b.includes(v));
+  let swapped = 0;
+  let pairs = 0;
+  for (let i = 0; i < both.length; i++) {
+    for (let j = i + 1; j < both.length; j++) {
+      pairs++;
+      if (b.indexOf(both[i]!) > b.indexOf(both[j]!)) swapped++;
+    }
+  }
+  return { swapped, pairs };
+}
+
+/**
+ * The study's question asked twice: each line as ns-3's example ran it (behind its 10 Mbit/s access
+ * link) and as the study describes it (its own bottleneck), cclab's packet medians with intervals on
+ * both, each setup's ranking and winner, and whether the ranking survives.
+ */
+export function setupsHtml(pairs: readonly SetupPair[], variants: readonly Variant[], info: { mainDurationS: number; otherDurationS: number }): string {
+  if (pairs.length === 0) return '';
+  const head1 = `<tr><th class="label" rowspan="2">variant</th>${pairs.map((p) => `<th class="group" colspan="2">${escapeHtml(presetLine(p.main.scenario.name as PresetName))}</th>`).join('')}</tr>`;
+  const head2 = `<tr>${pairs.map((p) => `<th class="first" title="${escapeHtml(setupText(p.main.scenario))}">${escapeHtml(p.main.scenario.name)}</th><th title="${escapeHtml(setupText(p.other.scenario))}">${escapeHtml(p.other.scenario.name)}</th>`).join('')}</tr>`;
+  const cell = (l: LineFigures, v: Variant, first: boolean) => {
+    const g = l.rows.find((r) => r.variant === v)?.cclab?.goodput;
+    const win = l.winner.separated && l.winner.best === v;
+    const ci = g && Number.isFinite(g.low) ? `<span class="ci">[${mbps(g.low)}, ${mbps(g.high)}]</span>` : '';
+    return `<td class="${first ? 'first ' : ''}cclab${win ? ' winner' : ''}">${g ? mbps(g.median) : '–'}${win ? '<span class="win" aria-label="winner">★</span>' : ''}${ci}</td>`;
+  };
+  const body = variants.map((v) => `<tr data-variant="${v}"><th class="label" scope="row">${escapeHtml(title(v))}</th>${pairs.map((p) => cell(p.main, v, true) + cell(p.other, v, false)).join('')}</tr>`);
+  const n = (l: LineFigures) => l.rows.find((r) => r.cclab)?.cclab?.goodput.n ?? 0;
+  const intro =
+    `<h3 id="setups">Does the ranking survive a real bottleneck?</h3><p>The study ran its three lines on ns-3's example setup, where a 10 Mbit/s, 45 ms access link sits in front of every line: on normal and lfn that link, not the line, is the bottleneck. ` +
+    `Here each line also runs as the study describes it, its own bottleneck (access link 10× the line's rate, 0.1 ms; queues by the same BDP rule). cclab's packet engine, goodput in Mbit/s: median and 95% interval of ${n(pairs[0]!.main)} runs of ${formatNumber(info.mainDurationS)} s on the example's setup, of ${n(pairs[0]!.other)} runs of ${formatNumber(info.otherDurationS)} s on the line's own; the seeds are the same on both setups (common random numbers). ★: the setup's winner, where its interval lies above every other variant's.</p>`;
+  const table = `<div class="table-wrap"><table class="goodput reference" id="setups-table"><caption>Goodput in Mbit/s on both setups</caption><thead>${head1}${head2}</thead><tbody>${body.join('')}</tbody></table></div>`;
+  const notes = pairs.map((p) => {
+    const a = rankingOf(p.main);
+    const b = rankingOf(p.other);
+    const { swapped, pairs: all } = swappedPairs(a, b);
+    const line = presetLine(p.main.scenario.name as PresetName);
+    const same = a[0] === b[0];
+    const verdict =
+      swapped === 0
+        ? 'the ranking survives unchanged'
+        : `${swapped} of ${all} pairs of variants swap places${same ? `, ${title(a[0]!)} stays on top` : `, the top changes from ${title(a[0]!)} to ${title(b[0]!)}`}`;
+    const winners = `${winnerSentence(p.main.winner)} ${winnerSentence(p.other.winner)}`;
+    return `<p class="line-note" id="setups-${escapeHtml(line)}"><strong>${escapeHtml(line)}.</strong> ${escapeHtml(`On ns-3's example setup (${setupText(p.main.scenario)}) cclab ranks ${a.map(title).join(' > ')}; on the line's own bottleneck (${setupText(p.other.scenario)}) ${b.map(title).join(' > ')}: ${verdict}. ${winners}`)}</p>`;
+  });
+  return intro + table + notes.join('');
+}

@@ -11,7 +11,7 @@ import { compactResult } from '../runs/compact.js';
 import { assertReplaceable, writeDirAtomic } from './atomicDir.js';
 import { buildReport, chartCount } from './build.js';
 import { defaultModelDocs, type ModelDocSource } from './models.js';
-import { resolveScenarios, type ReportRecipe } from './recipe.js';
+import { resolveContrast, resolveScenarios, type ReportRecipe } from './recipe.js';
 
 export interface WriteReportOptions {
   /** `onProgress(done, total, label)`: engine runs, then charts, then the write. */
@@ -69,7 +69,9 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
   const withFluid = recipe.engines.includes('fluid');
   const nCases = opts.cases?.length ?? scenarios.length * recipe.variants.length;
   const runs = opts.cases ? 0 : nCases * recipe.engines.length;
-  const reps = opts.cases || !withPacket ? 0 : nCases * (recipe.reps - 1);
+  const contrastScenarios = opts.cases || !withPacket ? [] : resolveContrast(recipe);
+  const contrastRuns = contrastScenarios.length * recipe.variants.length * (recipe.contrast?.reps ?? 0);
+  const reps = opts.cases || !withPacket ? 0 : nCases * (recipe.reps - 1) + contrastRuns;
   const total = runs + reps + chartCount(recipe, nCases) + 1;
   const progress = opts.onProgress;
 
@@ -133,6 +135,22 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
     comparison: { ...c.comparison, flags: c.comparison.flags.filter((f) => !(f.code === 'run-failed' && f.subject !== 'closed-form' && (f.subject === 'fluid' ? c.fluid : c.packet).failure?.startsWith(NOT_RUN))) },
   }));
   const rest = await others;
+  // The contrast's runs (packet only, no charts) after the others, on the same workers.
+  const contrastFigures =
+    contrastScenarios.length > 0
+      ? await replicatePacket(contrastScenarios, recipe.variants, {
+          reps: recipe.contrast!.reps,
+          seed: recipe.seed,
+          cacheDir: opts.cacheDir ?? null,
+          ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+          ...(opts.modelsDir !== undefined ? { modelsDir: resolvePath(opts.modelsDir) } : {}),
+          ...(opts.engines ? { engines: opts.engines, workers: 0 } : {}),
+          ...(progress ? { onProgress: (d: number) => progress(runs + reps - contrastRuns + d, total, 'contrast runs') } : {}),
+        })
+      : undefined;
+  const contrast = contrastFigures
+    ? { scenarios: contrastScenarios, figures: new Map([...contrastFigures].map(([k, r]) => [k, summarise(r.seeds, r.runs)])) }
+    : undefined;
   const replicates = rest
     ? new Map(
         cases.map((c) => {
@@ -149,6 +167,7 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
     models,
     outDir: shownOut,
     ...(replicates ? { replicates } : {}),
+    ...(contrast ? { contrast } : {}),
     ...(opts.now ? { now: opts.now } : {}),
     ...(progress ? { onChart: (d: number, _t: number, label: string) => progress(runs + reps + d, total, `chart ${label}`) } : {}),
   });

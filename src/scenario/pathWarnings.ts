@@ -1,6 +1,7 @@
 import { flowPath, payloadFraction, type LinkRole } from './path.js';
 import type { Scenario } from './types.js';
 import { formatRate } from '../units.js';
+import { isPresetName, presetScenario, presetSetup } from './presets.js';
 
 const LINK: Record<LinkRole, { name: string; fix: string }> = {
   access: { name: 'access link', fix: '--access-bandwidth' },
@@ -9,9 +10,11 @@ const LINK: Record<LinkRole, { name: string; fix: string }> = {
 };
 
 /**
- * Warnings when the link called the bottleneck is not the tightest one on a flow's path: presets give
- * every sender a 10 Mbit/s access link (as ns-3's example does), so `--bandwidth 1Gbps` on `normal`
- * would otherwise look like a 1 Gbit/s run while it is capped at 8.6 Mbit/s of goodput.
+ * Warnings when the link called the bottleneck is not the tightest one on a flow's path: the ns3-*
+ * presets give every sender a 10 Mbit/s access link (as ns-3's example does), so `--bandwidth 1Gbps`
+ * on `ns3-lfn` would otherwise look like a 1 Gbit/s run while it is capped at 8.6 Mbit/s of goodput.
+ * Pages state it whatever the scenario; the command line is quiet about an ns3-* preset with its own
+ * links (see {@link isNs3ExampleLinks}).
  */
 export function bottleneckWarnings(s: Scenario): string[] {
   const slower = s.flows.map((_, i) => flowPath(s, i)).filter((p) => p.tightest.role !== 'bottleneck' && p.tightest.bandwidthBps < s.bottleneck.bandwidthBps);
@@ -28,3 +31,17 @@ export function bottleneckWarnings(s: Scenario): string[] {
   ];
 }
 
+
+/**
+ * An ns3-* preset whose bottleneck and access links are the preset's own (by name and rates): its slow
+ * access link is what the preset is for (ns-3's example), so the command line does not warn about it.
+ */
+export function isNs3ExampleLinks(s: Scenario): boolean {
+  if (!isPresetName(s.name) || presetSetup(s.name) !== 'ns3-example') return false;
+  const p = presetScenario(s.name, s.variant);
+  const a = p.flows[0]!.access;
+  return (
+    s.bottleneck.bandwidthBps === p.bottleneck.bandwidthBps &&
+    s.flows.every((f) => f.access.bandwidthBps === a.bandwidthBps && f.receiverAccess === null)
+  );
+}

@@ -2,20 +2,46 @@ import type { Variant } from '../variants.js';
 import type { FlowSpec, Scenario, TcpSpec } from './types.js';
 
 /**
- * The seed study's three lines (its Table 1), on the setup of ns-3's `tcp-variants-comparison`
- * example (see ../shared/reference/ns3/README.md), so that cclab's numbers can be checked against ns-3:
- * - one sender access link of 10 Mbps / 45 ms, then the "bottleneck" link, no receiver access link;
- * - MTU 400 B: MSS 340 B, 54 B of headers on the wire (TCP 20 + timestamps 12, IP 20, PPP 2);
+ * The seed study's three lines (its Table 1), each on two setups:
+ * - `normal`, `lfn`, `lossy`: the lines as the study describes them, each line its own bottleneck:
+ *   the sender's access link runs 10x faster than the line with 0.1 ms of delay (what ns-3's example
+ *   runs with `--access_bandwidth` and `--access_delay` set so), everything else as in the example;
+ * - `ns3-normal`, `ns3-lfn`, `ns3-lossy`: the literal setup of ns-3's `tcp-variants-comparison`
+ *   example (see ../shared/reference/ns3/README.md), which the study ran and ns-3's reference data
+ *   use: one 10 Mbps / 45 ms access link in front of every line, so on normal and lfn the access link,
+ *   not the line, is the bottleneck.
+ * Common to both (the example's choices):
+ * - no receiver access link; MTU 400 B: MSS 340 B, 54 B of headers on the wire (TCP 20 + timestamps
+ *   12, IP 20, PPP 2);
  * - every device queue holds floor(BDP / MTU) packets (ns-3's PfifoFast limit) plus the 100-packet
  *   device queue behind it, BDP = min(access, bottleneck rate) x 2 x (access + bottleneck delay);
  * - Bernoulli loss `error_p` on the bottleneck in both directions (data at the sink, ACKs at the gateway);
  * - the application starts at 0.1 s and stops 3 s before the end; goodput is measured over [0, duration].
  */
-export const PRESET_NAMES = ['normal', 'lfn', 'lossy'] as const;
+export const LINE_NAMES = ['normal', 'lfn', 'lossy'] as const;
+export type LineName = (typeof LINE_NAMES)[number];
+export const PRESET_NAMES = ['normal', 'lfn', 'lossy', 'ns3-normal', 'ns3-lfn', 'ns3-lossy'] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
 
 export function isPresetName(x: unknown): x is PresetName {
   return typeof x === 'string' && (PRESET_NAMES as readonly string[]).includes(x);
+}
+
+/** Which setup a preset runs its line on: the study's own bottleneck, or ns-3's example. */
+export type PresetSetup = 'study' | 'ns3-example';
+
+export function presetSetup(name: PresetName): PresetSetup {
+  return name.startsWith('ns3-') ? 'ns3-example' : 'study';
+}
+
+/** The study's line a preset runs (`ns3-lfn` -> `lfn`). */
+export function presetLine(name: PresetName): LineName {
+  return (name.startsWith('ns3-') ? name.slice(4) : name) as LineName;
+}
+
+/** The preset of a line on a setup (`lfn`, 'ns3-example' -> `ns3-lfn`). */
+export function presetOf(line: LineName, setup: PresetSetup): PresetName {
+  return setup === 'ns3-example' ? `ns3-${line}` : line;
 }
 
 interface PresetLine {
@@ -25,12 +51,21 @@ interface PresetLine {
   lossRate: number;
 }
 
-export const PRESET_LINES: Readonly<Record<PresetName, PresetLine>> = {
+export const PRESET_LINES: Readonly<Record<LineName, PresetLine>> = {
   normal: { title: 'Normal line: 1 Gbps, 1 ms, p = 1e-4', bottleneckBps: 1e9, bottleneckDelayS: 0.001, lossRate: 1e-4 },
   lfn: { title: 'Long fat network: 100 Mbps, 100 ms, p = 1e-3', bottleneckBps: 100e6, bottleneckDelayS: 0.1, lossRate: 1e-3 },
   lossy: { title: 'Lossy line: 1 Mbps, 10 ms, p = 0.1', bottleneckBps: 1e6, bottleneckDelayS: 0.01, lossRate: 0.1 },
 };
 
+/** A preset's title: its line, and the setup when it is ns-3's example. */
+export function presetTitle(name: PresetName): string {
+  const t = PRESET_LINES[presetLine(name)].title;
+  return presetSetup(name) === 'ns3-example' ? `${t}, behind ns-3's example 10 Mbps / 45 ms access link` : t;
+}
+
+/** The study's setup: every access link this many times the line's rate, with STUDY_ACCESS_DELAY_S. */
+export const STUDY_ACCESS_SPEEDUP = 10;
+export const STUDY_ACCESS_DELAY_S = 0.0001;
 export const NS3_ACCESS_BPS = 10e6;
 export const NS3_ACCESS_DELAY_S = 0.045;
 export const NS3_MTU_BYTES = 400;
@@ -79,17 +114,21 @@ export interface PresetOptions {
 export const PRESET_FIRST_START_S = 0.1;
 export const PRESET_START_STAGGER_S = 0.1;
 
-/** A preset as a full Scenario. Flow i (0-based) starts at 0.1 + i x stagger s (ns-3's example: 0.1 (i + 1) s). */
+/**
+ * A preset as a full Scenario. Flow i (0-based) starts at 0.1 + i x stagger s (ns-3's example: 0.1 (i + 1) s).
+ * On the study's setup the access link follows an overridden line rate (10x it) unless given.
+ */
 export function presetScenario(name: PresetName, variant: Variant, opts: PresetOptions = {}): Scenario {
   const line = {
-    ...PRESET_LINES[name],
+    ...PRESET_LINES[presetLine(name)],
     ...(opts.bottleneckBps !== undefined && { bottleneckBps: opts.bottleneckBps }),
     ...(opts.bottleneckDelayS !== undefined && { bottleneckDelayS: opts.bottleneckDelayS }),
     ...(opts.lossRate !== undefined && { lossRate: opts.lossRate }),
   };
   const durationS = opts.durationS ?? DEFAULT_DURATION_S;
-  const accessBps = opts.accessBps ?? NS3_ACCESS_BPS;
-  const accessDelayS = opts.accessDelayS ?? NS3_ACCESS_DELAY_S;
+  const study = presetSetup(name) === 'study';
+  const accessBps = opts.accessBps ?? (study ? STUDY_ACCESS_SPEEDUP * line.bottleneckBps : NS3_ACCESS_BPS);
+  const accessDelayS = opts.accessDelayS ?? (study ? STUDY_ACCESS_DELAY_S : NS3_ACCESS_DELAY_S);
   const queuePackets = ns3QueuePackets(accessBps, accessDelayS, line.bottleneckBps, line.bottleneckDelayS);
   const flowCount = opts.flows ?? 1;
   const flows: FlowSpec[] = [];

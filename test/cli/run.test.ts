@@ -14,7 +14,7 @@ function withoutWall(json: Record<string, unknown>): Record<string, unknown> {
 
 describe('cclab simulate / predict: runs', () => {
   it('simulate --json prints one object with the documented keys, reproducible by seed', async () => {
-    const args = ['simulate', '--scenario', 'lossy', '--variant', 'newreno', '--duration', '20s', '--seed', '3', '--json'];
+    const args = ['simulate', '--scenario', 'ns3-lossy', '--variant', 'newreno', '--duration', '20s', '--seed', '3', '--json'];
     const a = await cli(args);
     expect(a.code).toBe(0);
     const ja = JSON.parse(a.stdout) as Record<string, unknown>;
@@ -31,7 +31,7 @@ describe('cclab simulate / predict: runs', () => {
 
   it('simulate --out writes the result, summary, scenario and tidy traces', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'cclab-out-')), 'run');
-    const r = await cli(['simulate', '--scenario', 'lossy', '--variant', 'cubic', '--duration', '10s', '--out', dir]);
+    const r = await cli(['simulate', '--scenario', 'ns3-lossy', '--variant', 'cubic', '--duration', '10s', '--out', dir]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/goodput\s+\d/);
     for (const f of ['result.json', 'summary.json', 'scenario.json', 'traces.csv']) expect(existsSync(join(dir, f))).toBe(true);
@@ -45,7 +45,7 @@ describe('cclab simulate / predict: runs', () => {
   });
 
   it('predict --json gives the same keys with engine fluid, plus the closed forms that apply (as a process)', () => {
-    const r = cclabProcess(['predict', '--scenario', 'lfn', '--variant', 'reno', '--duration', '20s', '--json']);
+    const r = cclabProcess(['predict', '--scenario', 'ns3-lfn', '--variant', 'reno', '--duration', '20s', '--json']);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout) as Record<string, unknown> & { closedForm: { formula: string; appliesTo: string[] }[] };
     for (const k of REQUIRED_KEYS) expect(j).toHaveProperty(k);
@@ -58,13 +58,13 @@ describe('cclab simulate / predict: runs', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cclab-models-'));
     cpSync(DEFAULT_MODELS_DIR, dir, { recursive: true });
     writeFileSync(join(dir, 'westwood.model.yaml'), 'kind: flow\nid: westwood\nequations: [\n');
-    const r = await cli(['predict', '--scenario', 'normal', '--variant', 'newreno', '--duration', '5s', '--stability', '--json', '--models', dir]);
+    const r = await cli(['predict', '--scenario', 'ns3-normal', '--variant', 'newreno', '--duration', '5s', '--stability', '--json', '--models', dir]);
     expect(r.stderr).not.toMatch(/westwood/);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout) as { stability: { regime: string; W0: number; feedback: boolean; stable: boolean } };
     expect(j.stability).toMatchObject({ regime: 'empty', feedback: false, stable: true });
     expect(j.stability.W0).toBeCloseTo(85.7, 1);
-    const broken = await cli(['predict', '--scenario', 'normal', '--variant', 'westwood', '--duration', '5s', '--stability', '--models', dir]);
+    const broken = await cli(['predict', '--scenario', 'ns3-normal', '--variant', 'westwood', '--duration', '5s', '--stability', '--models', dir]);
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/^cclab: error: .*westwood\.model\.yaml/m);
   });

@@ -27,11 +27,11 @@ async function inputError(argv: string[]): Promise<InputError> {
 
 describe('cclab compare and cclab report: bad input', () => {
   it('should reject an unknown variant before running anything', async () => {
-    const e = await inputError(['compare', '--scenario', 'lossy', '--variants', 'reno,bbr']);
+    const e = await inputError(['compare', '--scenario', 'ns3-lossy', '--variants', 'reno,bbr']);
     expect(e.message).toBe("--variants must be one of tahoe, reno, newreno, westwood, cubic, dctcp, got 'bbr'");
   });
   it('should reject bad scenario flags with the flag named', async () => {
-    expect((await inputError(['compare', '--scenario', 'lossy', '--loss', '2'])).field).toBe('--loss');
+    expect((await inputError(['compare', '--scenario', 'ns3-lossy', '--loss', '2'])).field).toBe('--loss');
   });
   it('should reject a bad report recipe file and bad report flags in one line', async () => {
     expect((await inputError(['report', '--recipe', '/nonexistent.yaml'])).message).toContain("cannot read file '/nonexistent.yaml'");

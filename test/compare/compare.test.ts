@@ -89,7 +89,7 @@ describe('compareRuns', () => {
   });
 
   it('should compare a one-flow closed form with the packet goodput per flow', () => {
-    const spec = presetScenario('lossy', 'reno', { durationS: 10, flows: 2 });
+    const spec = presetScenario('ns3-lossy', 'reno', { durationS: 10, flows: 2 });
     const tr = sampled(10, 100, sawtooth(20, 2, 0.1));
     const packet = syntheticRun({ engine: 'packet', scenario: spec, cwndSegments: tr, goodputBps: 200_000, meanCwndSegments: 16 });
     const fluid = syntheticRun({ engine: 'fluid', scenario: spec, cwndSegments: tr, goodputBps: 200_000, meanCwndSegments: 16 });
@@ -102,7 +102,7 @@ describe('compareRuns', () => {
 
   it('should flag timeouts, tiny windows and bandwidth limits instead of trusting the error', () => {
     const tr = sampled(10, 100, () => 1.5);
-    const spec = presetScenario('lossy', 'reno', { durationS: 10 });
+    const spec = presetScenario('ns3-lossy', 'reno', { durationS: 10 });
     const cap = pathPayloadCapacityBps(spec);
     expect(cap).toBeCloseTo((1e6 * 340) / 394, 6);
     const packet = syntheticRun({ engine: 'packet', cwndSegments: tr, meanCwndSegments: 1.5, timeouts: 12, fastRecoveries: 3, goodputBps: 0.9 * cap });
@@ -121,7 +121,7 @@ describe('compareRuns', () => {
 
   it('should flag timeouts that leave the sender idle for a large share of the run, even when fast recoveries outnumber them', () => {
     const tr = sampled(100, 100, () => 5);
-    const spec = presetScenario('lossy', 'cubic', { durationS: 100 });
+    const spec = presetScenario('ns3-lossy', 'cubic', { durationS: 100 });
     // 32 timeouts of at least minRto = 1 s in 100 s: >= 32% idle, above the 20% threshold; 91 fast recoveries.
     const packet = syntheticRun({ engine: 'packet', scenario: spec, cwndSegments: tr, meanCwndSegments: 5, timeouts: 32, fastRecoveries: 91, goodputBps: 5e4 });
     const fluid = syntheticRun({ engine: 'fluid', scenario: spec, cwndSegments: tr, meanCwndSegments: 5, goodputBps: 9e4 });
@@ -134,7 +134,7 @@ describe('compareRuns', () => {
   });
 
   it('should flag a receiver-window-limited flow, and a closed form its theory module marks receive-window limited', () => {
-    const spec = presetScenario('lossy', 'reno', { durationS: 10 });
+    const spec = presetScenario('ns3-lossy', 'reno', { durationS: 10 });
     spec.tcp.rcvBufBytes = 10 * spec.mssBytes; // 10 segments
     // cwnd at 10 segments (the receive window) from t = 2 s of 10 s: 80% of the time
     const tr = steps([0, 2], [5, 10], 10);

@@ -56,7 +56,7 @@ export interface SyntheticRun {
 
 /** A RunResult with a given cwnd trace (one flow) and summary figures; what an engine would return. */
 export function syntheticRun(o: SyntheticRun): RunResult {
-  const spec = o.scenario ?? presetScenario('lossy', o.variant ?? 'reno', { durationS: o.cwndSegments.t.at(-1) ?? 10 });
+  const spec = o.scenario ?? presetScenario('ns3-lossy', o.variant ?? 'reno', { durationS: o.cwndSegments.t.at(-1) ?? 10 });
   const mss = spec.mssBytes;
   const cwndBytes = { t: o.cwndSegments.t, v: o.cwndSegments.v.map((x) => x * mss) };
   const meanSeg = o.meanCwndSegments ?? o.cwndSegments.v.reduce((a, b) => a + b, 0) / Math.max(1, o.cwndSegments.v.length);

@@ -5,15 +5,15 @@ import { presetScenario } from '../../src/scenario/presets.js';
 import { fakeEngines } from '../report/fakeEngines.js';
 
 describe('runComparison', () => {
-  const lossy = presetScenario('lossy', 'reno', { durationS: 10 });
-  const lfn = presetScenario('lfn', 'reno', { durationS: 10 });
+  const lossy = presetScenario('ns3-lossy', 'reno', { durationS: 10 });
+  const lfn = presetScenario('ns3-lfn', 'reno', { durationS: 10 });
 
   it('should run both engines on every scenario x variant, replacing the variant, with progress per run', async () => {
     const progress: string[] = [];
     const cases = await runComparison([lossy, lfn], ['reno', 'cubic'], { engines: fakeEngines, onProgress: (d, t, l) => progress.push(`${d}/${t} ${l}`) });
-    expect(cases.map((c) => `${c.scenario.name}/${c.comparison.variant}/${c.packet.variant}/${c.fluid.variant}`)).toEqual(['lossy/reno/reno/reno', 'lossy/cubic/cubic/cubic', 'lfn/reno/reno/reno', 'lfn/cubic/cubic/cubic']);
+    expect(cases.map((c) => `${c.scenario.name}/${c.comparison.variant}/${c.packet.variant}/${c.fluid.variant}`)).toEqual(['ns3-lossy/reno/reno/reno', 'ns3-lossy/cubic/cubic/cubic', 'ns3-lfn/reno/reno/reno', 'ns3-lfn/cubic/cubic/cubic']);
     expect(progress[0]).toBe('0/8 starting');
-    expect(progress.at(-1)).toBe('8/8 lfn cubic fluid');
+    expect(progress.at(-1)).toBe('8/8 ns3-lfn cubic fluid');
     expect(cases[0]!.closed.map((c) => c.formula)).toEqual(['mathis']);
   });
 

@@ -36,7 +36,7 @@ function measured(s: Scenario, fromS: number): Scenario {
 }
 
 const PATHS: { name: string; make: (v: Variant) => Scenario }[] = [
-  { name: 'lfn', make: (v) => measured(presetScenario('lfn', v, { durationS: 100 }), 20) },
+  { name: 'lfn', make: (v) => measured(presetScenario('ns3-lfn', v, { durationS: 100 }), 20) },
   { name: 'fat p=1e-4', make: (v) => measured(fatPipe(v, 1e-4, 300), 30) },
   { name: 'fat p=1e-3', make: (v) => measured(fatPipe(v, 1e-3, 100), 20) },
   { name: 'fat p=1e-2', make: (v) => measured(fatPipe(v, 1e-2, 60), 10) },

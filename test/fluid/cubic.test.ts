@@ -4,7 +4,7 @@ import { presetScenario } from '../../src/scenario/presets.js';
 
 describe('CUBIC at a 2 s RTT (issue 10: it used to park at the receive window after its first loss)', () => {
   // lfn with a 955 ms bottleneck: RTT 2 s, the queues follow the preset's BDP rule (6350 packets).
-  const s = presetScenario('lfn', 'cubic', { bottleneckDelayS: 0.955 });
+  const s = presetScenario('ns3-lfn', 'cubic', { bottleneckDelayS: 0.955 });
   it('leaves every post-loss hold-off: one congestion event per ~1/(p x rate), loss rate p, far below the receive window', () => {
     const r = runFluid(s);
     expect(r.status).toBe('ok');

@@ -25,7 +25,7 @@ const relErr = (model: number, ref: number): number => (model - ref) / ref;
 describe('fluid models on the lossy line: timeouts with back-off and idle time (issue 10)', () => {
   it('goodput within 25% of the packet median over 10 seeds, every variant; every model counts the timeouts the packet engine has', () => {
     for (const variant of fluidVariants() as readonly Variant[]) {
-      const s = presetScenario('lossy', variant);
+      const s = presetScenario('ns3-lossy', variant);
       const packets = packetRuns(s, SEEDS);
       const fluid = runFluid(s);
       expect(fluid.status, fluid.failure).toBe('ok');
@@ -45,7 +45,7 @@ describe('fluid models on the lossy line: timeouts with back-off and idle time (
     // Measured: Reno +1.7%, NewReno +1.3% (timeouts 33 and 38 vs the packet medians 39.5 and 41). Westwood+
     // is left out: its line sits on a fold there (-41%; +44% with a 3% smaller extra count).
     for (const variant of ['reno', 'newreno'] as const) {
-      const s = presetScenario('lossy', variant);
+      const s = presetScenario('ns3-lossy', variant);
       s.tcp.sack = false;
       const packets = packetRuns(s, SEEDS);
       const fluid = runFluid(s).summary;
@@ -58,8 +58,8 @@ describe('fluid models on the lossy line: timeouts with back-off and idle time (
 
   it('ACK losses are part of the timeouts: with loss on data only both engines gain alike (Reno +42%, CUBIC +25% packet; 10 seeds)', () => {
     for (const variant of ['reno', 'cubic'] as const) {
-      const both = presetScenario('lossy', variant);
-      const data = presetScenario('lossy', variant);
+      const both = presetScenario('ns3-lossy', variant);
+      const data = presetScenario('ns3-lossy', variant);
       data.bottleneck.loss.direction = 'data';
       const gp = (s: Scenario): number => median(packetRuns(s, SEEDS).map((r) => r.goodputBps));
       const packetGain = gp(data) / gp(both);

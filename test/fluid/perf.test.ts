@@ -43,7 +43,7 @@ describe('fluid engine performance measures keep the answers', () => {
 
   it('normal with 10 Gbit/s access and no random loss runs through for every variant (echo landing margin)', () => {
     for (const v of fluidVariants()) {
-      const s = presetScenario('normal', v, { durationS: 10, accessBps: 10e9, accessDelayS: 1e-4 });
+      const s = presetScenario('ns3-normal', v, { durationS: 10, accessBps: 10e9, accessDelayS: 1e-4 });
       s.bottleneck.loss.rate = 0;
       const r = runFluid(s, { gridPoints: 10 });
       expect(r.status, `${v}: ${r.failure}`).toBe('ok');

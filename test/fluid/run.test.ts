@@ -57,16 +57,16 @@ describe('runFluid(scenario)', () => {
   });
 
   it('maps the ns-3 presets to the 10 Mbps access link when it is tighter than the bottleneck', () => {
-    expect(mapScenario(presetScenario('lfn', 'reno')).link.where).toBe('access');
-    expect(mapScenario(presetScenario('normal', 'reno')).link.where).toBe('access');
-    expect(mapScenario(presetScenario('lossy', 'reno')).link.where).toBe('bottleneck');
-    const { flows } = mapScenario(presetScenario('lfn', 'reno'));
+    expect(mapScenario(presetScenario('ns3-lfn', 'reno')).link.where).toBe('access');
+    expect(mapScenario(presetScenario('ns3-normal', 'reno')).link.where).toBe('access');
+    expect(mapScenario(presetScenario('ns3-lossy', 'reno')).link.where).toBe('bottleneck');
+    const { flows } = mapScenario(presetScenario('ns3-lfn', 'reno'));
     // 2 x (45 + 100) ms plus one data packet and one ACK serialised on both links.
     expect(flows[0]!.Tp).toBeCloseTo(0.29 + (394 + 54) * 8 * (1 / 10e6 + 1 / 100e6), 9);
   });
 
   it('drop-tail without random loss: the flow fills the link and the queue reaches the buffer', () => {
-    const s = presetScenario('lfn', 'newreno', { durationS: 60 });
+    const s = presetScenario('ns3-lfn', 'newreno', { durationS: 60 });
     s.bottleneck.loss.rate = 0;
     const r = runFluid(s);
     const { link } = mapScenario(s);
@@ -77,7 +77,7 @@ describe('runFluid(scenario)', () => {
   });
 
   it('two symmetric flows share the link equally', () => {
-    const s = presetScenario('lfn', 'reno', { flows: 2, durationS: 60 });
+    const s = presetScenario('ns3-lfn', 'reno', { flows: 2, durationS: 60 });
     const r = runFluid(s);
     expect(r.status).toBe('ok');
     const [a, b] = r.flows.map((f) => f.summary.goodputBps);
@@ -85,7 +85,7 @@ describe('runFluid(scenario)', () => {
   });
 
   it('RED drops early: the queue stays far below the buffer that drop-tail would fill', () => {
-    const s = presetScenario('lossy', 'newreno', { durationS: 60 });
+    const s = presetScenario('ns3-lossy', 'newreno', { durationS: 60 });
     s.bottleneck.loss.rate = 0;
     s.bottleneck.queue = { kind: 'red', limitPackets: 100, minThPackets: 5, maxThPackets: 15, maxP: 0.1, weight: 0.002, gentle: true };
     const red = runFluid(s);
@@ -100,15 +100,15 @@ describe('runFluid(scenario)', () => {
   });
 
   it('bad parameters are InputErrors naming the field', () => {
-    const s = presetScenario('lfn', 'cubic');
+    const s = presetScenario('ns3-lfn', 'cubic');
     s.ccParams = { beta: 2 };
     expect(() => runFluid(s)).toThrow(InputError);
     expect(() => runFluid(s)).toThrow(/ccParams\.beta must be in \[[\d.]+, [\d.]+\]/);
-    expect(() => runFluid(presetScenario('lfn', 'reno'), { params: { nosuch: 1 } })).toThrow(/params\.nosuch is not a parameter of reno\.model\.yaml/);
-    const finite = presetScenario('lfn', 'reno');
+    expect(() => runFluid(presetScenario('ns3-lfn', 'reno'), { params: { nosuch: 1 } })).toThrow(/params\.nosuch is not a parameter of reno\.model\.yaml/);
+    const finite = presetScenario('ns3-lfn', 'reno');
     finite.flows[0]!.bytes = 1e6;
     expect(() => runFluid(finite)).toThrow(/flows\[0\]\.bytes is 1000000: the fluid models describe bulk transfers only/);
-    const bad = presetScenario('lfn', 'reno');
+    const bad = presetScenario('ns3-lfn', 'reno');
     bad.bottleneck.loss.rate = 1.5;
     expect(() => runFluid(bad)).toThrow(/bottleneck\.loss\.rate must be in \[0, 1\)/);
   });
@@ -118,7 +118,7 @@ describe('runFluid(scenario)', () => {
     copyFileSync(join(DEFAULT_MODELS_DIR, 'bottleneck.model.yaml'), join(d, 'bottleneck.model.yaml'));
     const boom = `kind: flow\nid: reno\ntitle: blows up\ncitation: a test of failure reporting\nstates:\n  W: { unit: segments, initial: 10 }\noutputs:\n  - rate = 1\n  - cwnd = W\nequations:\n  - dW/dt = W * W\n`;
     writeFileSync(join(d, 'reno.model.yaml'), boom);
-    const r = runFluid(presetScenario('lfn', 'reno', { durationS: 10 }), { modelsDir: d });
+    const r = runFluid(presetScenario('ns3-lfn', 'reno', { durationS: 10 }), { modelsDir: d });
     expect(r.status).toBe('failed');
     expect(r.failure).toMatch(/failed: (step size collapse|non-finite)/);
     expect(Number.isNaN(r.summary.goodputBps)).toBe(true);
@@ -155,7 +155,7 @@ describe('runFluid(scenario) against the closed forms', () => {
 describe('runFluid robustness', () => {
   it('three flows overshooting a 1 Gbit/s drop-tail queue in slow start (echoes of bound hits while R grows) run through', () => {
     // Regression: a cut at an echo used to leave a step below the minimum, reported as a collapse.
-    const s = presetScenario('normal', 'reno', { durationS: 2, flows: 3, accessBps: 1e9, accessDelayS: 0.001 });
+    const s = presetScenario('ns3-normal', 'reno', { durationS: 2, flows: 3, accessBps: 1e9, accessDelayS: 0.001 });
     s.bottleneck.loss.rate = 1e-3;
     const r = runFluid(s);
     expect(r.status).toBe('ok');
@@ -164,7 +164,7 @@ describe('runFluid robustness', () => {
 
 describe('runFluid(scenario) with several flows', () => {
   it('two Reno flows sharing a bottleneck with different RTTs: the shorter RTT gets more (RTT unfairness)', () => {
-    const s = presetScenario('lossy', 'reno', { flows: 2, durationS: 60 });
+    const s = presetScenario('ns3-lossy', 'reno', { flows: 2, durationS: 60 });
     s.bottleneck.loss.rate = 1e-3;
     s.flows[0]!.access.delayS = 0.005;
     s.flows[1]!.access.delayS = 0.05;
@@ -187,7 +187,7 @@ describe('runFluid(scenario) with several flows', () => {
 
 describe('the counts of a fluid RunResult cover the whole run, as the packet engine\'s', () => {
   it.each(['reno', 'newreno', 'tahoe', 'cubic'] as const)('%s on lossy: retransmits, timeouts, fast recoveries and the loss rate do not move with measureFromS; goodput does', (variant) => {
-    const s = presetScenario('lossy', variant, { durationS: 60 });
+    const s = presetScenario('ns3-lossy', variant, { durationS: 60 });
     const whole = runFluid(s).summary;
     const late = runFluid({ ...s, measureFromS: 30 }).summary;
     expect(whole.timeouts).toBeGreaterThan(5);

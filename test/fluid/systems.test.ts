@@ -48,7 +48,7 @@ describe('compiled fluid systems, cached on disk by content', () => {
 
   it('gives the same fluid run from a cached system as from a fresh compile (byte-identical summary and traces)', async () => {
     await import('../../src/fluid/compileModel.js');
-    const s = presetScenario('lfn', 'reno', { durationS: 20 });
+    const s = presetScenario('ns3-lfn', 'reno', { durationS: 20 });
     const fresh = runFluid(s, { models: modelSystems(modelsCopy(), { cacheDir: null }) });
     const cached = runFluid(s, { models: modelSystems(modelsCopy(), { cacheDir }) });
     const strip = (r: typeof fresh) => JSON.stringify({ ...r, spec: null, stats: null });

@@ -159,7 +159,7 @@ const mutation = (template: Json) => {
     fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.string({ maxLength: 6 })).map((b) => ({
       path: ['base'],
       value: b as Json,
-      refuse: !['normal', 'lfn', 'lossy', 'dumbbell'].includes(b),
+      refuse: !['normal', 'lfn', 'lossy', 'ns3-normal', 'ns3-lfn', 'ns3-lossy', 'dumbbell'].includes(b),
       what: `base = ${JSON.stringify(b)}`,
     })),
   );
@@ -246,8 +246,8 @@ export function writeCliFixtures(dir: string): void {
   mkdirSync(join(dir, 'notes'));
   writeFileSync(join(dir, 'notes', 'thesis.tex'), 'precious\n');
   symlinkSync('/dev/zero', join(dir, 'zero.yaml'));
-  writeFileSync(join(dir, 'recipe.yaml'), 'scenarios: [lfn]\nvariants: [reno]\nduration: 4s\ncharts: [goodput]\n');
-  writeFileSync(join(dir, 'recipe-bad.yaml'), 'scenarios: [lfn]\nvariants: [reno, reno]\ncolour: red\n');
+  writeFileSync(join(dir, 'recipe.yaml'), 'scenarios: [ns3-lfn]\nvariants: [reno]\nduration: 4s\ncharts: [goodput]\n');
+  writeFileSync(join(dir, 'recipe-bad.yaml'), 'scenarios: [ns3-lfn]\nvariants: [reno, reno]\ncolour: red\n');
 }
 
 /** Flag vectors for every command (see cliFlags.test.ts); values resolve against writeCliFixtures' files. */
@@ -321,7 +321,7 @@ export const COMMANDS: fc.Arbitrary<{ argv: string[]; maxMs: number }> = fc.oneo
   ).map((v) => ({
     // Invalid by default (duration 3 s is below the 3 s floor): a random flag may make it valid, at
     // the price of a run of lfn x reno (4 s with --duration 4s).
-    argv: ['report', '--scenarios', 'lfn', '--variants', 'reno', '--duration', '3s', '--charts', 'goodput', ...v],
+    argv: ['report', '--scenarios', 'ns3-lfn', '--variants', 'reno', '--duration', '3s', '--charts', 'goodput', ...v],
     maxMs: 30_000,
   })),
   vector(

@@ -94,7 +94,7 @@ describe('issue 12: the schema looks keys up as own properties only', () => {
   it("a model parameter named constructor binds its own default (was '...got function Object()')", () => {
     const d = modelsWith(FLOW_MODEL.replace('  k: {', '  constructor: { unit: "1", default: 1, min: 0, max: 2 }\n  k: {').replace('EXPR', 'constructor / R'));
     const models = loadModels(d);
-    const r = runFluid({ ...presetScenario('lfn', 'reno', { durationS: 2 }), variant: 'reno' }, { models });
+    const r = runFluid({ ...presetScenario('ns3-lfn', 'reno', { durationS: 2 }), variant: 'reno' }, { models });
     expect(r.status).toBe('ok');
   });
   it("a call of toString(t - R) is an unknown function, not a crash", () => {
@@ -199,7 +199,7 @@ describe('issue 12: exit codes and messages', () => {
   const aFile = file(dir, 'a-file.txt', 'not a folder\n');
   const quickSweep = ['sweep', '--engines', 'fluid', '--variants', 'reno', '--loss', '1e-3', '--duration', '2s', '--workers', '0', '--no-cache', '--no-report', '--quiet'];
   it('--out naming an existing file is exit 2 with the path (simulate, predict, sweep, merge, report; was internal error)', async () => {
-    for (const args of [['simulate', '--duration', '1s'], ['predict', '--duration', '1s'], quickSweep, ['report', '--scenarios', 'lfn', '--variants', 'reno', '--duration', '4s']]) {
+    for (const args of [['simulate', '--duration', '1s'], ['predict', '--duration', '1s'], quickSweep, ['report', '--scenarios', 'ns3-lfn', '--variants', 'reno', '--duration', '4s']]) {
       await refused([...args, '--out', aFile], new RegExp(`^cclab: error: --out '${aFile}' exists and is not a directory\\n$`));
     }
     await refused(['merge', dir, '--out', aFile], /--out '.*a-file\.txt' exists and is not a directory/);
@@ -210,7 +210,7 @@ describe('issue 12: exit codes and messages', () => {
     // /proc/sys refuses writes even to root.
     await refused(['simulate', '--duration', '1s', '--out', '/proc/sys/cclab-out'], /--out cannot create '\/proc\/sys\/cclab-out' \(in '\/proc\/sys': EACCES\)/);
     await refused([...quickSweep.filter((a) => a !== '--no-cache'), '--cache', join(aFile, 'cache'), '--out', join(dir, 'sw1')], /--cache cannot create '.*a-file\.txt\/cache': '.*a-file\.txt' is not a directory/);
-    await refused(['report', '--scenarios', 'lfn', '--variants', 'reno', '--duration', '4s', '--out', '/proc/sys/cclab-report'], /--out cannot create '\/proc\/sys\/cclab-report'/);
+    await refused(['report', '--scenarios', 'ns3-lfn', '--variants', 'reno', '--duration', '4s', '--out', '/proc/sys/cclab-report'], /--out cannot create '\/proc\/sys\/cclab-report'/);
   });
   it("commander's own errors carry the cclab: prefix, on one line", async () => {
     for (const [args, msg] of [
@@ -278,7 +278,7 @@ describe('issue 12: exit codes and messages', () => {
     const eq = '  - "dL/dt = ss == 1 ? rate(t - R) * p(t - R) : 0"';
     expect(reno).toContain(eq);
     writeFileSync(join(d, 'reno.model.yaml'), reno.replace(eq, '  - "dL/dt = t > 2 ? sqrt(-1) : (ss == 1 ? rate(t - R) * p(t - R) : 0)"'));
-    const r = runFluid(presetScenario('lfn', 'reno', { durationS: 5 }), { models: loadModels(d) });
+    const r = runFluid(presetScenario('ns3-lfn', 'reno', { durationS: 5 }), { models: loadModels(d) });
     expect(r.status).toBe('failed');
     expect(r.failure).toBe("fluid model 'reno' failed: non-finite state (the model blew up): L = NaN at t = 2.00000");
   });
@@ -288,11 +288,11 @@ describe('issue 13: validateScenario is the one user-facing check; the engines a
   it('a scenario that skipped validation trips an assertion (a bug, exit 1), never an InputError', async () => {
     const { checkEngineInput } = await import('../../src/packet/input.js');
     const { mapScenario } = await import('../../src/fluid/scenarioMap.js');
-    const s = presetScenario('lfn', 'reno', { durationS: 2 });
+    const s = presetScenario('ns3-lfn', 'reno', { durationS: 2 });
     s.flows[0]!.access.queuePackets = 0; // the schema's minimum is 1 (the engine used to accept 0)
     expect(() => checkEngineInput(s)).toThrow(/^packet engine: flows\[0\]\.access\.queuePackets must be a whole number >= 1, got 0 \(the scenario skipped validateScenario\)$/);
     expect(() => checkEngineInput(s)).not.toThrow(InputError);
-    const t = presetScenario('lfn', 'reno', { durationS: 2 });
+    const t = presetScenario('ns3-lfn', 'reno', { durationS: 2 });
     t.bottleneck.loss.rate = 1.5;
     expect(() => mapScenario(t)).toThrow(/^fluid engine: bottleneck\.loss\.rate must be in \[0, 1\), got 1\.5/);
     expect(() => mapScenario(t)).not.toThrow(InputError);

@@ -41,7 +41,7 @@ describe('fuzz: model expressions', () => {
         loaded++;
         // The future and unprovable lags never load.
         expect(eq).not.toMatch(/\((t \+ 1|2 \* t|t - m|t - \(R - 1\))\)/);
-        const r = runFluid({ ...presetScenario('lfn', 'reno', { durationS: 1 }), variant: 'reno' }, { models });
+        const r = runFluid({ ...presetScenario('ns3-lfn', 'reno', { durationS: 1 }), variant: 'reno' }, { models });
         if (r.status === 'failed') expect(r.failure).toMatch(/^fluid model 'reno' failed: .+/);
         else expect(Number.isFinite(r.summary.meanCwndSegments)).toBe(true);
         expect(performance.now() - t0).toBeLessThan(5000);

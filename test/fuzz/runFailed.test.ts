@@ -19,7 +19,7 @@ vi.mock('../../src/fluid/run.js', async (importOriginal) => {
 
 describe('exit code 3: a run that finished as failed', () => {
   it.each([[[]], [['--json']]])('predict %j exits 3 with one "run failed" line naming the component', async (extra) => {
-    const r = await cli(['predict', '--scenario', 'lfn', '--duration', '1s', ...extra]);
+    const r = await cli(['predict', '--scenario', 'ns3-lfn', '--duration', '1s', ...extra]);
     expect(r.code).toBe(3);
     const errors = r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('cclab: warning: '));
     expect(errors).toEqual(["cclab: error: run failed: fluid model 'reno' failed: non-finite state (the model blew up): W = NaN at t = 0.500000"]);
@@ -27,7 +27,7 @@ describe('exit code 3: a run that finished as failed', () => {
     else expect(r.stdout).toMatch(/status\s+failed: fluid model 'reno' failed/);
   });
   it('a later successful command in the same process exits 0 (the exit code does not leak)', async () => {
-    expect((await cli(['predict', '--scenario', 'lfn', '--duration', '1s', '--json'])).code).toBe(3);
+    expect((await cli(['predict', '--scenario', 'ns3-lfn', '--duration', '1s', '--json'])).code).toBe(3);
     expect((await cli(['simulate', '--print-scenario'])).code).toBe(0);
   });
 });

@@ -25,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => process.chdir(cwd));
 
 const SWEEP = ['sweep', '--engines', 'fluid', '--duration', '1s', '--variants', 'reno', '--loss', '1e-3', '--workers', '0', '--quiet', '--no-report'];
-const REPORT = ['report', '--scenarios', 'lfn', '--variants', 'reno', '--duration', '4s', '--charts', 'goodput'];
+const REPORT = ['report', '--scenarios', 'ns3-lfn', '--variants', 'reno', '--duration', '4s', '--charts', 'goodput'];
 const VALIDATE = ['validate', '--variants', 'reno', '--loss', '1e-3', '--rtt', '50ms', '--seeds', '1', '--workers', '0', '--quiet'];
 
 /** Command lines with `P` where the folder goes; every other flag valid, so only the folder is wrong. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { presetScenario, type PresetName } from '../../src/scenario/presets.js';
+import { presetScenario, type LineName } from '../../src/scenario/presets.js';
 import type { Variant } from '../../src/variants.js';
 import type { AckSample, TcpState } from '../../src/cc/types.js';
 import { congAvoidPerAck, inSlowStart, slowStart } from '../../src/cc/common.js';
@@ -27,7 +27,7 @@ export const NS3_NAME: Readonly<Record<'newreno' | 'reno' | 'westwood' | 'cubic'
   cubic: 'TcpCubic',
 };
 
-export const TOLERANCE: Readonly<Record<PresetName, number>> = { normal: 0.1, lfn: 0.1, lossy: 0.2 };
+export const TOLERANCE: Readonly<Record<LineName, number>> = { normal: 0.1, lfn: 0.1, lossy: 0.2 };
 
 export type Mode = 'sack' | 'nosack';
 
@@ -91,7 +91,7 @@ export const KNOWN_RETX_GAPS: Readonly<Record<Mode, Readonly<Record<string, stri
 };
 
 export interface CellResult {
-  preset: PresetName;
+  preset: LineName;
   variant: Variant;
   cclabMedianBps: number;
   ns3MedianBps: number;
@@ -120,7 +120,7 @@ function csvRows(file: string): Record<string, string>[] {
   return lines.slice(1).map((l) => Object.fromEntries(l.split(',').map((v, k) => [head[k]!, v])));
 }
 
-export function ns3Median(preset: PresetName, ns3Variant: string, mode: Mode): number {
+export function ns3Median(preset: LineName, ns3Variant: string, mode: Mode): number {
   const sack = String(mode === 'sack');
   const file = mode === 'sack' ? NS3_SUMMARY_100S : NS3_SUMMARY_500S;
   const row = csvRows(file).find((r) => r.scenario === preset && r.variant === ns3Variant && r.sack === sack);
@@ -128,7 +128,7 @@ export function ns3Median(preset: PresetName, ns3Variant: string, mode: Mode): n
   return Number(row.median_bps);
 }
 
-export function ns3MedianRetx(preset: PresetName, ns3Variant: string, mode: Mode): number {
+export function ns3MedianRetx(preset: LineName, ns3Variant: string, mode: Mode): number {
   if (mode === 'nosack') {
     const row = csvRows(NS3_SUMMARY_500S).find((r) => r.scenario === preset && r.variant === ns3Variant && r.sack === 'false');
     return Number(row!.median_retx);
@@ -139,7 +139,7 @@ export function ns3MedianRetx(preset: PresetName, ns3Variant: string, mode: Mode
 
 /** Runs one cell: 10 seeds of the mode's duration (conservation and invariants are checked on every run). */
 export function runCell(
-  preset: PresetName,
+  preset: LineName,
   variant: keyof typeof NS3_NAME,
   mode: Mode,
   ccParams: Record<string, number> = {},
@@ -149,7 +149,8 @@ export function runCell(
   const goodput: number[] = [];
   const retx: number[] = [];
   for (let seed = 1; seed <= seeds; seed++) {
-    const scenario = presetScenario(preset, variant, { durationS: MODE_DURATION_S[mode], seed });
+    // ns-3's reference data are the example's literal setup: the ns3-* presets.
+    const scenario = presetScenario(`ns3-${preset}`, variant, { durationS: MODE_DURATION_S[mode], seed });
     scenario.tcp.sack = mode === 'sack';
     scenario.ccParams = ccParams;
     const { result: r } = simulate(scenario, options);
@@ -176,7 +177,7 @@ export function runCell(
  * The agreement tests of one preset in both modes (one file per preset so that vitest's workers
  * share the load). Retransmissions are compared on `lfn` only.
  */
-export function agreementSuite(preset: PresetName, describe: (name: string, fn: () => void) => void, it: (name: string, fn: () => void, timeout?: number) => void, expect: typeof import('vitest').expect): void {
+export function agreementSuite(preset: LineName, describe: (name: string, fn: () => void) => void, it: (name: string, fn: () => void, timeout?: number) => void, expect: typeof import('vitest').expect): void {
   for (const mode of ['sack', 'nosack'] as Mode[]) {
     describe(`ns-3 agreement on ${preset}, ${mode === 'sack' ? 'SACK on' : 'SACK off'} (median of 10 seeds x ${MODE_DURATION_S[mode]} s vs ns-3)`, () => {
       for (const variant of ['newreno', 'reno', 'westwood', 'cubic'] as const) {

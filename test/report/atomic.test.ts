@@ -9,7 +9,7 @@ import { validateRecipe } from '../../src/report/recipe.js';
 import { writeReport } from '../../src/report/write.js';
 import { fakeEngines } from './fakeEngines.js';
 
-const recipe = validateRecipe({ name: 'atomic', scenarios: ['lossy'], variants: ['reno'], duration: 10, charts: ['goodput'] });
+const recipe = validateRecipe({ name: 'atomic', scenarios: ['ns3-lossy'], variants: ['reno'], duration: 10, charts: ['goodput'] });
 
 function files(dir: string): string[] {
   return readdirSync(dir, { recursive: true }).map(String).sort();

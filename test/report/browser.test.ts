@@ -16,7 +16,7 @@ import { loadEngines } from '../../src/engines.js';
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
-const recipe = validateRecipe({ name: 'browser-test', title: 'Browser test report', scenarios: ['lossy', 'lfn'], variants: ['reno', 'cubic'], duration: 12, seed: 3, reps: 3 });
+const recipe = validateRecipe({ name: 'browser-test', title: 'Browser test report', scenarios: ['ns3-lossy', 'ns3-lfn'], variants: ['reno', 'cubic'], duration: 12, seed: 3, reps: 3 });
 
 // Skipped on a developer machine without Chromium; never in CI, where .ci/run installs it and a
 // missing browser must fail rather than pass silently.
@@ -34,7 +34,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the report in a brows
   });
 
   it('should write the page and its data beside it', () => {
-    for (const f of ['index.html', 'goodput.csv', 'goodput.json', 'comparison.csv', 'comparison.json', 'scenarios.csv', 'scenarios.json', 'recipe.json', 'charts/cwnd-lossy-reno.vl.json', 'charts/errors.vl.json', 'charts/goodput.vl.json']) {
+    for (const f of ['index.html', 'goodput.csv', 'goodput.json', 'comparison.csv', 'comparison.json', 'scenarios.csv', 'scenarios.json', 'recipe.json', 'charts/cwnd-ns3-lossy-reno.vl.json', 'charts/errors.vl.json', 'charts/goodput.vl.json']) {
       expect(existsSync(join(out.dir, f)), f).toBe(true);
     }
     expect(statSync(out.indexPath).size).toBeLessThan(5e6);
@@ -73,7 +73,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the report in a brows
       }),
     );
     // goodput + errors + one cwnd chart per scenario x variant
-    expect(figures.map((f) => f.id).sort()).toEqual(['cwnd-lfn-cubic', 'cwnd-lfn-reno', 'cwnd-lossy-cubic', 'cwnd-lossy-reno', 'errors', 'goodput']);
+    expect(figures.map((f) => f.id).sort()).toEqual(['cwnd-ns3-lfn-cubic', 'cwnd-ns3-lfn-reno', 'cwnd-ns3-lossy-cubic', 'cwnd-ns3-lossy-reno', 'errors', 'goodput']);
     for (const f of figures) {
       expect(f.error, f.id).toBeNull();
       expect(f.marks, f.id).toBeGreaterThan(0);
@@ -81,7 +81,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the report in a brows
       expect(f.svg, f.id).toBeGreaterThan(0); // the static fallback is there too
     }
     // The canvas of a cwnd chart is not blank: some pixels differ from the first one.
-    const painted = await page.$eval('#cwnd-lossy-reno canvas', (c) => {
+    const painted = await page.$eval('#cwnd-ns3-lossy-reno canvas', (c) => {
       const cv = c as HTMLCanvasElement;
       const d = cv.getContext('2d')!.getImageData(0, 0, cv.width, cv.height).data;
       let n = 0;
@@ -94,7 +94,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the report in a brows
       groups: [...t.querySelectorAll('thead tr:first-child th.group')].map((th) => th.textContent),
       rows: [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent!.trim())),
     }));
-    expect(table.groups).toEqual(['lossy', 'lfn']);
+    expect(table.groups).toEqual(['ns3-lossy', 'ns3-lfn']);
     expect(table.rows.map((r) => r[0])).toEqual(['reno', 'cubic']);
     for (const r of table.rows) {
       expect(r).toHaveLength(1 + 2 * 3);
@@ -120,8 +120,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the report in a brows
   it('should show a tooltip with time and window when hovering a cwnd chart', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(pathToFileURL(out.indexPath).href);
-    await page.waitForFunction(() => document.querySelector('#cwnd-lossy-reno')?.classList.contains('live'));
-    const canvas = page.locator('#cwnd-lossy-reno canvas');
+    await page.waitForFunction(() => document.querySelector('#cwnd-ns3-lossy-reno')?.classList.contains('live'));
+    const canvas = page.locator('#cwnd-ns3-lossy-reno canvas');
     await canvas.scrollIntoViewIfNeeded();
     const box = (await canvas.boundingBox())!;
     // sweep the pointer across the plot: the nearest point under it raises the tooltip
@@ -147,16 +147,16 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the report in a brows
   it('should zoom the time axis with the mouse wheel', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(pathToFileURL(out.indexPath).href);
-    await page.waitForFunction(() => document.querySelector('#cwnd-lossy-reno')?.classList.contains('live'));
-    const domain = () => page.evaluate(() => (window as unknown as { cclabViews: Record<string, { scale(n: string): { domain(): number[] } }> }).cclabViews['cwnd-lossy-reno']!.scale('x').domain());
+    await page.waitForFunction(() => document.querySelector('#cwnd-ns3-lossy-reno')?.classList.contains('live'));
+    const domain = () => page.evaluate(() => (window as unknown as { cclabViews: Record<string, { scale(n: string): { domain(): number[] } }> }).cclabViews['cwnd-ns3-lossy-reno']!.scale('x').domain());
     const before = await domain();
-    await page.locator('#cwnd-lossy-reno canvas').scrollIntoViewIfNeeded();
-    const box = (await page.locator('#cwnd-lossy-reno canvas').boundingBox())!;
+    await page.locator('#cwnd-ns3-lossy-reno canvas').scrollIntoViewIfNeeded();
+    const box = (await page.locator('#cwnd-ns3-lossy-reno canvas').boundingBox())!;
     await page.mouse.move(box.x + box.width / 3, box.y + 100);
     await page.mouse.wheel(0, -400);
     // The view updates asynchronously: wait for the new domain rather than a fixed time (CI is busy).
     await page.waitForFunction((span) => {
-      const d = (window as unknown as { cclabViews: Record<string, { scale(n: string): { domain(): number[] } }> }).cclabViews['cwnd-lossy-reno']!.scale('x').domain();
+      const d = (window as unknown as { cclabViews: Record<string, { scale(n: string): { domain(): number[] } }> }).cclabViews['cwnd-ns3-lossy-reno']!.scale('x').domain();
       return d[1]! - d[0]! < span;
     }, before[1]! - before[0]!, { timeout: 10_000 });
     const after = await domain();
@@ -172,7 +172,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the report in a brows
       heads: [...t.querySelectorAll('thead tr:nth-child(2) th')].map((th) => th.textContent),
       rows: [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td.cclab')].map((td) => ({ ci: td.querySelector('.ci')?.textContent ?? '', text: td.textContent ?? '' }))),
     }));
-    expect(ref.groups).toEqual(['lossy', 'lfn']);
+    expect(ref.groups).toEqual(['ns3-lossy', 'ns3-lfn']);
     expect(ref.heads.map((h) => h!.replace(' SACK', ''))).toEqual(['study', 'ns-3', 'cclab', 'study', 'ns-3', 'cclab']);
     for (const row of ref.rows) for (const c of row) expect(c.ci).toMatch(/^\[\d+(\.\d+)?, \d+(\.\d+)?\]$/);
     // The study's Table 2 values as printed (bit/s -> Mbit/s): Reno 35315.54 on lossy, CUBIC 1168204.84 on lfn.
@@ -180,7 +180,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the report in a brows
     expect(cells[0]![0]).toBe('0.0353');
     expect(cells[1]![3]).toBe('1.17');
     // One paragraph per line under the table.
-    expect(await page.$$eval('p.line-note', (ps) => ps.map((p) => p.id))).toEqual(['line-lossy', 'line-lfn']);
+    expect(await page.$$eval('p.line-note', (ps) => ps.map((p) => p.id))).toEqual(['line-ns3-lossy', 'line-ns3-lfn']);
     // The summary's count of marked pairs equals the pairs whose cells carry a mark.
     const marked = await page.$$eval('#goodput-table tbody tr', (trs) =>
       trs.reduce((n, tr) => {
@@ -214,7 +214,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the report in a brows
   it('should draw cwnd in bytes by default, switch to segments, and zoom the y axis to the steady state', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(pathToFileURL(out.indexPath).href);
-    await page.waitForFunction(() => document.querySelector('#cwnd-lossy-reno')?.classList.contains('live'));
+    await page.waitForFunction(() => document.querySelector('#cwnd-ns3-lossy-reno')?.classList.contains('live'));
     type Views = { cclabViews: Record<string, { scale(n: string): { domain(): unknown[] }; signal(n: string, v?: unknown): unknown; runAsync(): Promise<unknown> }> };
     const state = (id: string) =>
       page.evaluate((id) => {
@@ -224,22 +224,22 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the report in a brows
         const color = names.find((n) => n === 'color' || n.endsWith('_color'))!;
         return { y: v.scale(y).domain() as number[], series: v.scale(color).domain() as string[] };
       }, id);
-    const reno = await state('cwnd-lossy-reno');
-    const cubic = await state('cwnd-lossy-cubic');
+    const reno = await state('cwnd-ns3-lossy-reno');
+    const cubic = await state('cwnd-ns3-lossy-cubic');
     expect(reno.series).toEqual(expect.arrayContaining(['packet cwnd', 'fluid cwnd', 'packet ssthresh', 'fluid ssthresh', 'steady state from']));
     expect(reno.y).toEqual(cubic.y); // one y range per line
     // Segments: the same range divided by the MSS (340 B on lossy).
-    await page.locator('#cwnd-lossy-reno input[type=radio][value=segments]').check();
+    await page.locator('#cwnd-ns3-lossy-reno input[type=radio][value=segments]').check();
     await page.waitForFunction(([id, max]) => {
       const v = (window as unknown as Views).cclabViews[id as string]!;
       return Math.abs((v.scale('concat_0_y').domain()[1] as number) - (max as number) / 340) < 1e-6 * (max as number);
-    }, ['cwnd-lossy-reno', reno.y[1]!] as const, { timeout: 10_000 });
+    }, ['cwnd-ns3-lossy-reno', reno.y[1]!] as const, { timeout: 10_000 });
     // Zoom to the steady state: a smaller upper end.
-    await page.locator('#cwnd-lossy-reno input[type=checkbox]').check();
+    await page.locator('#cwnd-ns3-lossy-reno input[type=checkbox]').check();
     await page.waitForFunction(([id, max]) => {
       const v = (window as unknown as Views).cclabViews[id as string]!;
       return (v.scale('concat_0_y').domain()[1] as number) < (max as number) / 340;
-    }, ['cwnd-lossy-reno', reno.y[1]!] as const, { timeout: 10_000 });
+    }, ['cwnd-ns3-lossy-reno', reno.y[1]!] as const, { timeout: 10_000 });
     await page.close();
   });
 });

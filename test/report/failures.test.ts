@@ -8,14 +8,14 @@ import { fakeEngines } from './fakeEngines.js';
 
 /** Issue 13: what cannot be computed is said on the page and in the report's warnings (stderr), by case and reason. */
 describe('report failures are shown, never dropped', () => {
-  const recipe = validateRecipe({ name: 'failures', scenarios: ['lossy'], variants: ['reno', 'cubic'], duration: 10, charts: ['equations'] });
+  const recipe = validateRecipe({ name: 'failures', scenarios: ['ns3-lossy'], variants: ['reno', 'cubic'], duration: 10, charts: ['equations'] });
 
   it('a closed form that throws is a mark in its column and a warning naming the case and the error', async () => {
     const broken: EngineSet = { ...fakeEngines, closedForms: (s) => { if (s.variant === 'reno') throw new RangeError('pftk: T0 is NaN'); return fakeEngines.closedForms(s); } };
     const cases = await runComparison(resolveScenarios(recipe), recipe.variants, { engines: broken });
     const built = await buildReport(recipe, cases, { models: () => [] });
-    expect(built.warnings).toContain('lossy/reno: closed forms failed: pftk: T0 is NaN');
-    expect(built.warnings.filter((w) => w.startsWith('lossy/cubic'))).toEqual([]);
+    expect(built.warnings).toContain('ns3-lossy/reno: closed forms failed: pftk: T0 is NaN');
+    expect(built.warnings.filter((w) => w.startsWith('ns3-lossy/cubic'))).toEqual([]);
     expect(built.html).toContain('the closed forms could not be computed');
   });
 

@@ -49,8 +49,8 @@ function run(engine: 'packet' | 'fluid', s: Scenario): RunResult {
     cwndSegments: series,
     meanCwndSegments: mean,
     goodputBps: (mean * s.mssBytes * 8) / rtt,
-    timeouts: s.name === 'lossy' ? 30 : 1,
-    fastRecoveries: s.name === 'lossy' ? 10 : 40,
+    timeouts: s.name === 'ns3-lossy' ? 30 : 1,
+    fastRecoveries: s.name === 'ns3-lossy' ? 10 : 40,
   });
 }
 

@@ -47,13 +47,13 @@ async function goldenTable(name: string, recipe: ReportRecipe, engines: EngineSe
 
 describe('goodput table golden files', () => {
   it('should match the golden table of the synthetic engines (table layout and formatting)', async () => {
-    const recipe = validateRecipe({ name: 'golden', scenarios: ['normal', 'lfn', 'lossy'], variants: ['tahoe', 'reno', 'cubic'], duration: 20, seed: 1 });
+    const recipe = validateRecipe({ name: 'golden', scenarios: ['ns3-normal', 'ns3-lfn', 'ns3-lossy'], variants: ['tahoe', 'reno', 'cubic'], duration: 20, seed: 1 });
     await goldenTable('goodput-table.synthetic', recipe, fakeEngines);
   });
 
   it('should match the golden table of the real engines (lossy and lfn, 20 s, reno and cubic)', async () => {
     const engines = await loadEngines();
-    const recipe = validateRecipe({ name: 'golden', scenarios: ['lossy', 'lfn'], variants: ['reno', 'cubic'], duration: 20, seed: 1 });
+    const recipe = validateRecipe({ name: 'golden', scenarios: ['ns3-lossy', 'ns3-lfn'], variants: ['reno', 'cubic'], duration: 20, seed: 1 });
     await goldenTable('goodput-table.engines', recipe, engines);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { loadRecipe, parseRecipeText, recipeFromFlags, resolveScenarios } from '../../src/report/recipe.js';
+import { loadRecipe, parseRecipeText, recipeFromFlags, resolveContrast, resolveScenarios } from '../../src/report/recipe.js';
 import { recipeFromReportFlags } from '../../src/cli/report.js';
 
 /** The error a bad input throws, checked to be a one-line InputError. */
@@ -19,14 +19,26 @@ function inputError(f: () => unknown): InputError {
 }
 
 describe('report recipes', () => {
-  it('should load the seed study: normal, lfn, lossy x five variants', () => {
+  it("should load the seed study: its lines on ns-3's setup x five variants, and on their own bottleneck as the contrast", () => {
     const r = loadRecipe('reports/recipes/seed-study.yaml');
     expect(r.name).toBe('seed-study');
-    expect(r.scenarios).toEqual(['normal', 'lfn', 'lossy']);
+    expect(r.scenarios).toEqual(['ns3-normal', 'ns3-lfn', 'ns3-lossy']);
     expect(r.variants).toEqual(['tahoe', 'reno', 'newreno', 'westwood', 'cubic']);
     expect(r.durationS).toBe(100);
     const s = resolveScenarios(r);
-    expect(s.map((x) => [x.name, x.durationS, x.seed])).toEqual([['normal', 100, 1], ['lfn', 100, 1], ['lossy', 100, 1]]);
+    expect(s.map((x) => [x.name, x.durationS, x.seed])).toEqual([['ns3-normal', 100, 1], ['ns3-lfn', 100, 1], ['ns3-lossy', 100, 1]]);
+    expect(r.contrast?.scenarios).toEqual(['normal', 'lfn', 'lossy']);
+    expect(resolveContrast(r).map((x) => [x.name, x.durationS])).toEqual([['normal', r.contrast!.durationS], ['lfn', r.contrast!.durationS], ['lossy', r.contrast!.durationS]]);
+  });
+
+  it('a contrast names presets of the recipe\'s lines; flags that pick scenarios keep the contrast lines they hold', () => {
+    expect(inputError(() => parseRecipeText('scenarios: [ns3-lfn]\ncontrast: {scenarios: [lossy]}\n', 'c.yaml')).field).toBe('contrast.scenarios[0]');
+    expect(inputError(() => parseRecipeText('scenarios: [lfn]\ncontrast: {scenarios: [lfn]}\n', 'c.yaml')).field).toBe('contrast.scenarios[0]');
+    expect(inputError(() => parseRecipeText('scenarios: [lfn]\ncontrast: {reps: 0, scenarios: [ns3-lfn]}\n', 'c.yaml')).message).toBe('c.yaml: contrast.reps must be a whole number in [1, 100], got 0');
+    expect(inputError(() => parseRecipeText('scenarios: [lfn]\ncontrast: {colour: red}\n', 'c.yaml')).field).toBe('contrast.colour');
+    const r = recipeFromReportFlags({ name: 'seed-study', scenarios: 'ns3-lossy,ns3-lfn' });
+    expect(r.contrast?.scenarios).toEqual(['lfn', 'lossy']);
+    expect(recipeFromReportFlags({ name: 'seed-study', scenarios: 'lossy' }).contrast).toBeUndefined();
   });
 
   it('should load every recipe shipped in reports/recipes', () => {
@@ -46,7 +58,7 @@ describe('report recipes', () => {
 
   it.each([
     ['name: x\nvariants: [reno, vegas]\n', 'variants[1]', 'must be one of tahoe, reno, newreno, westwood, cubic, dctcp'],
-    ['name: x\nscenarios: [lossy, mars]\n', 'scenarios[1]', 'must be a preset (normal, lfn, lossy)'],
+    ['name: x\nscenarios: [lossy, mars]\n', 'scenarios[1]', 'must be a preset (normal, lfn, lossy, ns3-normal, ns3-lfn, ns3-lossy)'],
     ['name: x\nduration: 10 parsecs\n', 'duration', 'unknown unit'],
     ['name: x\nduration: 2s\n', 'duration', 'must be in (3 s'],
     ['name: x\nseed: -1\n', 'seed', 'whole number'],
@@ -103,7 +115,7 @@ describe('report recipes', () => {
   });
 
   it('should apply the line flags (--loss, --bandwidth, ...) to every scenario of the recipe, presets recomputing their queues', () => {
-    const r = recipeFromReportFlags({ scenarios: 'lossy,lfn', loss: '2%', bandwidth: '50Mbps', duration: '20s' });
+    const r = recipeFromReportFlags({ scenarios: 'ns3-lossy,ns3-lfn', loss: '2%', bandwidth: '50Mbps', duration: '20s' });
     const [lossy, lfn] = resolveScenarios(r);
     expect(lossy!.bottleneck.loss.rate).toBeCloseTo(0.02, 15);
     expect(lfn!.bottleneck.loss.rate).toBeCloseTo(0.02, 15);

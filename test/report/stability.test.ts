@@ -29,7 +29,7 @@ describe('the report\'s linear stability section', () => {
     const B = reno.bottleneck.queue.limitPackets;
     const saw = caseOf(reno, (t) => B * ((t % 10) / 10));
     const cubic = caseOf({ ...reno, variant: 'cubic' }, () => B / 2);
-    const newreno = caseOf(presetScenario('normal', 'newreno', { durationS: 60, seed: 1 }), () => 0);
+    const newreno = caseOf(presetScenario('ns3-normal', 'newreno', { durationS: 60, seed: 1 }), () => 0);
     const warnings: string[] = [];
     const sec = stabilitySection([saw, cubic, newreno], warnings, { example: false })!;
     expect(sec.id).toBe('stability-section');

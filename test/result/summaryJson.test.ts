@@ -6,7 +6,7 @@ import { presetScenario } from '../../src/scenario/presets.js';
 import { syntheticRun } from '../compare/fixtures.js';
 
 const run = () => {
-  const s = presetScenario('lossy', 'reno', { durationS: 10, flows: 2 });
+  const s = presetScenario('ns3-lossy', 'reno', { durationS: 10, flows: 2 });
   s.flows[1]!.variant = 'cubic';
   const r = syntheticRun({ engine: 'packet', scenario: s, cwndSegments: { t: [0, 1, 2], v: [10, 20, 15] }, goodputBps: 50_000, meanCwndSegments: 15, timeouts: 2, fastRecoveries: 7 });
   const f0 = r.flows[0]!;
@@ -21,7 +21,7 @@ describe('summaryJson', () => {
     expect(Object.keys(j).sort()).toEqual(
       ['engine', 'status', 'variant', 'scenario', 'seed', 'durationS', 'mssBytes', 'flows', 'goodputBps', 'throughputBps', 'meanCwndBytes', 'meanCwndSegments', 'retransmits', 'timeouts', 'fastRecoveries', 'lossRate', 'jainIndex', 'drops', 'events', 'wallS', 'perFlow'].sort(),
     );
-    expect(j).toMatchObject({ engine: 'packet', status: 'ok', variant: 'reno', scenario: 'lossy', seed: r.spec.seed, durationS: 10, mssBytes: 340, flows: 2, goodputBps: 50_000, timeouts: 2, fastRecoveries: 7 });
+    expect(j).toMatchObject({ engine: 'packet', status: 'ok', variant: 'reno', scenario: 'ns3-lossy', seed: r.spec.seed, durationS: 10, mssBytes: 340, flows: 2, goodputBps: 50_000, timeouts: 2, fastRecoveries: 7 });
     expect(j.perFlow.map((f) => f.variant)).toEqual(['reno', 'cubic']);
     expect(j.jainIndex).toBeCloseTo((50_000 ** 2) / (2 * (20_000 ** 2 + 30_000 ** 2)), 12); // 0.9615
     expect(j.jainIndex).toBe(jainIndex(r.flows.map((f) => f.summary.goodputBps)));

@@ -9,7 +9,7 @@ import { presetScenario } from '../../src/scenario/presets.js';
 
 describe('traces.csv written in chunks', () => {
   it('is the same text as the one-string form, one row per recorded point', () => {
-    const r = runPacket(presetScenario('lfn', 'reno', { durationS: 5, flows: 2 }));
+    const r = runPacket(presetScenario('ns3-lfn', 'reno', { durationS: 5, flows: 2 }));
     const dir = mkdtempSync(join(tmpdir(), 'cclab-csv-'));
     writeFileAtomic(join(dir, 'traces.csv'), tracesCsvChunks(r));
     const text = readFileSync(join(dir, 'traces.csv'), 'utf8');

@@ -84,37 +84,37 @@ describe('flow flags on the command line', () => {
   it("keeps a file's variant unless --variant is given", () => {
     expect(scenarioFromOptions({ scenario: file }).variant).toBe('newreno');
     expect(scenarioFromOptions({ scenario: file }, 'cubic').variant).toBe('cubic');
-    expect(scenarioFromOptions({ scenario: 'lfn' }).variant).toBe('reno');
+    expect(scenarioFromOptions({ scenario: 'ns3-lfn' }).variant).toBe('reno');
   });
 
   it('--flow-variants sets one variant per flow and must match the flow count', () => {
-    const s = scenarioFromOptions({ scenario: 'lfn', flows: '3', flowVariants: 'cubic,reno,reno' });
+    const s = scenarioFromOptions({ scenario: 'ns3-lfn', flows: '3', flowVariants: 'cubic,reno,reno' });
     expect(s.flows.map((f) => f.variant)).toEqual(['cubic', 'reno', 'reno']);
-    expect(thrown(() => scenarioFromOptions({ scenario: 'lfn', flows: '3', flowVariants: 'cubic,reno' })).message).toBe(
+    expect(thrown(() => scenarioFromOptions({ scenario: 'ns3-lfn', flows: '3', flowVariants: 'cubic,reno' })).message).toBe(
       '--flow-variants must name one variant per flow: got 2, --flows is 3',
     );
     expect(thrown(() => scenarioFromOptions({ scenario: file, flowVariants: 'cubic' })).message).toBe(
       '--flow-variants must name one variant per flow: got 1, the scenario has 2',
     );
-    expect(thrown(() => scenarioFromOptions({ scenario: 'lfn', flows: '2', flowVariants: 'cubic,bbr' })).field).toBe('--flow-variants');
+    expect(thrown(() => scenarioFromOptions({ scenario: 'ns3-lfn', flows: '2', flowVariants: 'cubic,bbr' })).field).toBe('--flow-variants');
   });
 
   it('keeps ns-3 starts by default, and --start-stagger makes 1000 flows fit in 100 s', () => {
-    expect(scenarioFromOptions({ scenario: 'normal', flows: '3' }).flows.map((f) => f.startS)).toEqual([0.1, 0.2, 0.30000000000000004]);
-    expect(thrown(() => scenarioFromOptions({ scenario: 'normal', flows: '1000', duration: '100s' })).message).toMatch(
+    expect(scenarioFromOptions({ scenario: 'ns3-normal', flows: '3' }).flows.map((f) => f.startS)).toEqual([0.1, 0.2, 0.30000000000000004]);
+    expect(thrown(() => scenarioFromOptions({ scenario: 'ns3-normal', flows: '1000', duration: '100s' })).message).toMatch(
       /^--flows puts 1000 flows 0.1 s apart, the last starting at 100.0 s, .*give --start-stagger/,
     );
-    const s = scenarioFromOptions({ scenario: 'normal', flows: '1000', duration: '100s', startStagger: '1ms' });
+    const s = scenarioFromOptions({ scenario: 'ns3-normal', flows: '1000', duration: '100s', startStagger: '1ms' });
     expect(s.flows).toHaveLength(1000);
     expect(s.flows[999]!.startS).toBeCloseTo(0.1 + 0.999, 12);
     expect(s.flows[999]!.stopS).toBeCloseTo(97.1, 12);
     const f = scenarioFromOptions({ scenario: file, startStagger: '10ms' });
     expect(f.flows.map((x) => x.startS)).toEqual([0, 0.01]);
-    expect(thrown(() => scenarioFromOptions({ scenario: 'lfn', startStagger: '-1ms' })).field).toBe('--start-stagger');
+    expect(thrown(() => scenarioFromOptions({ scenario: 'ns3-lfn', startStagger: '-1ms' })).field).toBe('--start-stagger');
   });
 
   it('presets take a stagger of their own', () => {
-    expect(presetScenario('lfn', 'reno', { flows: 3, startStaggerS: 0 }).flows.map((f) => f.startS)).toEqual([0.1, 0.1, 0.1]);
+    expect(presetScenario('ns3-lfn', 'reno', { flows: 3, startStaggerS: 0 }).flows.map((f) => f.startS)).toEqual([0.1, 0.1, 0.1]);
   });
 });
 
@@ -136,7 +136,7 @@ describe('cclab simulate with mixed flows (in process)', () => {
   });
 
   it("--json names each flow's variant and carries Jain's index of the goodputs", async () => {
-    const r = await run(['simulate', '--scenario', 'lfn', '--flows', '2', '--flow-variants', 'cubic,reno', '--duration', '3s', '--json']);
+    const r = await run(['simulate', '--scenario', 'ns3-lfn', '--flows', '2', '--flow-variants', 'cubic,reno', '--duration', '3s', '--json']);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out) as { jainIndex: number; perFlow: { variant: string; goodputBps: number }[] };
     expect(j.perFlow.map((f) => f.variant)).toEqual(['cubic', 'reno']);
@@ -145,7 +145,7 @@ describe('cclab simulate with mixed flows (in process)', () => {
   });
 
   it("the table lists each flow's variant, goodput and share, and Jain's index", async () => {
-    const args = ['simulate', '--scenario', 'lfn', '--flows', '2', '--flow-variants', 'cubic,reno', '--duration', '3s'];
+    const args = ['simulate', '--scenario', 'ns3-lfn', '--flows', '2', '--flow-variants', 'cubic,reno', '--duration', '3s'];
     const json = JSON.parse((await run([...args, '--json'])).out) as { jainIndex: number; perFlow: { goodputBps: number }[] };
     vi.restoreAllMocks();
     const table = (await run(args)).out;

@@ -8,7 +8,7 @@ import { nsToSeconds, secondsToNs } from '../../src/units.js';
 
 describe('path geometry', () => {
   it('flowPath(lfn) lists access then bottleneck, picks the 10 Mbit/s access link and sums the RTTs', () => {
-    const s = presetScenario('lfn', 'reno');
+    const s = presetScenario('ns3-lfn', 'reno');
     const p = flowPath(s);
     expect(p.links.map((l) => l.role)).toEqual(['access', 'bottleneck']);
     expect(p.tightest.role).toBe('access');
@@ -36,17 +36,17 @@ describe('path geometry', () => {
     expect(shares).toEqual([10e6, 45e6, 45e6]);
     expect(pathPayloadCapacityBps(s)).toBeCloseTo(100e6 * payloadFraction(s), 3);
     // Access links together slower than the bottleneck: the sum of the access rates is the capacity.
-    const lossy = presetScenario('lfn', 'reno', { flows: 2 });
+    const lossy = presetScenario('ns3-lfn', 'reno', { flows: 2 });
     expect(fairSharesBps(lossy)).toEqual([10e6, 10e6]);
     expect(pathPayloadCapacityBps(lossy)).toBeCloseTo(20e6 * (340 / 394), 3);
   });
   it('sharedQueue aggregates N access queues when together they are tighter than the bottleneck', () => {
-    const s = presetScenario('lfn', 'reno', { flows: 3 });
+    const s = presetScenario('ns3-lfn', 'reno', { flows: 3 });
     const q = sharedQueue(s);
     expect(q.role).toBe('access');
     expect(q.bandwidthBps).toBe(30e6);
     expect(q.queuePackets).toBe(3 * s.flows[0]!.access.queuePackets);
-    expect(sharedQueue(presetScenario('lossy', 'reno')).role).toBe('bottleneck');
+    expect(sharedQueue(presetScenario('ns3-lossy', 'reno')).role).toBe('bottleneck');
   });
   it('propagationRttS and baseRttS read each flow\'s own links', () => {
     const s = dumbbellScenario('reno', 2);

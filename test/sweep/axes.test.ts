@@ -11,19 +11,19 @@ const oneWaySum = (s: Scenario, i = 0) => s.flows[i]!.access.delayS + s.bottlene
 
 describe('applyRtt', () => {
   it.each([0.01, 0.0169, 0.092, 0.4])('applyRtt(s, %f) makes 2 x sum of one-way delays equal the RTT', (rtt) => {
-    const s = presetScenario('normal', 'reno');
+    const s = presetScenario('ns3-normal', 'reno');
     applyRtt(s, rtt);
     expect(2 * oneWaySum(s)).toBeCloseTo(rtt, 15);
     expect(propagationRttS(s)).toBeCloseTo(rtt, 15);
   });
   it('keeps each link’s share of the path delay (access 45/46 on the normal preset)', () => {
-    const s = presetScenario('normal', 'reno');
+    const s = presetScenario('ns3-normal', 'reno');
     applyRtt(s, 0.01);
     expect(s.flows[0]!.access.delayS / oneWaySum(s)).toBeCloseTo(45 / 46, 12);
     expect(s.bottleneck.delayS).toBeCloseTo(0.005 / 46, 15);
   });
   it('counts a receiver access link and keeps other flows’ RTT ratio', () => {
-    const s = presetScenario('lfn', 'reno', { flows: 2 });
+    const s = presetScenario('ns3-lfn', 'reno', { flows: 2 });
     s.flows[0]!.receiverAccess = { bandwidthBps: 1e9, delayS: 0.01, queuePackets: 100 };
     s.flows[1]!.access.delayS = 0.09;
     const ratio = oneWaySum(s, 1) / oneWaySum(s, 0);
@@ -32,7 +32,7 @@ describe('applyRtt', () => {
     expect(oneWaySum(s, 1) / oneWaySum(s, 0)).toBeCloseTo(ratio, 12);
   });
   it('splits evenly between access and bottleneck when the base has no delay', () => {
-    const s = presetScenario('lfn', 'reno');
+    const s = presetScenario('ns3-lfn', 'reno');
     s.flows[0]!.access.delayS = 0;
     s.bottleneck.delayS = 0;
     applyRtt(s, 0.1);
@@ -40,12 +40,12 @@ describe('applyRtt', () => {
     expect(s.bottleneck.delayS).toBe(0.025);
   });
   it('rejects a non-positive RTT with InputError on --rtt', () => {
-    expect(() => applyRtt(presetScenario('lfn', 'reno'), 0)).toThrow(/--rtt/);
+    expect(() => applyRtt(presetScenario('ns3-lfn', 'reno'), 0)).toThrow(/--rtt/);
   });
 });
 
 describe('scenarioAt', () => {
-  const base = presetScenario('lfn', 'reno');
+  const base = presetScenario('ns3-lfn', 'reno');
   it('applies loss, bandwidth, flows and does not touch the base', () => {
     const axes = [headlineAxis('loss', '1e-3'), headlineAxis('bandwidth', '10Mbps'), headlineAxis('flows', '3')];
     const s = scenarioAt(base, axes, [1e-3, 1e7, 3]);
@@ -66,7 +66,7 @@ describe('scenarioAt', () => {
     const a = setAxis(base, 'flows.*.access.delayS=5ms,10ms');
     expect(a.unit).toBe('duration');
     expect(a.values).toEqual([0.005, 0.01]);
-    const s = scenarioAt(presetScenario('lfn', 'reno', { flows: 2 }), [a], [0.01]);
+    const s = scenarioAt(presetScenario('ns3-lfn', 'reno', { flows: 2 }), [a], [0.01]);
     expect(s.flows.map((f) => f.access.delayS)).toEqual([0.01, 0.01]);
     expect(setAxis(base, 'tcp.minRtoS=0.2..1:lin:3').values).toEqual([0.2, 0.6, 1]);
     expect(setAxis(base, 'bottleneck.loss.direction=data,both').values).toEqual(['data', 'both']);
@@ -84,7 +84,7 @@ describe('scenarioAt', () => {
 describe('checkAxes', () => {
   it('refuses --set seed/variant (set per run) and a buffer given twice', async () => {
     const { checkAxes } = await import('../../src/runs/axes.js');
-    const base = presetScenario('lfn', 'reno');
+    const base = presetScenario('ns3-lfn', 'reno');
     expect(() => checkAxes(base, [setAxis(base, 'seed=1,2')])).toThrow(/--seed/);
     expect(() => checkAxes(base, [headlineAxis('buffer', '10'), headlineAxis('bufferBdp', '1')])).toThrow(/--buffer-bdp/);
     expect(() => checkAxes(base, [headlineAxis('loss', '1e-3'), headlineAxis('loss', '1e-2')])).toThrow(/twice/);

@@ -22,7 +22,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the sweep page in a b
   beforeAll(async () => {
     dir = tmp();
     const plan = {
-      base: presetScenario('lfn', 'reno', { durationS: 10 }),
+      base: presetScenario('ns3-lfn', 'reno', { durationS: 10 }),
       axes: [headlineAxis('loss', '1e-4,1e-3,1e-2,1e-1'), headlineAxis('rtt', '20ms,80ms,200ms,400ms,600ms')],
       variants: ['reno', 'cubic'] as const,
       engines: ['packet', 'fluid'] as const,

@@ -25,7 +25,7 @@ function perturb(root: unknown, path: string[]): void {
   o[k] = typeof v === 'number' ? v + 1 : typeof v === 'string' ? `${v}x` : typeof v === 'boolean' ? !v : v === null ? 1 : v;
 }
 
-const parts = () => ({ scenario: presetScenario('lfn', 'reno'), engine: 'packet' as const, seed: 1, codeVersion: 'v1' });
+const parts = () => ({ scenario: presetScenario('ns3-lfn', 'reno'), engine: 'packet' as const, seed: 1, codeVersion: 'v1' });
 
 describe('cacheKey', () => {
   it('canonicalJson sorts keys at every depth', () => {

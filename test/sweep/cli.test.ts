@@ -13,7 +13,7 @@ describe('cclab sweep', () => {
   });
   it('--dry-run counts cached runs and estimates the rest from their wall time', async () => {
     const cache = tmp();
-    const args = ['sweep', '--variants', 'reno', '--engines', 'fluid', '--loss', '1e-3,1e-2', '--scenario', 'lfn', '--duration', '10s', '--workers', '0', '--cache', cache];
+    const args = ['sweep', '--variants', 'reno', '--engines', 'fluid', '--loss', '1e-3,1e-2', '--scenario', 'ns3-lfn', '--duration', '10s', '--workers', '0', '--cache', cache];
     await runSweepCli([...args, '--quiet', '--no-report', '--out', tmp()]);
     const cachedAll = (await runSweepCli([...args, '--dry-run'])).trim().split('\n');
     expect(cachedAll[1]).toMatch(/^2 to compute .*, 2 cached in /);

@@ -8,7 +8,7 @@ describe('cclab sweep on the fluid engine', () => {
   it('runs a 2 x 2 loss x RTT grid for reno and cubic in a worker, writes the outputs, and re-runs from cache', async () => {
     const out = tmp();
     const cache = tmp();
-    const args = ['sweep', '--variants', 'reno,cubic', '--engines', 'fluid', '--loss', '1e-3,1e-2', '--rtt', '20ms,100ms', '--scenario', 'lfn', '--duration', '10s', '--workers', '1', '--cache', cache, '--quiet', '--out', out];
+    const args = ['sweep', '--variants', 'reno,cubic', '--engines', 'fluid', '--loss', '1e-3,1e-2', '--rtt', '20ms,100ms', '--scenario', 'ns3-lfn', '--duration', '10s', '--workers', '1', '--cache', cache, '--quiet', '--out', out];
     const first = await runSweepCli(args);
     expect(first).toMatch(/^sweep: 8 runs \(0 cached, 0 failed\)/);
     const runs = readFileSync(join(out, 'runs.csv'), 'utf8').trim().split('\n');
@@ -34,7 +34,7 @@ describe('packet engine determinism across workers', () => {
     const { headlineAxis } = await import('../../src/runs/axes.js');
     const { presetScenario } = await import('../../src/scenario/presets.js');
     const plan = {
-      base: presetScenario('lossy', 'reno', { durationS: 5 }),
+      base: presetScenario('ns3-lossy', 'reno', { durationS: 5 }),
       axes: [headlineAxis('loss', '1e-2,5e-2'), headlineAxis('rtt', '20ms,60ms')],
       variants: ['reno' as const, 'cubic' as const],
       engines: ['packet' as const],
@@ -59,7 +59,7 @@ describe('trace settings do not change summaries', () => {
   it.each(['packet', 'fluid'] as const)('%s: the summary is the same with 10 and 4000 trace points (why the cache key skips trace)', async (engine) => {
     const { runEngine } = await import('../../src/engines.js');
     const { presetScenario } = await import('../../src/scenario/presets.js');
-    const s = presetScenario('lossy', 'cubic', { durationS: 5 });
+    const s = presetScenario('ns3-lossy', 'cubic', { durationS: 5 });
     s.bottleneck.loss.rate = 0.02;
     const full = await runEngine(engine, { ...s, trace: { maxPoints: 4000 } });
     const small = await runEngine(engine, { ...s, trace: { maxPoints: 10 } });

@@ -26,7 +26,7 @@ export function tmp(prefix = 'cclab-sweep-'): string {
 /** A small loss x RTT plan: 3 x 2 points, 2 variants, 2 engines, 3 reps → 3*2*2*(3+1) = 48 runs. */
 export function smallPlan(over: Partial<SweepPlan> = {}): SweepPlan {
   return {
-    base: presetScenario('lfn', 'reno', { durationS: 5 }),
+    base: presetScenario('ns3-lfn', 'reno', { durationS: 5 }),
     axes: [headlineAxis('loss', '1e-4..1e-2:log:3'), headlineAxis('rtt', '20ms,200ms')],
     variants: ['reno', 'cubic'],
     engines: ['packet', 'fluid'],

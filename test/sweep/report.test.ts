@@ -43,7 +43,7 @@ describe('sweep analysis', () => {
     }
   });
   it('theoryRows carry src/theory\'s predictions: capped at the fair share where the link limits (CUBIC on lfn at p = 1e-6)', () => {
-    const base = presetScenario('lfn', 'reno');
+    const base = presetScenario('ns3-lfn', 'reno');
     const p = smallPlan({ axes: [headlineAxis('loss', '1e-6,1e-2')], reps: 1 });
     p.base = base;
     p.variants = ['reno', 'cubic'];

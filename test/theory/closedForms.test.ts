@@ -101,7 +101,7 @@ describe('closed forms reproduce published tables', () => {
 
 describe('closedForms(scenario)', () => {
   it('lists Mathis and both PFTK forms for reno on lfn, with goodput = W/R x (1 - p) x MSS x 8', () => {
-    const s = presetScenario('lfn', 'reno');
+    const s = presetScenario('ns3-lfn', 'reno');
     const cf = closedForms(s);
     expect(cf.map((c) => c.formula)).toEqual(['mathis', 'pftk-full', 'pftk-approx']);
     const m = cf[0]!;
@@ -109,15 +109,15 @@ describe('closedForms(scenario)', () => {
     expect(m.goodputBps! / ((m.cwndSegments! / 0.2904) * 0.999 * 340 * 8)).toBeCloseTo(1, 2);
   });
   it('gives CUBIC its response function and Westwood+ a capacity-filling equilibrium', () => {
-    const c = closedForms(presetScenario('lfn', 'cubic'));
+    const c = closedForms(presetScenario('ns3-lfn', 'cubic'));
     expect(c.map((x) => x.formula)).toEqual(['cubic']);
     expect(c[0]!.appliesTo).toEqual(['cubic']);
-    const w = closedForms(presetScenario('lfn', 'westwood'));
+    const w = closedForms(presetScenario('ns3-lfn', 'westwood'));
     expect(w[0]!.formula).toBe('westwood');
     expect(w[0]!.note).toMatch(/standing queue/);
   });
   it('returns null values with a note when there is no random loss', () => {
-    const s = presetScenario('lfn', 'newreno');
+    const s = presetScenario('ns3-lfn', 'newreno');
     s.bottleneck.loss.rate = 0;
     for (const c of closedForms(s)) {
       expect(c.goodputBps).toBeNull();
@@ -143,7 +143,7 @@ describe('closedForms(scenario): caps and validity', () => {
     expect(m.cwndSegments!).toBeCloseTo(((100e6 / (8 * 1488)) * path.baseRttS + s.bottleneck.queue.limitPackets) * (1 + 1e-9), 6);
   });
   it('caps at the receive window: Mathis is then rwnd-limited and invalid, PFTK uses its Wmax branch and stays valid', () => {
-    const s = presetScenario('lfn', 'reno');
+    const s = presetScenario('ns3-lfn', 'reno');
     s.tcp.rcvBufBytes = 20 * s.mssBytes;
     const [m, full] = closedForms(s);
     expect(m!.cwndSegments).toBe(20);
@@ -159,20 +159,20 @@ describe('closedForms(scenario): caps and validity', () => {
   });
   it('flags few packets per RTT, losses every round and (without SACK) a timeout share the formula leaves out (lossy, p = 0.1), but not PFTK which models both', () => {
     for (const v of ['reno', 'tahoe', 'cubic', 'westwood'] as const) {
-      const cf = closedForms(presetScenario('lossy', v));
+      const cf = closedForms(presetScenario('ns3-lossy', v));
       const withoutTimeouts = cf.filter((c) => !c.formula.startsWith('pftk'));
       for (const c of withoutTimeouts) {
         expect(c.validity.valid).toBe(false);
         expect(c.validity.reasons.join(' ')).toMatch(/packets per RTT \(< 4\)|losses per window on average/);
-        const noSack = presetScenario('lossy', v);
+        const noSack = presetScenario('ns3-lossy', v);
         noSack.tcp.sack = false;
         expect(closedForms(noSack).find((x) => x.formula === c.formula)!.validity.reasons.join(' ')).toMatch(/timeouts take \d+% of the time \(PFTK's time budget, Reno's timeout probability/);
         // Never above what the 1 Mbit/s line carries (it used to predict 777 kbit/s for Westwood+ with no flag).
-        expect(c.goodputBps!).toBeLessThanOrEqual(fairSharePayloadBps(presetScenario('lossy', v)) * 0.9 * (1 + 1e-9));
+        expect(c.goodputBps!).toBeLessThanOrEqual(fairSharePayloadBps(presetScenario('ns3-lossy', v)) * 0.9 * (1 + 1e-9));
       }
       for (const c of cf.filter((x) => x.formula.startsWith('pftk'))) expect(c.validity.valid).toBe(true);
     }
-    const m = closedForms(presetScenario('lossy', 'reno'))[0]!;
+    const m = closedForms(presetScenario('ns3-lossy', 'reno'))[0]!;
     expect(m.validity.reasons[0]).toMatch(/only 3.9 packets per RTT \(< 4\)/);
     // With SACK a loss ends in a timeout when its retransmission is lost: p.
     expect(m.validity.timeoutProbability).toBe(0.1);

@@ -83,7 +83,7 @@ describe('linear stability from the models\' own equations (Hollot et al., INFOC
     }
   });
   it('reads whole-byte growth (floor) through the middle of its steps: NewReno on `normal` (mss 340) has an equilibrium where the staircase has only a jump', () => {
-    const s = presetScenario('normal', 'newreno', { durationS: 100, seed: 1 });
+    const s = presetScenario('ns3-normal', 'newreno', { durationS: 100, seed: 1 });
     const a = scenarioStability(s);
     const W = a.equilibrium.W0;
     const p = a.equilibrium.p0;
@@ -126,7 +126,7 @@ describe('linear stability from the models\' own equations (Hollot et al., INFOC
 describe('the linearised model leaves counters out', () => {
   it("Reno's nto (expected timeouts so far) has no equilibrium and feeds nothing: the loop is built from W, x and the queue", async () => {
     const { linearModel } = await import('../../src/theory/linearModel.js');
-    const { values, N, models } = loopValues(presetScenario('lfn', 'reno'));
+    const { values, N, models } = loopValues(presetScenario('ns3-lfn', 'reno'));
     const lm = linearModel(models.flow, models.bottleneck, N, { ...values, ss: 0, pend: 0, tov: -1000 });
     expect(models.flow.states.map((s) => s.name)).toContain('nto');
     expect(lm.states).not.toContain('nto');
