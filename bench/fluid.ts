@@ -9,9 +9,9 @@
  */
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { fluidSystem, runFluid } from '../src/fluid/run.js';
+import { fluidSystem, runFluid } from '../src/fluid/run/runFluid.js';
 import { solve } from '../src/solver/index.js';
-import { defaultModels } from '../src/fluid/modelCache.js';
+import { defaultModels } from '../src/fluid/compiler/defaultModels.js';
 import { presetScenario, PRESET_NAMES } from '../src/scenario/presets.js';
 import type { Scenario } from '../src/scenario/types.js';
 import { VARIANTS } from '../src/variants.js';

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { isMainThread } from 'node:worker_threads';
-import type { runFluid as RunFluid } from './fluid/run.js';
+import type { runFluid as RunFluid } from './fluid/run/runFluid.js';
 import type { RunResult } from './result/types.js';
 import type { Scenario } from './scenario/types.js';
 import type { ClosedFormPrediction, closedForms as ClosedForms } from './theory/closedForms.js';
@@ -68,7 +68,7 @@ export function loadPacket(): Promise<typeof RunPacket> {
 
 /** The fluid engine's `runFluid`. */
 export function loadFluid(): Promise<typeof RunFluid> {
-  fluid ??= load('./fluid/run.ts', () => import('./fluid/run.js')).then((m) => m.runFluid);
+  fluid ??= load('./fluid/run/runFluid.ts', () => import('./fluid/run/runFluid.js')).then((m) => m.runFluid);
   return fluid;
 }
 
@@ -84,7 +84,7 @@ export function loadClosedForms(): Promise<typeof ClosedForms> {
  * their InputError here, before anything runs.
  */
 export async function prepareFluidModels(variants: readonly string[], opts: EngineOptions = {}): Promise<void> {
-  const { prepareSystems, DEFAULT_MODELS_DIR } = await load('./fluid/systems.ts', () => import('./fluid/systems.js'));
+  const { prepareSystems, DEFAULT_MODELS_DIR } = await load('./fluid/compiler/systemCache.ts', () => import('./fluid/compiler/systemCache.js'));
   await prepareSystems(opts.modelsDir ?? DEFAULT_MODELS_DIR, variants);
 }
 

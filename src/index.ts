@@ -32,8 +32,7 @@ export type { CongestionControl, CongestionControlFactory, TcpState, AckSample, 
 export { CONGESTION_CONTROLS, getCongestionControl, validateCcParams } from './cc/registry.js';
 
 // The fluid engine, its declarative models and the closed forms.
-export { runFluid, type RunFluidOptions } from './fluid/run.js';
-export { loadModels, getModel, type ParsedModel, type ModelSet } from './fluid/models.js';
+export { runFluid, loadModels, getModel, type RunFluidOptions, type ParsedModel, type ModelSet } from './fluid/index.js';
 export { closedForms, type ClosedFormPrediction, type ClosedFormId } from './theory/closedForms.js';
 export { solve, Solution, type DdeProblem, type SolveOptions } from './solver/index.js';
 

@@ -33,6 +33,9 @@ export interface Elasticity {
  */
 export type ClosedFormId = 'mathis' | 'pftk-full' | 'pftk-approx' | 'cubic' | 'westwood' | 'tahoe';
 
+/** Loss recovery styles of the packet sender without SACK (see {@link VariantFacts.recovery}). */
+export type Recovery = 'none' | 'reno' | 'newreno';
+
 export interface VariantFacts {
   /** Short name for tables, legends and headings. */
   title: string;
@@ -44,6 +47,15 @@ export interface VariantFacts {
   counting: 'segments' | 'acks';
   /** A ccParams flag that, set to 1, switches counting to 'segments'. */
   countingParam?: string;
+  /**
+   * How the packet sender recovers a loss without SACK (the algorithm's `recovery`, src/cc/types.ts;
+   * a test checks they agree): 'none' (Tahoe: slow start after the retransmission), 'reno' (RFC 5681:
+   * the first new ACK ends recovery), 'newreno' (RFC 6582: partial ACKs stay in recovery). The fluid
+   * models read it here (one window cut per loss event or per loss), not from an engine instance.
+   */
+  recovery: Recovery;
+  /** A ccParams flag that, set to anything but 1, switches recovery to 'reno' (Reno's `partialAcks`). */
+  recoveryParam?: string;
   /** The closed forms (src/theory/closedForms.ts) that describe it, the most complete first. */
   closedForms: readonly ClosedFormId[];
   elasticity: Elasticity;
@@ -71,13 +83,14 @@ const RENO_FORMS: readonly ClosedFormId[] = ['pftk-full', 'mathis', 'pftk-approx
  * function W ∝ (RTT / p)^(3/4), G = W / RTT ∝ p^(-3/4) RTT^(-1/4) (RFC 9438 §5.1, cubic region).
  */
 export const VARIANT_FACTS: Readonly<Record<Variant, VariantFacts>> = {
-  tahoe: { title: 'Tahoe', counting: 'acks', closedForms: ['tahoe'], elasticity: MATHIS, engines: BOTH },
-  reno: { title: 'Reno', counting: 'segments', closedForms: RENO_FORMS, elasticity: MATHIS, engines: BOTH },
-  newreno: { title: 'NewReno', counting: 'acks', closedForms: RENO_FORMS, elasticity: MATHIS, engines: BOTH },
+  tahoe: { title: 'Tahoe', counting: 'acks', recovery: 'none', closedForms: ['tahoe'], elasticity: MATHIS, engines: BOTH },
+  reno: { title: 'Reno', counting: 'segments', recovery: 'newreno', recoveryParam: 'partialAcks', closedForms: RENO_FORMS, elasticity: MATHIS, engines: BOTH },
+  newreno: { title: 'NewReno', counting: 'acks', recovery: 'newreno', closedForms: RENO_FORMS, elasticity: MATHIS, engines: BOTH },
   westwood: {
     title: 'Westwood+',
     counting: 'acks',
     countingParam: 'segmentCounting',
+    recovery: 'newreno',
     closedForms: ['westwood'],
     elasticity: { loss: -0.5, rtt: -1, source: 'Reno-like under random loss (Mascolo et al.)' },
     engines: BOTH,
@@ -85,6 +98,7 @@ export const VARIANT_FACTS: Readonly<Record<Variant, VariantFacts>> = {
   cubic: {
     title: 'CUBIC',
     counting: 'segments',
+    recovery: 'newreno',
     closedForms: ['cubic'],
     elasticity: { loss: -0.75, rtt: -0.25, source: 'RFC 9438 §5.1 response function (cubic region)' },
     engines: BOTH,
@@ -104,6 +118,12 @@ export function fluidVariants(): Variant[] {
 export function countsSegments(variant: Variant, ccParams: Readonly<Record<string, number>>): boolean {
   const f = VARIANT_FACTS[variant];
   return f.counting === 'segments' || (f.countingParam !== undefined && ccParams[f.countingParam] === 1);
+}
+
+/** The loss recovery `variant` with these knobs runs without SACK (the packet sender's strategy). */
+export function recoveryStyle(variant: Variant, ccParams: Readonly<Record<string, number>>): Recovery {
+  const f = VARIANT_FACTS[variant];
+  return f.recoveryParam !== undefined && (ccParams[f.recoveryParam] ?? 1) !== 1 ? 'reno' : f.recovery;
 }
 
 /** Engines that consume a Scenario and return a RunResult. */

@@ -1,4 +1,4 @@
-import { DEFAULT_MODELS_DIR, modelFileIds, prepareSystems } from '../src/fluid/systems.js';
+import { DEFAULT_MODELS_DIR, modelFileIds, prepareSystems } from '../src/fluid/compiler/systemCache.js';
 
 /**
  * Compiles the repository's fluid models into the on-disk cache once per test run (only those whose

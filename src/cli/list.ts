@@ -29,7 +29,7 @@ export interface ListedModel {
 
 /** Every flow model in `dir`, compiled one by one: a broken file is listed with its error, the rest still load. */
 export async function listModels(dir?: string): Promise<{ dir: string; models: ListedModel[] }> {
-  const { modelSystems, modelFileIds, prepareSystems, DEFAULT_MODELS_DIR } = await import('../fluid/systems.js');
+  const { modelSystems, modelFileIds, prepareSystems, DEFAULT_MODELS_DIR } = await import('../fluid/compiler/systemCache.js');
   const { InputError } = await import('../errors.js');
   const abs = resolve(dir ?? DEFAULT_MODELS_DIR);
   const source = modelSystems(abs);

@@ -1,6 +1,6 @@
 // Types only: mathjs itself is imported lazily (its load dominates a short CLI call).
 import type { ConditionalNode, MathNode, OperatorNode, ParenthesisNode } from 'mathjs';
-import type { ParsedModel } from '../fluid/modelDoc.js';
+import type { ParsedModel } from '../fluid/language/modelDoc.js';
 import type { Variant } from '../variants.js';
 
 /** A fluid model as a report shows it: title, citation, equations in LaTeX. */
@@ -49,7 +49,7 @@ export function modelDoc(
  * InputError for that variant only (the report shows the others and names the broken one).
  */
 export async function defaultModelDocs(modelsDir?: string): Promise<ModelDocSource> {
-  const [systems, doc, latex, { parse, SymbolNode }] = await Promise.all([import('../fluid/systems.js'), import('../fluid/modelDoc.js'), import('../fluid/latex.js'), import('mathjs')]);
+  const [systems, doc, latex, { parse, SymbolNode }] = await Promise.all([import('../fluid/compiler/systemCache.js'), import('../fluid/language/modelDoc.js'), import('../fluid/language/latex.js'), import('mathjs')]);
   const source = systems.modelSystems(modelsDir);
   const sym = (n: string) => latex.toLatex(n);
   const multiline = (lhs: string, expression: string) => splitSum(lhs, expression, parse, (t) => latex.toLatex(t));

@@ -1,6 +1,6 @@
 import type { ComparisonCase } from '../compare/run.js';
 import { InputError } from '../errors.js';
-import { runFluid } from '../fluid/run.js';
+import { runFluid } from '../fluid/run/runFluid.js';
 import type { Series } from '../result/types.js';
 import { loopMargins } from '../theory/frequencyResponse.js';
 import { scenarioStability, type LoopAnalysis } from '../theory/stability.js';

@@ -26,7 +26,7 @@ export const REPO_ROOT = PACKAGE_ROOT;
  */
 export const ENGINE_SOURCES: Readonly<Record<Engine, { entry: string; data: readonly string[] }>> = {
   packet: { entry: 'src/packet/run.ts', data: [] },
-  fluid: { entry: 'src/fluid/run.ts', data: ['models'] },
+  fluid: { entry: 'src/fluid/run/runFluid.ts', data: ['models'] },
 };
 
 function listFiles(abs: string): string[] {

@@ -1,6 +1,6 @@
 import { compile, ConstantNode, derivative, parse, type EvalFunction, type MathNode } from 'mathjs';
 import { InputError } from '../errors.js';
-import type { ParsedModel } from '../fluid/modelDoc.js';
+import type { ParsedModel } from '../fluid/language/modelDoc.js';
 
 /**
  * A fluid model's equations as plain expressions of its variables, for equilibria and
@@ -178,6 +178,43 @@ export function derivativeAt(resolved: MathNode, variable: string, point: Record
 export function isZeroAt(node: MathNode, point: Record<string, number>): boolean {
   const r = resolveAt(node, point);
   return r.type === 'ConstantNode' && Number((r as unknown as { value: number }).value) === 0;
+}
+
+/**
+ * One equation of one model linearised on its own, as Hollot et al. (INFOCOM 2001) write a single
+ * flow's: a delayed value X(t - R) is its own variable `X_tau`, the parameters in `fixed` are set
+ * before differentiating, and every conditional, min and max takes the branch it takes at `point`
+ * ({@link resolveAt}: `point` gives every symbol a condition reads, the discrete states too, e.g.
+ * `ss: 0` for congestion avoidance).
+ * Returns d rhs / d v at `point` for each v of `wrt`, NaN where mathjs has no derivative. Where
+ * {@link linearModel} builds the whole loop, this gives one equation's coefficients, to check a model
+ * against a published linearisation.
+ */
+export function equationPartialsAt(
+  model: ParsedModel,
+  state: string,
+  wrt: readonly string[],
+  point: Record<string, number>,
+  fixed: Record<string, number> = {},
+): Record<string, number> {
+  const eq = model.equations.find((e) => e.state === state);
+  if (!eq) throw new InputError('state', `'${state}' has no equation in ${model.file}`);
+  const node = parse(eq.expression).transform((n, path): MathNode => {
+    if (path === 'fn') return n;
+    if (n.type === 'FunctionNode' && !MATH_FUNCTIONS.has((n as unknown as Fn).fn.name)) return parse(`${(n as unknown as Fn).fn.name}_tau`);
+    if (n.type === 'SymbolNode' && (n as unknown as Sym).name in fixed) return new ConstantNode(fixed[(n as unknown as Sym).name]!);
+    return n;
+  });
+  const resolved = resolveAt(node, point);
+  const out: Record<string, number> = {};
+  for (const v of wrt) {
+    try {
+      out[v] = derivativeAt(resolved, v, point);
+    } catch {
+      out[v] = NaN;
+    }
+  }
+  return out;
 }
 
 /** Compiled evaluation of an expression (conditionals evaluated natively). */

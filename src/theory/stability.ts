@@ -2,11 +2,11 @@ import { det, inv, multiply, type MathNode } from 'mathjs';
 import { InputError } from '../errors.js';
 // Registers the in-process compiler, so that a model missing from the disk cache compiles here
 // (mathjs is loaded for the derivatives anyway) rather than in a child process.
-import '../fluid/compileModel.js';
-import { describe, type ParsedModel } from '../fluid/modelDoc.js';
-import { DEFAULT_MODELS_DIR, modelSystems } from '../fluid/systems.js';
-import { bindBottleneck, bindFlow } from '../fluid/params.js';
-import { mapScenario } from '../fluid/scenarioMap.js';
+import '../fluid/compiler/compileFiles.js';
+import { describe, type ParsedModel } from '../fluid/language/modelDoc.js';
+import { DEFAULT_MODELS_DIR, modelSystems } from '../fluid/compiler/systemCache.js';
+import { bindBottleneck, bindFlow } from '../fluid/run/params.js';
+import { mapScenario } from '../fluid/run/scenarioMap.js';
 import { flowCc } from '../scenario/flowCc.js';
 import type { Scenario } from '../scenario/types.js';
 import { charMatrix, cmul, loopMargins, openLoopPoles, solveC, type Cx } from './frequencyResponse.js';
@@ -79,7 +79,7 @@ export interface LoopModels {
 
 /**
  * The bottleneck and `variant`'s model from `dir`, through the fluid engine's per-model source
- * (src/fluid/systems.ts: content-keyed, so a broken file elsewhere in `dir` does not matter).
+ * (src/fluid/compiler/systemCache.ts: content-keyed, so a broken file elsewhere in `dir` does not matter).
  */
 export function loopModels(variant: string, dir: string = DEFAULT_MODELS_DIR): LoopModels {
   const sys = modelSystems(dir).system(variant);

@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js';
-import { loadModels } from '../fluid/modelSet.js';
+import { loadModels } from '../fluid/compiler/modelSet.js';
 import { dumbbellScenario } from '../scenario/defaults.js';
 import { flowPath, packetBits } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';

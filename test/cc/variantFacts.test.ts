@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { basename, join } from 'node:path';
 import { createCongestionControl, getCongestionControl } from '../../src/cc/registry.js';
-import { DEFAULT_MODELS_DIR } from '../../src/fluid/modelSet.js';
-import { readModelFile } from '../../src/fluid/modelFile.js';
-import { countsSegments, hasEngine, VARIANT_FACTS, VARIANTS, type Variant } from '../../src/variants.js';
+import { DEFAULT_MODELS_DIR } from '../../src/fluid/compiler/modelSet.js';
+import { readModelFile } from '../../src/fluid/language/modelFile.js';
+import { countsSegments, hasEngine, recoveryStyle, VARIANT_FACTS, VARIANTS, type Variant } from '../../src/variants.js';
 import { makeTcb, MSS, runRounds } from './helpers.js';
 
 /** Congestion-avoidance growth over 20 loss-free rounds from 20 segments, with `segsPerAck` segments per ACK. */
@@ -28,6 +28,16 @@ describe('variant registry (src/variants.ts)', () => {
       const ratio = caGrowth(v, params, 2) / caGrowth(v, params, 1);
       if (countsSegments(v, params)) expect(ratio).toBeGreaterThan(0.9);
       else expect(ratio).toBeLessThan(0.6);
+    },
+  );
+
+  it.each(VARIANTS.flatMap((v) => {
+    const p = VARIANT_FACTS[v].recoveryParam;
+    return p ? [[v, {}], [v, { [p]: 0 }], [v, { [p]: 1 }]] : [[v, {}]];
+  }) as [Variant, Record<string, number>][])(
+    '%s %o: the recovery style the fluid models read is the one the packet sender runs',
+    (v, params) => {
+      expect(recoveryStyle(v, params)).toBe(createCongestionControl(v, params).recovery);
     },
   );
 

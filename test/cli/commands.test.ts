@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MODELS_DIR } from '../../src/fluid/systems.js';
+import { DEFAULT_MODELS_DIR } from '../../src/fluid/compiler/systemCache.js';
 import { cli } from './cliHarness.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'cclab-cmd-'));

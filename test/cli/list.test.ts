@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONGESTION_CONTROLS } from '../../src/cc/registry.js';
-import { DEFAULT_MODELS_DIR } from '../../src/fluid/systems.js';
+import { DEFAULT_MODELS_DIR } from '../../src/fluid/compiler/systemCache.js';
 import { PRESET_NAMES } from '../../src/scenario/presets.js';
 import { fluidVariants, VARIANTS } from '../../src/variants.js';
 import { cli } from './cliHarness.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, cclabProcess } from './cliHarness.js';
-import { DEFAULT_MODELS_DIR } from '../../src/fluid/systems.js';
+import { DEFAULT_MODELS_DIR } from '../../src/fluid/compiler/systemCache.js';
 
 const REQUIRED_KEYS = ['engine', 'variant', 'scenario', 'durationS', 'mssBytes', 'goodputBps', 'meanCwndBytes', 'meanCwndSegments', 'retransmits', 'timeouts', 'events', 'wallS'];
 

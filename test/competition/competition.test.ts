@@ -1,7 +1,7 @@
 import { median } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
 import { competition } from '../../src/compare/competition.js';
-import { runFluid } from '../../src/fluid/run.js';
+import { runFluid } from '../../src/fluid/run/runFluid.js';
 import { runPacket } from '../../src/packet/run.js';
 import { jainIndex, shares } from '../../src/result/fairness.js';
 import { baseRttS } from '../../src/scenario/path.js';

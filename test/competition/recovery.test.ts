@@ -1,6 +1,6 @@
 import { median } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
-import { runFluid } from '../../src/fluid/run.js';
+import { runFluid } from '../../src/fluid/run/runFluid.js';
 import { runPacket } from '../../src/packet/run.js';
 import { shares } from '../../src/result/fairness.js';
 import { baseRttS } from '../../src/scenario/path.js';

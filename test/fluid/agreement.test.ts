@@ -1,5 +1,5 @@
 import { describe, expect, it, afterAll } from 'vitest';
-import { runFluid } from '../../src/fluid/run.js';
+import { runFluid } from '../../src/fluid/run/runFluid.js';
 import { runPacket } from '../../src/packet/run.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import type { Scenario } from '../../src/scenario/types.js';

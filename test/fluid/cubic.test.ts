@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runFluid } from '../../src/fluid/run.js';
+import { runFluid } from '../../src/fluid/run/runFluid.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 
 describe('CUBIC at a 2 s RTT (issue 10: it used to park at the receive window after its first loss)', () => {

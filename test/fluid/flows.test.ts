@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fluidSystem, runFluid } from '../../src/fluid/run.js';
+import { fluidSystem, runFluid } from '../../src/fluid/run/runFluid.js';
 import { runPacket } from '../../src/packet/run.js';
-import { mapScenario, UNLIMITED_SEGMENTS } from '../../src/fluid/scenarioMap.js';
+import { mapScenario, UNLIMITED_SEGMENTS } from '../../src/fluid/run/scenarioMap.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import type { Variant } from '../../src/variants.js';

@@ -1,6 +1,6 @@
 import { median } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
-import { runFluid } from '../../src/fluid/run.js';
+import { runFluid } from '../../src/fluid/run/runFluid.js';
 import { runPacket } from '../../src/packet/run.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import type { RunSummary } from '../../src/result/types.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compileExpr } from '../../src/fluid/expr.js';
-import { defaultModels } from '../../src/fluid/models.js';
-import { delayedStateIndices } from '../../src/fluid/system.js';
-import { StateLayout } from '../../src/fluid/layout.js';
-import { runFluid } from '../../src/fluid/run.js';
+import { compileExpr } from '../../src/fluid/language/expr.js';
+import { defaultModels } from '../../src/fluid/index.js';
+import { delayedStateIndices } from '../../src/fluid/run/problem.js';
+import { StateLayout } from '../../src/fluid/compiler/layout.js';
+import { runFluid } from '../../src/fluid/run/runFluid.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import { fluidVariants } from '../../src/variants.js';
 

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runFluid } from '../../src/fluid/run.js';
+import { runFluid } from '../../src/fluid/run/runFluid.js';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { applyRtt } from '../../src/runs/scenarioAxes.js';

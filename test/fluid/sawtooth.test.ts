@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runFluid } from '../../src/fluid/run.js';
+import { runFluid } from '../../src/fluid/run/runFluid.js';
 import { runPacket } from '../../src/packet/run.js';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
 import { flowPath } from '../../src/scenario/path.js';

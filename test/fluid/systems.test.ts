@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { runFluid } from '../../src/fluid/run.js';
-import { DEFAULT_MODELS_DIR, modelSystems, prepareSystems, systemStats } from '../../src/fluid/systems.js';
+import { runFluid } from '../../src/fluid/run/runFluid.js';
+import { DEFAULT_MODELS_DIR, modelSystems, prepareSystems, systemStats } from '../../src/fluid/compiler/systemCache.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 
-// The first test runs before the compiler (compileModel.ts) is loaded in this process: its miss
+// The first test runs before the compiler (compiler/compileFiles.ts) is loaded in this process: its miss
 // compiles in a child process, as for a library user who calls runFluid without the CLI preparing
 // the models. The later tests load the compiler (a child process start costs seconds).
 
@@ -47,7 +47,7 @@ describe('compiled fluid systems, cached on disk by content', () => {
   });
 
   it('gives the same fluid run from a cached system as from a fresh compile (byte-identical summary and traces)', async () => {
-    await import('../../src/fluid/compileModel.js');
+    await import('../../src/fluid/compiler/compileFiles.js');
     const s = presetScenario('ns3-lfn', 'reno', { durationS: 20 });
     const fresh = runFluid(s, { models: modelSystems(modelsCopy(), { cacheDir: null }) });
     const cached = runFluid(s, { models: modelSystems(modelsCopy(), { cacheDir }) });

@@ -2,8 +2,8 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeF
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { DEFAULT_MODELS_DIR, loadModels } from '../../src/fluid/models.js';
-import { runFluid } from '../../src/fluid/run.js';
+import { DEFAULT_MODELS_DIR, loadModels } from '../../src/fluid/index.js';
+import { runFluid } from '../../src/fluid/run/runFluid.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import { cli, sandbox, violation } from './harness.js';
 
@@ -287,7 +287,7 @@ describe('issue 12: exit codes and messages', () => {
 describe('issue 13: validateScenario is the one user-facing check; the engines assert', () => {
   it('a scenario that skipped validation trips an assertion (a bug, exit 1), never an InputError', async () => {
     const { checkEngineInput } = await import('../../src/packet/input.js');
-    const { mapScenario } = await import('../../src/fluid/scenarioMap.js');
+    const { mapScenario } = await import('../../src/fluid/run/scenarioMap.js');
     const s = presetScenario('ns3-lfn', 'reno', { durationS: 2 });
     s.flows[0]!.access.queuePackets = 0; // the schema's minimum is 1 (the engine used to accept 0)
     expect(() => checkEngineInput(s)).toThrow(/^packet engine: flows\[0\]\.access\.queuePackets must be a whole number >= 1, got 0 \(the scenario skipped validateScenario\)$/);

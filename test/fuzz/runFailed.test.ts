@@ -6,8 +6,8 @@ import { cli } from './harness.js';
  * line naming the failure (issue 12: `predict --json` exited 0). The fluid engine is replaced by one
  * that returns the real engine's failed result for a model that blows up.
  */
-vi.mock('../../src/fluid/run.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/fluid/run.js')>();
+vi.mock('../../src/fluid/run/runFluid.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/fluid/run/runFluid.js')>();
   return {
     ...real,
     runFluid: (s: Parameters<typeof real.runFluid>[0]) => {

@@ -91,8 +91,8 @@ describe('package files', () => {
     expect(readdirSync(join(PACKAGE_ROOT, 'models'))).toContain('bottleneck.model.yaml');
   });
   it('sourceClosure(entry) follows static and literal dynamic imports to .ts files (the fluid cache key reaches the compiler and mathjs\'s users)', () => {
-    const rel = sourceClosure(join(PACKAGE_ROOT, 'src', 'fluid', 'compileModel.ts')).map((f) => f.slice(PACKAGE_ROOT.length + 1));
-    expect(rel).toEqual(expect.arrayContaining(['src/fluid/compileModel.ts', 'src/fluid/compile.ts', 'src/fluid/expr.ts', 'src/fluid/modelFile.ts', 'src/fluid/assemble.ts']));
+    const rel = sourceClosure(join(PACKAGE_ROOT, 'src', 'fluid', 'compiler', 'compileFiles.ts')).map((f) => f.slice(PACKAGE_ROOT.length + 1));
+    expect(rel).toEqual(expect.arrayContaining(['src/fluid/compiler/compileFiles.ts', 'src/fluid/compiler/compileSystem.ts', 'src/fluid/language/expr.ts', 'src/fluid/language/modelFile.ts', 'src/fluid/compiler/assemble.ts']));
     expect(rel.every((f) => f.endsWith('.ts'))).toBe(true);
   });
   it('parseYaml(text) parses YAML (and JSON, a subset) on first use', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { DEFAULT_MODELS_DIR, loadModels } from '../../src/fluid/models.js';
+import { DEFAULT_MODELS_DIR, loadModels } from '../../src/fluid/index.js';
 
 /** A models directory with the real bottleneck and one flow file `<id>.model.yaml` of the given text. */
 export function dirWith(flowText: string, id = 'bad'): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { getModel, loadModels, modelIds, partials } from '../../src/fluid/models.js';
+import { getModel, loadModels, modelIds } from '../../src/fluid/index.js';
+import { equationPartialsAt } from '../../src/theory/linearModel.js';
 import { fluidVariants, hasEngine, VARIANTS } from '../../src/variants.js';
 import { dirWith, loadError } from './helpers.js';
 
@@ -47,10 +48,12 @@ describe('models/', () => {
     expect(typeof set.system('bad').flowRhs).toBe('function');
   });
 
-  it('partials(model, state, vars) differentiates the congestion-avoidance branch symbolically', () => {
-    const d = partials(getModel('tahoe'), 'W', ['R', 'b']);
-    expect(d.R).toMatch(/R \^ 2/);
-    expect(d.b).toMatch(/b \^ 2/);
+  it("equationPartialsAt(tahoe, W) in congestion avoidance: d/dR and d/db of W / (mss b R) are -W / (mss b R^2) and -W / (mss b^2 R)", () => {
+    // wait = 0, ss = 0, per-ACK counting; W > mss makes max(1, floor(mss / W)) = 1.
+    const point = { wait: 0, ss: 0, segmentCounting: 0, W: 10, mss: 1, b: 2, R: 0.1 };
+    const d = equationPartialsAt(getModel('tahoe'), 'W', ['R', 'b'], point);
+    expect(d.R).toBeCloseTo(-10 / (1 * 2 * 0.1 ** 2), 9);
+    expect(d.b).toBeCloseTo(-10 / (1 * 2 ** 2 * 0.1), 9);
   });
 });
 
@@ -98,16 +101,15 @@ describe('LaTeX of the models', () => {
 });
 
 describe('linearisation', () => {
-  it('partialsAt(reno, W) at W0 = sqrt(2/(b p0)) gives dF/dW = -1/(b R0 W0) (Hollot et al., INFOCOM 2001, with b = 1: -1/(R0 W0))', async () => {
-    const { partialsAt } = await import('../../src/fluid/models.js');
+  it('equationPartialsAt(reno, W) at W0 = sqrt(2/(b p0)) gives dF/dW = -1/(b R0 W0) (Hollot et al., INFOCOM 2001, with b = 1: -1/(R0 W0))', () => {
     const b = 2;
     const p0 = 1e-3;
     const R0 = 0.2;
     const W0 = Math.sqrt(2 / (b * p0));
     // The MGT form: per-packet loss rate, W/2 cut, no timeouts (parameters substituted before d/dW).
     const sub = { lossEvents: 0, timeouts: 0, segmentCounting: 0, overflowCuts: 0, secondMoment: 1, b };
-    const point = { W: W0, W_tau: W0, R: R0, R_tau: R0, p_tau: p0, prt_tau: p0, pra: 0, D: 3, b };
-    const d = partialsAt(getModel('reno'), 'W', ['W', 'W_tau'], point, 'false', sub);
+    const point = { ss: 0, sack: 0, W: W0, W_tau: W0, R: R0, R_tau: R0, p_tau: p0, prt_tau: p0, pra: 0, D: 3, b };
+    const d = equationPartialsAt(getModel('reno'), 'W', ['W', 'W_tau'], point, sub);
     // d/dW of -(W/2) W_tau p_tau / R_tau is -(W0/R0) p0/2 = -1/(b R0 W0), as p0 W0^2 = 2/b.
     expect(d.W).toBeCloseTo(-(W0 / R0) * p0 / 2, 9);
     expect(d.W).toBeCloseTo(-1 / (b * R0 * W0), 9);

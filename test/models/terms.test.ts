@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { loadModels } from '../../src/fluid/models.js';
-import { runFluid } from '../../src/fluid/run.js';
+import { loadModels } from '../../src/fluid/index.js';
+import { runFluid } from '../../src/fluid/run/runFluid.js';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
 import { dirWith as dirWithFlow, loadError as loadErrorOf } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { parse, SymbolNode } from 'mathjs';
 import katex from 'katex';
 import { describe, expect, it } from 'vitest';
-import { toLatex } from '../../src/fluid/latex.js';
+import { toLatex } from '../../src/fluid/language/latex.js';
 import { defaultModelDocs, sharedSubexpressions, splitSum } from '../../src/report/models.js';
 import { fluidVariants } from '../../src/variants.js';
 

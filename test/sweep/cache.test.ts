@@ -106,7 +106,7 @@ describe('sourceClosure', () => {
     expect(packet).toContain('src/packet/run.ts');
     expect(packet.some((f) => f.startsWith('src/cc/'))).toBe(true);
     expect(packet.some((f) => f.startsWith('src/fluid/'))).toBe(false);
-    const fluid = rel(sourceClosure(join(REPO_ROOT, 'src/fluid/run.ts')));
+    const fluid = rel(sourceClosure(join(REPO_ROOT, 'src/fluid/run/runFluid.ts')));
     expect(fluid.some((f) => f.startsWith('src/solver/'))).toBe(true);
   });
   it('follows a chain of imports in a synthetic tree', async () => {

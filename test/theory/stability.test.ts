@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runFluid } from '../../src/fluid/run.js';
+import { runFluid } from '../../src/fluid/run/runFluid.js';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { presetScenario } from '../../src/scenario/presets.js';

@@ -1,5 +1,5 @@
 /**
- * Where each quantity of the fluid system lives, for the generated code (compile.ts) and for the
+ * Where each quantity of the fluid system lives, for the generated code (compileSystem.ts) and for the
  * engine that reads results out of it:
  * - Y, the state: [bottleneck states | block 0's flow states | block 1's | ...]; block g starts at `off(g)`.
  * - Z, the snapshot of derived values at one time: [delay, A, bottleneck outputs | per block: R, flow

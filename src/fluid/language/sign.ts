@@ -1,5 +1,6 @@
 import type { MathNode } from 'mathjs';
-import type { Located, ModelFile } from './modelFile.js';
+import type { Located } from './located.js';
+import type { ModelFile } from './modelFile.js';
 
 /**
  * A conservative sign analysis of model expressions: `nonNegative` is true only when the expression

@@ -1,7 +1,7 @@
 import { parse } from 'mathjs';
 import type { MathNode } from 'mathjs';
-import { InputError } from '../errors.js';
-import type { Located } from './modelFile.js';
+import { InputError } from '../../errors.js';
+import type { Located } from './located.js';
 
 /**
  * Parse, check and translate one model expression to JavaScript source.
@@ -69,7 +69,7 @@ export interface EmitContext {
   /** Whether `expdraw()` (the next loss threshold) may be used: only in event assignments. */
   allowDraw?: boolean;
   /**
-   * Whether a lag `d` of `X(t - d)` is provably >= 0 (src/fluid/sign.ts): a delayed value must look
+   * Whether a lag `d` of `X(t - d)` is provably >= 0 (src/fluid/language/sign.ts): a delayed value must look
    * into the past. Without it no delayed value is accepted.
    */
   lagNonNegative?: (lag: MathNode) => boolean;
@@ -90,7 +90,7 @@ function lagOf(arg: MathNode): MathNode | 'zero' | undefined {
  * Size limits of a model expression. mathjs parses by recursive descent, and compiling, LaTeX and
  * the sign analysis walk the tree recursively: 300 nested brackets or a 200,000-term sum exhaust the
  * stack. The limits apply to the text as written; an equation with its terms substituted
- * (src/fluid/terms.ts) is held to {@link EXPANDED_LIMITS}, still far from the stack's.
+ * (src/fluid/language/terms.ts) is held to {@link EXPANDED_LIMITS}, still far from the stack's.
  */
 export const MAX_EXPRESSION_CHARS = 2000;
 export const MAX_EXPRESSION_NESTING = 32;
@@ -252,7 +252,7 @@ export function emit(node: MathNode, ctx: EmitContext): Compiled {
 
 /**
  * `base ^ exponent`: a constant exponent 2, 3 or 4 becomes multiplications (helpers `$sq`, `$cube`,
- * `$p4` that every generated function defines, see compile.ts): Math.pow costs ~40 ns, a product ~1 ns,
+ * `$p4` that every generated function defines, see compiler/compileSystem.ts): Math.pow costs ~40 ns, a product ~1 ns,
  * and CUBIC's `(s + R - K)^3` sits in every snapshot. Same value to within an ulp or two.
  */
 function powJs(base: string, exponentNode: MathNode, exponent: string): string {

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
-import { InputError } from '../errors.js';
+import { InputError } from '../../errors.js';
 import type { FluidFlowParams, FluidLink } from './scenarioMap.js';
-import type { ModelFile } from './modelFile.js';
+import type { ModelFile } from '../language/modelFile.js';
 
 /**
  * Binding a model's declared parameters to values: scenario-bound ones from the mapped Scenario,

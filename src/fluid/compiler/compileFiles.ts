@@ -1,15 +1,15 @@
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { InputError } from '../errors.js';
+import { InputError } from '../../errors.js';
 import type { SystemParts } from './assemble.js';
-import { compileSystem } from './compile.js';
-import { readModelFile, type ModelFile } from './modelFile.js';
-import { registerCompiler, stringifyParts, type CompileReply } from './systems.js';
+import { compileSystem } from './compileSystem.js';
+import { readModelFile, type ModelFile } from '../language/modelFile.js';
+import { registerCompiler, stringifyParts, type CompileReply } from './systemCache.js';
 
 /**
- * The compiler behind systems.ts's cache: reads and checks one flow model file and the bottleneck,
+ * The compiler behind systemCache.ts: reads and checks one flow model file and the bottleneck,
  * and compiles them (this is the module that loads mathjs). Importing it registers it, so misses
- * compile in-process; run as a script (`node compileModel.js bottleneck flow...`) it prints one
+ * compile in-process; run as a script (`node compileFiles.js bottleneck flow...`) it prints one
  * CompileReply per flow model as JSON, for a caller that cannot load mathjs itself.
  */
 

@@ -4,10 +4,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { InputError } from '../errors.js';
-import { writeFileAtomic } from '../io/atomicWrite.js';
-import { PACKAGE_ROOT } from '../io/packageRoot.js';
-import { sourceClosure } from '../io/sourceClosure.js';
+import { InputError } from '../../errors.js';
+import { writeFileAtomic } from '../../io/atomicWrite.js';
+import { PACKAGE_ROOT } from '../../io/packageRoot.js';
+import { sourceClosure } from '../../io/sourceClosure.js';
 import { assembleSystem, type CompiledSystem, type SystemParts } from './assemble.js';
 
 /**
@@ -34,18 +34,18 @@ export interface SystemSource {
   system(id: string): CompiledSystem;
 }
 
-/** Compiles one flow model against the bottleneck (compileModel.ts registers the in-process one). */
+/** Compiles one flow model against the bottleneck (compileFiles.ts registers the in-process one). */
 export type Compiler = (bottleneckPath: string, flowPath: string) => SystemParts;
 
 let inProcessCompiler: Compiler | undefined;
 
-/** Called by compileModel.ts when it is loaded: from then on misses compile in this process. */
+/** Called by compileFiles.ts when it is loaded: from then on misses compile in this process. */
 export function registerCompiler(c: Compiler): void {
   inProcessCompiler = c;
 }
 
 const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-const COMPILER_FILE = fileURLToPath(new URL(`./compileModel${EXT}`, import.meta.url));
+const COMPILER_FILE = fileURLToPath(new URL(`./compileFiles${EXT}`, import.meta.url));
 
 let compilerVersion: string | undefined;
 
@@ -227,6 +227,6 @@ export async function prepareSystems(dir: string, ids: readonly string[], opts: 
   const cacheDir = cacheDirOf(opts);
   const missing = ids.map((id) => locate(abs, id, cacheDir)).filter((loc) => cachedSystem(loc) === undefined);
   if (missing.length === 0) return;
-  await import('./compileModel.js');
+  await import('./compileFiles.js');
   for (const loc of missing) compileAndStore(loc);
 }

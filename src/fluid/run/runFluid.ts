@@ -1,15 +1,15 @@
-import type { Scenario } from '../scenario/types.js';
-import type { DropCounters, FlowSummary, FlowTrace, RunResult, Series } from '../result/types.js';
-import { solve } from '../solver/index.js';
-import type { Solution, SolveOptions } from '../solver/index.js';
-import { modelSystems, type SystemSource } from './systems.js';
+import type { Scenario } from '../../scenario/types.js';
+import type { DropCounters, FlowSummary, FlowTrace, RunResult, Series } from '../../result/types.js';
+import { solve } from '../../solver/index.js';
+import type { Solution, SolveOptions } from '../../solver/index.js';
+import { modelSystems, type SystemSource } from '../compiler/systemCache.js';
 import { mapScenario } from './scenarioMap.js';
-import { buildSystem } from './system.js';
-import type { FluidSystem, LossProcess } from './system.js';
+import { buildSystem } from './problem.js';
+import type { FluidSystem, LossProcess } from './problem.js';
 import { groupFlows } from './groups.js';
 import type { FluidFlow } from './groups.js';
 import { bindFlow, checkRunParams } from './params.js';
-import { flowCc } from '../scenario/flowCc.js';
+import { flowCc } from '../../scenario/flowCc.js';
 
 export interface RunFluidOptions {
   /** Directory of model files (default: the repository's models/). */

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { createCongestionControl } from '../cc/registry.js';
-import { InputError } from '../errors.js';
-import { queueParams } from '../net/qdisc/registry.js';
-import { flowCc } from '../scenario/flowCc.js';
-import { baseRttS, packetBits, sharedQueue } from '../scenario/path.js';
-import type { Scenario } from '../scenario/types.js';
-import { packetsPerSecond } from '../units.js';
+import { InputError } from '../../errors.js';
+import { queueParams } from '../../net/qdisc/registry.js';
+import { flowCc } from '../../scenario/flowCc.js';
+import { baseRttS, packetBits, sharedQueue } from '../../scenario/path.js';
+import type { Scenario } from '../../scenario/types.js';
+import { packetsPerSecond } from '../../units.js';
+import { recoveryStyle } from '../../variants.js';
 
 /**
  * How a Scenario's topology becomes the fluid model's parameters. Units: packets are wire packets of
@@ -132,7 +132,7 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
     const Tp = baseRttS(s, i);
     positive(Tp, `flows[${i}] propagation RTT`);
     const cc = flowCc(s, i);
-    const recovery = createCongestionControl(cc.variant, cc.ccParams).recovery;
+    const recovery = recoveryStyle(cc.variant, cc.ccParams);
     return {
       Tp,
       sack: s.tcp.sack ? (1 as const) : (0 as const),

@@ -1,13 +1,13 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError } from '../errors.js';
-import { readModelFile } from './modelFile.js';
-import { compileSystem } from './compile.js';
-import type { CompiledSystem } from './compile.js';
-import { describe } from './modelDoc.js';
-import { checkFlowFile } from './compileModel.js';
-import { BOTTLENECK_FILE, DEFAULT_MODELS_DIR } from './systems.js';
-import type { ParsedModel } from './modelDoc.js';
+import { InputError } from '../../errors.js';
+import { readModelFile } from '../language/modelFile.js';
+import { compileSystem } from './compileSystem.js';
+import type { CompiledSystem } from './compileSystem.js';
+import { describe } from '../language/modelDoc.js';
+import { checkFlowFile } from './compileFiles.js';
+import { BOTTLENECK_FILE, DEFAULT_MODELS_DIR } from './systemCache.js';
+import type { ParsedModel } from '../language/modelDoc.js';
 
 export { BOTTLENECK_FILE, DEFAULT_MODELS_DIR };
 

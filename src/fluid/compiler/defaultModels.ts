@@ -1,12 +1,12 @@
-import { InputError } from '../errors.js';
-import type { Variant } from '../variants.js';
+import { InputError } from '../../errors.js';
+import type { Variant } from '../../variants.js';
 import { loadModels } from './modelSet.js';
 import type { ModelSet } from './modelSet.js';
-import type { ParsedModel } from './modelDoc.js';
+import type { ParsedModel } from '../language/modelDoc.js';
 
 /*
  * The repository's model set for the library's getters (getModel, modelIds, defaultModels). Runs and
- * the linear analysis read models through src/fluid/systems.ts (per model, content-keyed, on disk);
+ * the linear analysis read models through src/fluid/compiler/systemCache.ts (per model, content-keyed, on disk);
  * the whole-directory content cache that stood here (loadModelsCached) had no user left.
  */
 

@@ -1,7 +1,7 @@
 import { ParenthesisNode, type MathNode } from 'mathjs';
-import { InputError } from '../errors.js';
+import { InputError } from '../../errors.js';
 import { parseModelText } from './expr.js';
-import type { Located } from './modelFile.js';
+import type { Located } from './located.js';
 
 /**
  * Named terms of a model file (`terms:`): a sub-expression an equation needs more than once, or one

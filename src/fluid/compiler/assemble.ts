@@ -1,7 +1,7 @@
-import type { ModelFile } from './modelFile.js';
+import type { ModelFile } from '../language/modelFile.js';
 
 /**
- * Turns generated code into a CompiledSystem. Shared by the compiler (compile.ts, which needs mathjs
+ * Turns generated code into a CompiledSystem. Shared by the compiler (compileSystem.ts, which needs mathjs
  * to generate the code) and the on-disk cache (systemCache.ts, which must not load mathjs: its import
  * alone costs 0.6-1.5 s, twenty times the rest of a `cclab predict`).
  *
@@ -68,7 +68,7 @@ export interface SystemParts {
   events: EventMeta[];
 }
 
-/** Helpers the generated code may call (integer powers, see expr.ts powJs): defined once per function, inlined by the JIT. */
+/** Helpers the generated code may call (integer powers, see language/expr.ts powJs): defined once per function, inlined by the JIT. */
 const HELPERS = 'const $sq = (v) => v * v, $cube = (v) => v * v * v, $p4 = (v) => { const w = v * v; return w * w; };';
 
 /** Source key of a state's parameter-only expression (initial value or bound). */

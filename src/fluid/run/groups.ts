@@ -1,4 +1,4 @@
-import type { CompiledSystem } from './compile.js';
+import type { CompiledSystem } from '../compiler/compileSystem.js';
 import type { FluidFlowParams } from './scenarioMap.js';
 
 /** One flow as the fluid engine sees it: its model (compiled with the bottleneck), path and bound parameters. */

@@ -1,16 +1,17 @@
 import { basename } from 'node:path';
-import { InputError } from '../errors.js';
-import type { ModelFile, Located } from './modelFile.js';
-import { compileExpr, emit, parseExpr } from './expr.js';
+import { InputError } from '../../errors.js';
+import type { Located } from '../language/located.js';
+import type { ModelFile } from '../language/modelFile.js';
+import { compileExpr, emit, parseExpr } from '../language/expr.js';
 import type { MathNode } from 'mathjs';
-import type { Resolver, SymbolRef, Compiled } from './expr.js';
+import type { Resolver, SymbolRef, Compiled } from '../language/expr.js';
 import { assembleSystem, constKey, strictBody, type CompiledSystem, type EventMeta } from './assemble.js';
 import { Z_A, Z_BN } from './layout.js';
-import { nonNegative, nonNegativeSymbols } from './sign.js';
+import { nonNegative, nonNegativeSymbols } from '../language/sign.js';
 
 /**
  * Compile a bottleneck model and a flow model into plain JavaScript functions (via `new Function` on
- * code generated from the checked mathjs trees, see ./expr.ts). The memory layout of the generated
+ * code generated from the checked mathjs trees, see ../language/expr.ts). The memory layout of the generated
  * functions is documented in ./assemble.ts (offsets owned by StateLayout, layout.ts).
  */
 export type { CompiledEvent, CompiledSystem, GenFn, PastSnapshot } from './assemble.js';

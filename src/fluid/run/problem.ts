@@ -1,9 +1,9 @@
-import { InputError } from '../errors.js';
-import type { Bound, DdeProblem, PastFn, StateEvent, TimedEvent } from '../solver/index.js';
-import type { CompiledSystem, GenFn, PastSnapshot } from './compile.js';
+import { InputError } from '../../errors.js';
+import type { Bound, DdeProblem, PastFn, StateEvent, TimedEvent } from '../../solver/index.js';
+import type { CompiledSystem, GenFn, PastSnapshot } from '../compiler/compileSystem.js';
 import type { FluidLink } from './scenarioMap.js';
 import type { FlowGroup } from './groups.js';
-import { StateLayout, Z_A, Z_DELAY } from './layout.js';
+import { StateLayout, Z_A, Z_DELAY } from '../compiler/layout.js';
 import { bindBottleneck } from './params.js';
 import { basename } from 'node:path';
 import seedrandom from 'seedrandom';

@@ -1,14 +1,15 @@
 import { basename } from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, isScalar } from 'yaml';
 import type { Node as YamlNode } from 'yaml';
-import { InputError } from '../errors.js';
-import { readUserFile } from '../io/userFile.js';
+import { InputError } from '../../errors.js';
+import { readUserFile } from '../../io/userFile.js';
 import { expressionTextProblem } from './expr.js';
 import { termExpander, type TermDecl } from './terms.js';
+import type { Located } from './located.js';
 
 /**
  * The declarative model file (`models/<id>.model.yaml`), as read from disk and checked for shape.
- * Expressions are kept as text with their line; {@link ./compile.ts} parses and checks them with mathjs.
+ * Expressions are kept as text with their line; {@link ../compiler/compileSystem.ts} parses and checks them with mathjs.
  * The format is documented in models/README.md.
  */
 
@@ -39,11 +40,6 @@ export interface StateDecl {
   line: number;
 }
 
-export interface Located {
-  text: string;
-  line: number;
-}
-
 export interface OutputDecl extends Located {
   name: string;
   unit: string;
@@ -51,7 +47,7 @@ export interface OutputDecl extends Located {
 
 export interface EquationDecl extends Located {
   state: string;
-  /** The right-hand side as the file writes it, when `text` has terms substituted (src/fluid/terms.ts). */
+  /** The right-hand side as the file writes it, when `text` has terms substituted (src/fluid/language/terms.ts). */
   written?: string;
 }
 
