@@ -106,7 +106,7 @@ export const VARIANT_FACTS: Readonly<Record<Variant, VariantFacts>> = {
   // DCTCP grows and meets loss as Reno (RFC 8257 3.5), so Reno's square-root law holds on a line
   // without marks; the loss formulas are not listed because DCTCP runs on a marking queue, where the
   // window follows the marks (Alizadeh et al. 2010/2011), which no closed form here describes.
-  dctcp: { title: 'DCTCP', counting: 'segments', closedForms: [], elasticity: MATHIS, engines: ['packet'] },
+  dctcp: { title: 'DCTCP', counting: 'segments', recovery: 'newreno', closedForms: [], elasticity: MATHIS, engines: ['packet'] },
 };
 
 /** The variants the fluid engine has a model of. */

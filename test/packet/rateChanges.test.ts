@@ -5,7 +5,7 @@ import type { QdiscContext } from '../../src/net/qdisc/types.js';
 import { secondsToNs } from '../../src/engine/simulator.js';
 import { buildPacketModel } from '../../src/packet/run.js';
 import { validateScenario } from '../../src/scenario/check/validate.js';
-import { mapScenario } from '../../src/fluid/scenarioMap.js';
+import { mapScenario } from '../../src/fluid/run/scenarioMap.js';
 import { expectConservation, line } from './helpers.js';
 
 const ctx = { pool: null, bandwidthBps: 8e6, typicalTxNs: 1_000_000, uniform: () => 0.5, dropHeld: () => undefined } as unknown as QdiscContext;

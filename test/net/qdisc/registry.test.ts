@@ -59,7 +59,7 @@ describe('queue discipline registry', () => {
 
 describe('the fluid engine and the new disciplines', () => {
   it('refuses a kind it has no model for with one line naming the kind, not a crash', async () => {
-    const { runFluid } = await import('../../../src/fluid/run.js');
+    const { runFluid } = await import('../../../src/fluid/run/runFluid.js');
     const { dumbbellScenario } = await import('../../../src/scenario/defaults.js');
     for (const kind of ['codel', 'fq_codel', 'pie'] as const) {
       const s = dumbbellScenario('reno', 1);
