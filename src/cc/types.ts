@@ -74,6 +74,16 @@ export interface RateSample {
   priorInFlightBytes: number;
   /** The connection's delivered count when the sampled segment was sent, bytes (rs->prior_delivered, ns-3 m_priorDelivered). */
   priorDeliveredBytes: number;
+  /**
+   * RFC 6675 pipe just after the sampled segment was sent, that segment included (Google's BBRv3
+   * tcp_rate.c: rs->tx_in_flight from TCP_SKB_CB(skb)->tx.in_flight; draft-ietf-ccwg-bbr RS.tx_in_flight); 0 without a sample.
+   */
+  txInFlightBytes: number;
+  /**
+   * Bytes marked lost between the sampled segment's send and this ACK (Google's BBRv3: rs->lost =
+   * tp->lost - tx.lost; draft-ietf-ccwg-bbr RS.lost); 0 without a sample. `lostBytes` is this ACK's alone.
+   */
+  lostSinceTxBytes: number;
 }
 
 /**

@@ -54,6 +54,8 @@ export class RateSampler implements RateConnection {
     ackedSackedBytes: 0,
     priorInFlightBytes: 0,
     priorDeliveredBytes: 0,
+    txInFlightBytes: 0,
+    lostSinceTxBytes: 0,
   };
 
   // Per-segment records (tx.delivered, tx.delivered_mstamp, tx.first_tx_mstamp, send time, flags).
@@ -62,6 +64,9 @@ export class RateSampler implements RateConnection {
   private txFirstTxNs = new Float64Array(1024);
   private txSentNs = new Float64Array(1024);
   private txFlags = new Uint8Array(1024);
+  /** BBRv3's tx.in_flight and tx.lost (pipe after the send, bytes ever marked lost, at the send). */
+  private txInFlight = new Float64Array(1024);
+  private txLost = new Float64Array(1024);
   private mask = 1023;
 
   // State of the ACK being processed.
@@ -69,6 +74,8 @@ export class RateSampler implements RateConnection {
   private priorNs = 0;
   private lastEndSeq = 0;
   private sendIntervalNs = 0;
+  private priorTxInFlight = 0;
+  private priorTxLost = 0;
   private newestCleanSentNs = -1;
   private deliveredAtAckStart = 0;
   private lostAtAckStart = 0;
@@ -92,8 +99,10 @@ export class RateSampler implements RateConnection {
    * A segment [seq, seq + len) goes on the wire (Linux tcp_rate_skb_sent).
    * @param nothingOutstanding SND.UNA == SND.MAX before this send (Linux !tp->packets_out).
    * @param una SND.UNA, to size the rings.
+   * @param inFlightBytes RFC 6675 pipe with this segment counted (Google v3 tx.in_flight).
+   * @param markedLostBytes bytes ever marked lost so far (Google v3 tx.lost = tp->lost).
    */
-  onSend(seq: number, nowNs: number, isRetx: boolean, nothingOutstanding: boolean, una: number): void {
+  onSend(seq: number, nowNs: number, isRetx: boolean, nothingOutstanding: boolean, una: number, inFlightBytes = 0, markedLostBytes = 0): void {
     const span = Math.floor(seq / this.mssBytes) - Math.floor(una / this.mssBytes) + 1;
     if (span > this.txFlags.length) this.grow(span, una, seq);
     if (nothingOutstanding) {
@@ -106,6 +115,8 @@ export class RateSampler implements RateConnection {
     this.txFirstTxNs[i] = this.firstTxNs;
     this.txSentNs[i] = nowNs;
     this.txFlags[i] = (this.appLimitedUntilBytes > 0 ? APP_LIMITED : 0) | (isRetx ? RETRANS : 0);
+    this.txInFlight[i] = inFlightBytes;
+    this.txLost[i] = markedLostBytes;
   }
 
   private grow(span: number, una: number, top: number): void {
@@ -123,6 +134,8 @@ export class RateSampler implements RateConnection {
     this.txDeliveredNs = move(this.txDeliveredNs);
     this.txFirstTxNs = move(this.txFirstTxNs);
     this.txSentNs = move(this.txSentNs);
+    this.txInFlight = move(this.txInFlight);
+    this.txLost = move(this.txLost);
     const flags = new Uint8Array(cap);
     for (let seg = first; seg < last; seg++) flags[seg & (cap - 1)] = this.txFlags[seg & this.mask]!;
     this.txFlags = flags;
@@ -163,6 +176,8 @@ export class RateSampler implements RateConnection {
       this.lastEndSeq = end;
       this.firstTxNs = sentNs;
       this.sendIntervalNs = sentNs - this.txFirstTxNs[i]!;
+      this.priorTxInFlight = this.txInFlight[i]!;
+      this.priorTxLost = this.txLost[i]!;
     }
     // Linux ca_rtt_us: the newest send among delivered segments never retransmitted (Karn).
     if ((flags & RETRANS) === 0 && sentNs > this.newestCleanSentNs) this.newestCleanSentNs = sentNs;
@@ -178,6 +193,8 @@ export class RateSampler implements RateConnection {
     rs.lostBytes = markedLostBytes - this.lostAtAckStart;
     rs.rttS = this.newestCleanSentNs >= 0 ? (nowNs - this.newestCleanSentNs) * NS : -1;
     rs.deliveryRateBps = 0;
+    rs.txInFlightBytes = this.hasPrior ? this.priorTxInFlight : 0;
+    rs.lostSinceTxBytes = this.hasPrior ? markedLostBytes - this.priorTxLost : 0;
     if (!this.hasPrior) {
       rs.deliveredBytes = -1;
       rs.intervalS = -1;

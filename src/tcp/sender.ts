@@ -567,7 +567,7 @@ export class TcpSender implements RecoveryContext {
     if (this.tcb.caState === 'recovery') this.recovery.onTransmit(len);
     const nowNs = this.clock.nowNs;
     // New data with nothing outstanding: sentNew has just moved SND.MAX from seq (== SND.UNA).
-    if (this.rate !== null) this.rate.onSend(seq, nowNs, isRetx, !isRetx && seq === this.sb.una, this.sb.una);
+    if (this.rate !== null) this.rate.onSend(seq, nowNs, isRetx, !isRetx && seq === this.sb.una, this.sb.una, this.sb.pipeBytes, this.sb.markedLostBytes);
     if (this.pacer !== null) {
       this.audit?.pacedDeparture?.(this, nowNs, len, this.tcb.pacingRateBps);
       this.pacer.sent(nowNs, len, this.tcb.pacingRateBps);

@@ -143,6 +143,24 @@ describe('RateSampler (Linux tcp_rate.c) on a bare sender', () => {
     expect(sender.rate!.deliveredBytes).toBe(500);
   });
 
+  it("BBRv3's tx_in_flight and tx.lost (Google v3 tcp_rate.c): pipe just after the sampled segment's send, and bytes marked lost since", () => {
+    const inOrder = setup();
+    // Segment 0 went out first: pipe 100 with it. Segment 10 went out at 100 ms into a pipe of 900.
+    expect(inOrder.ack(100, 1)).toMatchObject({ txInFlightBytes: 100, lostSinceTxBytes: 0 });
+    for (let k = 2; k <= 10; k++) inOrder.ack(100 + (k - 1) * 10, k);
+    expect(inOrder.ack(200, 11)).toMatchObject({ txInFlightBytes: 1000, lostSinceTxBytes: 0 });
+
+    const hole = setup({ appSegments: 10 });
+    hole.ack(100, 1);
+    hole.ack(120, 1, [[2, 3]]);
+    hole.ack(130, 1, [[2, 4]]);
+    // Segment 4 (sent fifth, pipe 500) is the sampled one; segment 1 was marked lost since it was sent.
+    expect(hole.ack(140, 1, [[2, 5]])).toMatchObject({ txInFlightBytes: 500, lostSinceTxBytes: 100 });
+    // Segment 1's retransmission went into a pipe of 500 (1..9 out, 2..4 SACKed, 1 lost): 600 with
+    // it; nothing was marked lost after it.
+    expect(hole.ack(240, 5)).toMatchObject({ txInFlightBytes: 600, lostSinceTxBytes: 0 });
+  });
+
   it('an app-limited period: segments sent in it give app-limited samples until its bytes are delivered', () => {
     const { ack, sender, sim, sent } = setup({ appSegments: 10 });
     ack(100, 1);

@@ -84,7 +84,8 @@ export class Bbr3Model {
     enterStartup(ctx);
   }
 
-  private start(nowS: number): void {
+  /** The flow's clock starts (its first send): min_rtt, ProbeRTT and aggregation stamps count from here. */
+  start(nowS: number): void {
     if (this.started) return;
     this.started = true;
     const s = this.ctx.s;
