@@ -76,7 +76,8 @@ export async function waitForSubmission(shell: SlurmShell, sub: Submission, opts
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const ended = new Map<number, TaskEnd>();
   const seen = new Set<string>();
-  const t0 = Date.now();
+  // Elapsed time for the polling schedule only (a monotonic clock; no result depends on it).
+  const t0 = performance.now();
   for (;;) {
     const states = await jobStates(shell, [sub.arrayJobId, sub.mergeJobId]);
     // A job squeue listed and then forgot, with no sacct to ask, ended in an unknown state.
@@ -102,6 +103,6 @@ export async function waitForSubmission(shell: SlurmShell, sub: Submission, opts
     if (tasks.length === sub.tasks.length && mergeState !== undefined && mergeOutcome !== undefined) {
       return { tasks, merge: { state: mergeState, outcome: mergeOutcome } };
     }
-    await sleep(interval(Date.now() - t0));
+    await sleep(interval(performance.now() - t0));
   }
 }
