@@ -6,6 +6,8 @@
  *
  *   npx tsx scripts/ns3-course.ts lossy westwood [--seed 1] [--profile ns3|linux|rfc|none] [--every 5]
  *
+ * The cell's line is the ns-3 example's literal setup (`lossy` runs the `ns3-lossy` preset).
+ *
  * ns-3's samples are every 0.1 s: t, bytes delivered to the application, cwnd, ssthresh, retransmissions,
  * entries into recovery, entries into loss (RTOs). cclab is sampled the same way from its packet model.
  */
@@ -49,8 +51,10 @@ function ns3Samples(preset: string, variant: string): Sample[] {
 }
 
 function cclabSamples(preset: string, variant: string, seed: number, profile: string): Sample[] {
-  if (!isPresetName(preset)) throw new Error(`unknown preset ${preset}`);
-  const s = presetScenario(preset, variant as 'reno', { durationS: DURATION_S, seed });
+  // ns-3's runs are the example's literal setup: the ns3-* presets.
+  const name = `ns3-${preset}`;
+  if (!isPresetName(name)) throw new Error(`unknown preset ${name}`);
+  const s = presetScenario(name, variant as 'reno', { durationS: DURATION_S, seed });
   if (profile !== 'none') {
     if (!isProfileName(profile)) throw new Error(`unknown profile ${profile}`);
     applyProfile(s, profile);
@@ -77,7 +81,8 @@ function at(samples: Sample[], t: number): Sample {
 
 const kbps = (bytes: number, s: number): string => ((bytes * 8) / s / 1e3).toFixed(1);
 
-const [preset, variant] = process.argv.slice(2);
+const [preset0, variant] = process.argv.slice(2);
+const preset = preset0?.replace(/^ns3-/, '');
 if (!preset || !variant || !NS3[variant]) {
   console.error('usage: npx tsx scripts/ns3-course.ts <normal|lfn|lossy> <newreno|reno|westwood|cubic> [--seed n] [--profile ns3|linux|rfc|none] [--every s]');
   process.exit(2);
