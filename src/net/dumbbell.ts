@@ -12,6 +12,8 @@ import { sackOptionBytes } from '../tcp/sack-blocks.js';
 import {
   ACK as ACK_TYPE,
   DATA as DATA_TYPE,
+  ECN_CE as ECN_CE_CODEPOINT,
+  ECN_FIELD as ECN_FIELD_MASK,
   F_FLOW as F_FLOW_SLOT,
   F_HOP as F_HOP_SLOT,
   F_PAYLOAD_OR_RWND as F_PAYLOAD_OR_RWND_SLOT,
@@ -23,6 +25,7 @@ import {
   PacketPool,
   ROW_SLOTS,
   SACK_SLOTS,
+  TCP_ECE as TCP_ECE_FLAG,
 } from './packets.js';
 
 // Module-local copies: imported bindings are read through accessor functions under tsx/vite, which
@@ -38,14 +41,18 @@ const F_SEQ: number = F_SEQ_SLOT;
 const F_TS_NS: number = F_TS_NS_SLOT;
 const F_TYPE: number = F_TYPE_SLOT;
 const F_WIRE_BYTES: number = F_WIRE_BYTES_SLOT;
+const ECN_FIELD: number = ECN_FIELD_MASK;
+const ECN_CE: number = ECN_CE_CODEPOINT;
+const TCP_ECE: number = TCP_ECE_FLAG;
 /** Slots per path in Dumbbell.pathLinks: at most 3 links (access, bottleneck, receiver access) and the -1 end. */
 const PATH_SLOTS = 4;
 
 /** Where delivered packets go: the TCP endpoints of each flow. */
 export interface Endpoints {
-  deliverData(flow: number, seq: number, len: number, tsValNs: number): void;
-  /** `sackBlocks` holds `sackCount` [start, end) pairs and is reused after the call. */
-  deliverAck(flow: number, ackNo: number, tsEcrNs: number, rwndBytes: number, sackCount: number, sackBlocks: Float64Array): void;
+  /** `ecnBits`: the segment's ECN byte (IP ECN field and TCP CWR, src/net/packets.ts). */
+  deliverData(flow: number, seq: number, len: number, tsValNs: number, ecnBits: number): void;
+  /** `sackBlocks` holds `sackCount` [start, end) pairs and is reused after the call; `ece` the TCP ECN-Echo flag. */
+  deliverAck(flow: number, ackNo: number, tsEcrNs: number, rwndBytes: number, sackCount: number, sackBlocks: Float64Array, ece: boolean): void;
 }
 
 /** Per-flow data-packet accounting (for the conservation check and loss rates). */
@@ -58,6 +65,9 @@ export class FlowCounters {
   randomDropBytes = 0;
   ackQueueDrops = 0;
   ackRandomDrops = 0;
+  /** Data segments that left the network carrying CE: delivered to the receiver, or dropped after a queue marked them. */
+  ceDeliveredSegments = 0;
+  ceDroppedSegments = 0;
 }
 
 /**
@@ -196,7 +206,7 @@ export class Dumbbell {
   }
 
   /** A receiver sends an ACK: headers, plus the SACK option's bytes when it carries blocks. */
-  sendAck(flow: number, ackNo: number, tsEcrNs: number, rwndBytes: number, sackCount: number, sackBlocks: Float64Array): void {
+  sendAck(flow: number, ackNo: number, tsEcrNs: number, rwndBytes: number, sackCount: number, sackBlocks: Float64Array, ece = false): void {
     const pool = this.pool;
     const p = pool.alloc();
     const r = pool.rows;
@@ -209,7 +219,7 @@ export class Dumbbell {
     r[b + F_TS_NS] = tsEcrNs;
     r[b + F_PAYLOAD_OR_RWND] = rwndBytes;
     r[b + F_RETX_OR_SACKS] = sackCount;
-    pool.ecn[p] = 0;
+    pool.ecn[p] = ece ? TCP_ECE : 0;
     if (sackCount > 0) {
       const sack = pool.sack;
       const base = p * SACK_SLOTS;
@@ -320,8 +330,10 @@ export class Dumbbell {
       const c = this.counters[flow]!;
       c.dataBytesInNetwork -= len;
       c.dataSegmentsInNetwork--;
+      const bits = pool.ecn[p]!;
+      if ((bits & ECN_FIELD) === ECN_CE) c.ceDeliveredSegments++;
       pool.release(p);
-      ep.deliverData(flow, seq, len, ts);
+      ep.deliverData(flow, seq, len, ts, bits);
     } else {
       const rwnd = r[b + F_PAYLOAD_OR_RWND]!;
       const n = r[b + F_RETX_OR_SACKS]!;
@@ -329,8 +341,9 @@ export class Dumbbell {
       const sack = pool.sack;
       const base = p * SACK_SLOTS;
       for (let i = 0; i < 2 * n; i++) blocks[i] = sack[base + i]!;
+      const ece = (pool.ecn[p]! & TCP_ECE) !== 0;
       pool.release(p);
-      ep.deliverAck(flow, seq, ts, rwnd, n, blocks);
+      ep.deliverAck(flow, seq, ts, rwnd, n, blocks, ece);
     }
   }
 
@@ -342,6 +355,7 @@ export class Dumbbell {
       const len = pool.rows[b + F_PAYLOAD_OR_RWND]!;
       c.dataBytesInNetwork -= len;
       c.dataSegmentsInNetwork--;
+      if ((pool.ecn[p]! & ECN_FIELD) === ECN_CE) c.ceDroppedSegments++;
       if (byQueue) {
         c.queueDropSegments++;
         c.queueDropBytes += len;

@@ -28,6 +28,17 @@ export class InvariantMonitor implements SenderAudit {
     private readonly net: Dumbbell,
   ) {}
 
+  /**
+   * RFC 3168 6.1.2: an ECN-Echo cuts the window at most once per window of data: the ACK must
+   * acknowledge data sent after the previous cut of any cause, and no cut may be under way.
+   */
+  ecnReduces(s: TcpSender, ackNo: number): void {
+    const state = s.tcb.caState;
+    if (ackNo <= s.ecn!.highSeq || (state !== 'open' && state !== 'disorder')) {
+      throw new InvariantError(`flow ${s.flow}: ECN window cut at ${s.nowS} s by an ACK of ${ackNo} within the window cut at SND.NXT ${s.ecn!.highSeq} (state ${state})`);
+    }
+  }
+
   recoveryStarts(s: TcpSender): void {
     const thresh = s.config.dupAckThreshold;
     if (s.recovery.usesSack) {
@@ -80,6 +91,25 @@ export function checkFlowAccounting(senders: readonly TcpSender[], receivers: re
     if (pipe < 0 || pipe > 2 * s.sb.outstandingBytes) throw new InvariantError(`flow ${i}: pipe ${pipe} outside [0, 2 x outstanding]`);
     if (!(s.tcb.cwndBytes >= s.mssBytes) || !Number.isFinite(s.tcb.cwndBytes)) throw new InvariantError(`flow ${i}: cwnd ${s.tcb.cwndBytes} below one segment or not finite`);
   });
+  checkMarkAccounting(senders, receivers, net);
+}
+
+/**
+ * CE marks (RFC 3168): a flow without ECN sends Not-ECT, so none of its segments may carry CE;
+ * with ECN, the receiver saw exactly the CE segments the network delivered; and no more marked
+ * segments left the network than the queues marked (the rest are still on their way).
+ */
+function checkMarkAccounting(senders: readonly TcpSender[], receivers: readonly TcpReceiver[], net: Dumbbell): void {
+  let leftMarked = 0;
+  senders.forEach((s, i) => {
+    const c = net.counters[i]!;
+    const ce = receivers[i]!.ecn?.ceArrivals ?? 0;
+    if (s.ecn === null && c.ceDeliveredSegments + c.ceDroppedSegments > 0) throw new InvariantError(`flow ${i}: without ECN, ${c.ceDeliveredSegments + c.ceDroppedSegments} segments carried CE`);
+    if (s.ecn !== null && ce !== c.ceDeliveredSegments) throw new InvariantError(`flow ${i}: the receiver saw ${ce} CE segments, the network delivered ${c.ceDeliveredSegments}`);
+    leftMarked += c.ceDeliveredSegments + c.ceDroppedSegments;
+  });
+  const marked = net.links.reduce((a, l) => a + l.qdisc.stats.marks.reduce((x, y) => x + y, 0), 0);
+  if (leftMarked > marked) throw new InvariantError(`${leftMarked} CE segments left the network but the queues marked ${marked}`);
 }
 
 /** Segments per window of the pacing invariant. */

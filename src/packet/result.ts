@@ -43,6 +43,7 @@ export function buildResult(scenario: Scenario, m: PacketModel, wallS: number): 
     };
     const queueDelay = m.queueDelay.flowSummary(i);
     if (queueDelay) summary.queueDelay = queueDelay;
+    if (s.ecn !== null) summary.ecn = { marks: c.ceDeliveredSegments + c.ceDroppedSegments, eceAcks: s.ecn.eceAcks, reductions: s.ecn.reductions, cwrSent: s.ecn.cwrSent };
     return { summary, trace: m.stats[i]!.trace() };
   });
   const sum = (f: (x: FlowSummary) => number): number => flows.reduce((a, x) => a + f(x.summary), 0);
@@ -66,6 +67,7 @@ export function buildResult(scenario: Scenario, m: PacketModel, wallS: number): 
       fastRecoveries: sum((x) => x.fastRecoveries),
       drops,
       lossRate: sentSegs > 0 ? lost / sentSegs : 0,
+      ...(scenario.tcp.ecn === true ? { ecn: { marks: sum((x) => x.ecn?.marks ?? 0), reductions: sum((x) => x.ecn?.reductions ?? 0) } } : {}),
     },
     flows,
     queue: {

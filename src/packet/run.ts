@@ -98,8 +98,8 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
     receivers.push(new TcpReceiver(i, net, cfg, new LazyTimer(sim, EV_DELACK, i), delAckNs, sim));
   });
   net.setEndpoints({
-    deliverData: (flow, seq, len, ts) => receivers[flow]!.onData(seq, len, ts),
-    deliverAck: (flow, ack, ts, rwnd, n, blocks) => senders[flow]!.onAck(ack, ts, rwnd, n, blocks),
+    deliverData: (flow, seq, len, ts, ecnBits) => receivers[flow]!.onData(seq, len, ts, ecnBits),
+    deliverAck: (flow, ack, ts, rwnd, n, blocks, ece) => senders[flow]!.onAck(ack, ts, rwnd, n, blocks, ece),
   });
   const queueTrace = new TraceRecorder(durationNs, scenario.trace.maxPoints);
   queueTrace.record(0, 0);

@@ -43,6 +43,20 @@ export interface FlowSummary {
    * measurement interval; absent when none of its packets crossed it there.
    */
   queueDelay?: QueueDelaySummary;
+  /** Packet engine, flows that negotiated ECN (tcp.ecn): marks and the sender's response, whole run. */
+  ecn?: EcnFlowStats;
+}
+
+/** ECN counts of one flow (RFC 3168; src/tcp/ecn.ts). */
+export interface EcnFlowStats {
+  /** Data segments a queue marked CE that left the network (reached the receiver, or were lost after the mark). */
+  marks: number;
+  /** ACKs that carried ECN-Echo. */
+  eceAcks: number;
+  /** Window reductions ECN-Echo started (at most one per window of data, RFC 3168 6.1.2). */
+  reductions: number;
+  /** Data segments sent with CWR. */
+  cwrSent: number;
 }
 
 /** Queueing delay (sojourn: arrival at the queue to start of transmission) of data packets. */
@@ -83,6 +97,8 @@ export interface RunSummary {
   fastRecoveries: number;
   drops: DropCounters;
   lossRate: number;
+  /** With tcp.ecn: CE marks and ECN window reductions summed over flows (see FlowSummary.ecn). */
+  ecn?: { marks: number; reductions: number };
 }
 
 export interface RunStats {

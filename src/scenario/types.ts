@@ -69,7 +69,9 @@ export type QueueSpec =
     }
   | { kind: 'codel'; limitPackets: number; targetS?: number; intervalS?: number; mtuBytes?: number; ecn?: boolean }
   | { kind: 'fq_codel'; limitPackets: number; targetS?: number; intervalS?: number; mtuBytes?: number; flows?: number; quantumBytes?: number; ecn?: boolean }
-  | { kind: 'pie'; limitPackets: number; targetS?: number; tUpdateS?: number; alpha?: number; beta?: number; maxBurstS?: number; markEcnThreshold?: number; ecn?: boolean };
+  | { kind: 'pie'; limitPackets: number; targetS?: number; tUpdateS?: number; alpha?: number; beta?: number; maxBurstS?: number; markEcnThreshold?: number; ecn?: boolean }
+  /** Step marking at K (src/net/qdisc/step.ts, DCTCP's switch). */
+  | { kind: 'step'; limitPackets: number; thresholdPackets?: number; ecn?: boolean };
 
 export interface LossSpec {
   /** Bernoulli per-packet loss probability on the bottleneck, in [0, 1). */

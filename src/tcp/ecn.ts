@@ -1,4 +1,5 @@
 import type { EcnAck } from '../cc/types.js';
+import { ECN_CE, ECN_ECT0, ECN_FIELD, TCP_CWR } from '../net/packets.js';
 
 /**
  * The TCP side of Explicit Congestion Notification (RFC 3168 section 6.1), kept apart from the
@@ -11,12 +12,11 @@ import type { EcnAck } from '../cc/types.js';
  * stands for a successful ECN-setup SYN / SYN-ACK exchange (RFC 3168 6.1.1).
  */
 
-/** IP ECN field mask and codepoints (RFC 3168 5). */
-export const IP_ECN_FIELD = 0b11;
-export const IP_ECT0 = 0b10;
-export const IP_CE = 0b11;
-/** TCP CWR flag (Congestion Window Reduced, RFC 3168 6.1.2). */
-export const TCP_CWR_BIT = 0b1000;
+/** IP ECN field mask and codepoints (RFC 3168 5) and the TCP CWR flag (6.1.2), as the packet pool keeps them. */
+export const IP_ECN_FIELD: number = ECN_FIELD;
+export const IP_ECT0: number = ECN_ECT0;
+export const IP_CE: number = ECN_CE;
+export const TCP_CWR_BIT: number = TCP_CWR;
 
 /** How the receiver echoes CE: RFC 3168's ECE-until-CWR, or DCTCP's exact echo (RFC 8257 3.2). */
 export type EcnEchoMode = 'classic' | 'dctcp';

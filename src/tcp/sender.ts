@@ -30,6 +30,8 @@ export interface SenderAudit {
   retransmits(sender: TcpSender, seq: number, len: number): void;
   /** A paced flow sends `len` payload bytes now at `rateBps` (its pacing rate then). */
   pacedDeparture?(sender: TcpSender, nowNs: number, len: number, rateBps: number): void;
+  /** An ECN-Echo is about to cut the window (before `ecn.windowReduced`: `ecn.highSeq` is the previous cut's). */
+  ecnReduces?(sender: TcpSender, ackNo: number): void;
 }
 
 export interface SenderConfig {
@@ -437,7 +439,10 @@ export class TcpSender implements RecoveryContext {
     if (tcb.caState === 'cwr' && ecn.endsCwr(ackNo)) this.setState('open');
     if (!ece) return;
     ecn.eceAcks++;
-    if (tcb.caState !== 'open' && tcb.caState !== 'disorder') return;
+    // Only ACKs above SND.NXT at the last cut (of any cause) belong to a new window: the echo of a CE
+    // from the cut window goes on until the receiver sees CWR, on the first segment above it.
+    if ((tcb.caState !== 'open' && tcb.caState !== 'disorder') || !ecn.endsCwr(ackNo)) return;
+    this.audit?.ecnReduces?.(this, ackNo);
     ecn.reductions++;
     tcb.ssthreshBytes = this.cc.ssthresh(tcb, 'ecn', this.nowS);
     tcb.cwndBytes = Math.max(tcb.ssthreshBytes, this.mssBytes);

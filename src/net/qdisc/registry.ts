@@ -13,6 +13,7 @@ import { fqCodel } from './fq-codel.js';
 import { pie } from './pie.js';
 import { policer } from './policer.js';
 import { red } from './red.js';
+import { step } from './step.js';
 import type { QdiscContext, QdiscParams, QdiscParamSpec, QueueDisc, QueueDiscFactory } from './types.js';
 
 /** Largest packet limit of any queue (the schema's range). */
@@ -59,7 +60,7 @@ function register(table: Record<string, QueueDiscFactory>): Readonly<Record<stri
 }
 
 /** Every discipline, in the order the docs and error messages list them. */
-export const QUEUE_DISCS: Readonly<Record<string, QueueDiscFactory>> = register({ droptail, red, codel, fq_codel: fqCodel, pie, policer });
+export const QUEUE_DISCS: Readonly<Record<string, QueueDiscFactory>> = register({ droptail, red, codel, fq_codel: fqCodel, pie, policer, step });
 
 export const QUEUE_KINDS: readonly string[] = Object.keys(QUEUE_DISCS);
 
