@@ -87,9 +87,9 @@ describe('ECN end to end (RFC 3168)', () => {
 
   // A lossy line (random loss 1e-3) behind RED: without ECN RED's early drops are losses to repair;
   // with ECN they are marks, and only the random losses (and any dropped retransmission) are resent.
-  // Measured (10 Mbit/s, 4 flows, 12 s): CUBIC 515 -> 12 retransmissions, goodput 9.716 -> 9.728
-  // Mbit/s; Reno 972 -> 354 (Not-ECT retransmissions still meet RED's early drops and the queue
-  // limit), 9.725 -> 9.887 Mbit/s.
+  // Measured (10 Mbit/s, 4 flows, 12 s): CUBIC 601 -> 54 retransmissions, goodput 9.717 -> 9.721
+  // Mbit/s; Reno 793 -> 267 (Not-ECT retransmissions still meet RED's early drops and slow start the
+  // queue limit), 9.717 -> 9.705 Mbit/s.
   it.each(['cubic', 'reno'] as const)('%s on a lossy RED line: ECN halves the retransmissions or better at the same goodput (within 3 percent)', (variant) => {
     const off = simulate(line(variant, 4, RED_ECN, { bwBps: 10e6, durationS: 12, loss: 1e-3, ecn: false })).result;
     const on = simulate(line(variant, 4, RED_ECN, { bwBps: 10e6, durationS: 12, loss: 1e-3 })).result;
