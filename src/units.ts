@@ -80,8 +80,10 @@ export function parseNumber(text: string, field = 'value'): number {
 
 /** A whole number (`4`). */
 export function parseInteger(text: string, field = 'value'): number {
-  const value = parseNumber(text, field);
-  if (!Number.isInteger(value)) throw new InputError(field, `must be a whole number, got '${text}'`);
+  const t = text.trim();
+  const value = DECIMAL.test(t) ? Number(t) : NaN;
+  // `abc` and `1.5` alike: the flag wants a count, not any decimal number.
+  if (!Number.isInteger(value)) throw new InputError(field, `must be a whole number (e.g. 4), got '${text}'`);
   return value;
 }
 

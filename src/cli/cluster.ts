@@ -31,9 +31,9 @@ export function addClusterOptions(cmd: Command, what: string): Command {
     .option('--slurm', `run the ${what} as a Slurm job array (one task per shard) plus a merge job; scripts in <out>/slurm`)
     .option('--wait', 'with --slurm: follow the jobs to the end, report each task and the merged output (exit 3 if a task failed)')
     .option('--slurm-array-size <n>', `array tasks (default: about ${16} runs per worker of each task, at most 1000)`)
-    .option('--slurm-opt <option>', 'sbatch option for both jobs, repeatable, e.g. --slurm-opt=--partition=short', collect)
+    .option('--slurm-opt <option>', 'sbatch option for both jobs, repeatable, e.g. --slurm-opt=--partition=short (default: none)', collect)
     .option('--slurm-dry-run', 'write the Slurm scripts and print the sbatch lines; submit nothing')
-    .option('--slurm-tasks <list>', 'submit only these array tasks (e.g. the failed ones: 3,7) and the merge job')
+    .option('--slurm-tasks <list>', 'submit only these array tasks (e.g. the failed ones: 3,7) and the merge job (default: every task)')
     .option('--k8s-indexed-job', 'write a Kubernetes Indexed Job (one pod per shard) and a merge Job into <out>/k8s; submit nothing')
     .addOption(new Option('--k8s-image <image>', 'container image of the Kubernetes pods (needs node 20)').default(undefined, 'node:20-bookworm'))
     .addOption(new Option('--k8s-claim <name>', 'PersistentVolumeClaim holding the checkout, the output and the cache').default(undefined, 'cclab-work'));

@@ -26,7 +26,7 @@ export const COMMANDS = {
   },
   // Defined by sweep.ts with `sweep` (one module, two commands).
   merge: { description: 'combine the output folders of sweep shards (--shard i/N) into one folder', load: () => import('./sweep.js'), with: 'sweep' },
-  list: { description: 'list presets, variants, cc-params (with defaults and ranges) or fluid models', load: () => import('./list.js') },
+  list: { description: 'list presets, variants, params (the cc-params, with defaults and ranges) or models (the fluid models)', load: () => import('./list.js') },
   validate: {
     description: 'fluid models and closed forms against the packet engine over a standard loss x RTT grid: agreement table, report page and CSV',
     load: () => import('./validate.js'),

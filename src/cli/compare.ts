@@ -77,8 +77,8 @@ export function register(program: Command): void {
   addScenarioOptions(cmd)
     .option('--variants <list>', `comma-separated variants: ${VARIANTS.join(', ')} (default: the scenario file's variant, else ${DEFAULT_VARIANT})`)
     .option('--json', 'print the comparisons as JSON (one array)')
-    .option('--out <dir>', 'also write comparison.json, comparison.csv, goodput.csv and comparison.txt (the table) to DIR')
-    .option('--models <dir>', "directory of fluid model files (default: the repository's models/)")
+    .option('--out <dir>', 'also write comparison.json, comparison.csv, goodput.csv and comparison.txt (the table) to DIR (default: none, nothing written)')
+    .option('--models <dir>', "folder of fluid model files (default: the repository's models/)")
     .action(async (opts: CompareFlags) => {
       // Build every scenario before running anything: a bad flag fails fast.
       const scenarios = opts.variants === undefined ? [scenarioFromOptions(opts)] : parseVariantList(opts.variants).map((v) => scenarioFromOptions(opts, v));

@@ -113,7 +113,7 @@ export function register(program: Command): void {
     .command('list')
     .description(COMMANDS.list.description)
     .addArgument(new Argument('[what]', 'what to list (default: all)').choices(LIST_TOPICS))
-    .option('--models <dir>', "directory of fluid model files (default: the repository's models/)")
+    .option('--models <dir>', "folder of fluid model files (default: the repository's models/)")
     .option('--json', 'print JSON instead of tables')
     .action(async (what: ListTopic | undefined, o: { models?: string; json?: boolean }) => {
       const topics = what ? [what] : LIST_TOPICS;

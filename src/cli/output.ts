@@ -86,5 +86,5 @@ export function addSingleRunOptions(cmd: Command): Command {
   return cmd
     .option('--variant <id>', `congestion control: ${VARIANTS.join(', ')} (default: the scenario file's variant, else ${DEFAULT_VARIANT})`)
     .option('--json', 'print one JSON object instead of a table')
-    .option('--out <dir>', 'write result.json, summary.json, scenario.json and traces.csv to DIR');
+    .option('--out <dir>', 'write result.json, summary.json, scenario.json and traces.csv to DIR (default: none, nothing written)');
 }

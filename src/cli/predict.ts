@@ -20,7 +20,7 @@ export function register(program: Command): void {
     .command('predict')
     .description(COMMANDS.predict.description);
   addSingleRunOptions(addScenarioOptions(cmd))
-    .option('--models <dir>', "directory of fluid model files (default: the repository's models/)")
+    .option('--models <dir>', "folder of fluid model files (default: the repository's models/)")
     .option('--stability', "the fluid model's equilibrium and the gain and phase margins of its linearised loop (mean-field models)")
     .action(async (opts: PredictFlags) => {
       const scenario = scenarioFromOptions(opts, opts.variant === undefined ? undefined : parseVariant(opts.variant));

@@ -10,7 +10,7 @@ import { loadRecipe, MAX_REPORT_REPS, recipeFromFlags, resolveScenarios, type Re
 import { parseDurationS, parseInteger } from '../units.js';
 import { ENGINES, VARIANTS } from '../variants.js';
 import { PRESET_NAMES } from '../scenario/presets.js';
-import { addLineOptions, hasLineFlags, parseEngines, scenarioWithFlags, type ScenarioFlags } from './scenarioOptions.js';
+import { addLineOptions, hasLineFlags, parseEngines, scenarioWithFlags, splitList, type ScenarioFlags } from './scenarioOptions.js';
 import { warnAbout } from './warnings.js';
 
 interface ReportFlags extends Omit<ScenarioFlags, 'scenario' | 'duration' | 'seed'> {
@@ -28,6 +28,7 @@ interface ReportFlags extends Omit<ScenarioFlags, 'scenario' | 'duration' | 'see
   models?: string;
   cache?: string | false;
   workers?: string;
+  quiet?: boolean;
 }
 
 /** `reports/recipes/<name>.yaml` in the working directory, else the one shipped with cclab. */
@@ -35,7 +36,7 @@ function namedRecipe(name: string): string | undefined {
   return [join('reports', 'recipes', `${name}.yaml`), join(PACKAGE_ROOT, 'reports', 'recipes', `${name}.yaml`)].find((p) => existsSync(p));
 }
 
-const list = (s: string | undefined) => (s === undefined ? undefined : s.split(',').map((x) => x.trim()).filter((x) => x !== ''));
+const list = (s: string | undefined, flag: string) => (s === undefined ? undefined : splitList(s, flag));
 
 /** Flags (over a recipe file, or over `reports/recipes/<name>.yaml` when it exists) to a recipe. */
 export function recipeFromReportFlags(o: ReportFlags): ReportRecipe {
@@ -50,9 +51,9 @@ export function recipeFromReportFlags(o: ReportFlags): ReportRecipe {
   const flags: Parameters<typeof recipeFromFlags>[0] = {};
   if (o.name !== undefined) flags.name = o.name;
   if (o.title !== undefined) flags.title = o.title;
-  if (o.scenarios !== undefined) flags.scenarios = list(o.scenarios)!;
-  if (o.variants !== undefined) flags.variants = list(o.variants)!;
-  if (o.charts !== undefined) flags.charts = list(o.charts)!;
+  if (o.scenarios !== undefined) flags.scenarios = list(o.scenarios, '--scenarios')!;
+  if (o.variants !== undefined) flags.variants = list(o.variants, '--variants')!;
+  if (o.charts !== undefined) flags.charts = list(o.charts, '--charts')!;
   if (o.duration !== undefined) flags.durationS = parseDurationS(o.duration, '--duration');
   if (seed !== undefined) flags.seed = seed;
   if (o.reps !== undefined) {
@@ -76,21 +77,22 @@ export function register(program: Command): void {
   const cmd = program
     .command('report')
     .description(COMMANDS.report.description)
-    .option('--recipe <file>', 'report recipe (.yaml or .json), e.g. reports/recipes/seed-study.yaml')
+    .option('--recipe <file>', 'report recipe (.yaml or .json), e.g. reports/recipes/seed-study.yaml; default: reports/recipes/<name>.yaml when it exists, else the flags alone')
     .option('--scenarios <list>', `comma-separated presets (${PRESET_NAMES.join(', ')}) or scenario files (default: normal, lfn, lossy)`)
-    .option('--variants <list>', `comma-separated variants: ${VARIANTS.join(', ')}`)
+    .option('--variants <list>', `comma-separated variants: ${VARIANTS.join(', ')} (default: the recipe's, else every variant)`)
     .option('--engines <list>', `engines to run: ${ENGINES.join(', ')} (default both)`)
-    .option('--reps <n>', `replications of every packet run (seeds derived from --seed as in sweeps; tables show medians with 95% intervals), 1..${MAX_REPORT_REPS}`)
-    .option('--duration <time>', 'simulated time of every run, e.g. 20s')
-    .option('--seed <n>', 'seed every run seed is derived from')
-    .option('--models <dir>', "directory of fluid model files (default: the repository's models/)")
-    .option('--charts <list>', 'sections to include: cwnd, queue, goodput, errors, equations, stability (Hollot et al.\'s RED example, ~3 s)')
+    .option('--reps <n>', `replications of every packet run (seeds derived from --seed as in sweeps; tables show medians with 95% intervals), 1..${MAX_REPORT_REPS} (default: the recipe's, else 1)`)
+    .option('--duration <time>', "simulated time of every run, e.g. 20s (default: the recipe's, else 100s)")
+    .option('--seed <n>', "seed every run seed is derived from (default: the recipe's, else 1)")
+    .option('--models <dir>', "folder of fluid model files (default: the repository's models/)")
+    .option('--charts <list>', "sections to include: cwnd, queue, goodput, errors, equations, stability (Hollot et al.'s RED example, ~3 s) (default: the recipe's, else all)")
     .option('--name <name>', 'report name (default output reports/<name>/; uses reports/recipes/<name>.yaml when it exists)')
-    .option('--title <text>', 'page title')
-    .option('--out <dir>', 'output directory (default reports/<name>)')
+    .option('--title <text>', "page title (default: the recipe's, else 'cclab report: <name>')")
+    .option('--out <dir>', 'output folder (default: reports/<name>)')
     .option('--cache <dir>', 'run cache of the replications (content-addressed, shared with sweeps)', '.cache/runs')
     .option('--no-cache', 'do not read or write the run cache')
-    .option('--workers <n>', 'worker threads for the replications (default: cores; 0 = in this thread)');
+    .option('--workers <n>', 'worker threads for the replications (default: cores; 0 = in this thread)')
+    .option('--quiet', 'no progress output');
   addLineOptions(cmd)
     .action(async (opts: ReportFlags) => {
       const recipe = recipeFromReportFlags(opts);
@@ -101,13 +103,14 @@ export function register(program: Command): void {
       // The cache holds the replications (runs 2..reps of every case).
       if (recipe.reps > 1 && opts.cache !== false) checkOutDir(opts.cache ?? '.cache/runs', '--cache');
       const modelsDir = opts.models === undefined ? undefined : resolve(opts.models);
+      const workers = opts.workers === undefined ? undefined : parseInteger(opts.workers, '--workers');
+      if (workers !== undefined && (workers < 0 || workers > 256)) throw new InputError('--workers', `must be a whole number in [0, 256], got ${workers}`);
+      // After every check: a refused report prints its one error line and no warning before it.
       warnAbout(resolveScenarios(recipe));
       const [{ writeReport }, { progressReporter }] = await Promise.all([import('../report/write.js'), import('./progress.js')]);
-      const progress = progressReporter({ name: 'report', unit: 'steps' });
+      const progress = progressReporter({ name: 'report', unit: 'steps', quiet: opts.quiet });
       let out;
       try {
-        const workers = opts.workers === undefined ? undefined : parseInteger(opts.workers, '--workers');
-        if (workers !== undefined && (workers < 0 || workers > 256)) throw new InputError('--workers', `must be a whole number in [0, 256], got ${workers}`);
         out = await asUserIo('--out', () =>
           writeReport(recipe, outDir, {
             modelsDir,
@@ -120,8 +123,7 @@ export function register(program: Command): void {
         progress.stop();
       }
       for (const w of out.warnings) process.stderr.write(`cclab: warning: ${w}\n`);
-      const rel = relative(process.cwd(), out.indexPath);
-      const where = rel && !rel.startsWith('..') ? rel : out.indexPath;
-      process.stdout.write(`wrote ${where} (${formatBytes(out.pageBytes)}, ${out.cases.length} scenario x variant pairs) in ${out.wallS.toFixed(1)} s\n`);
+      // The path as the user typed it (or the default reports/<name>).
+      process.stdout.write(`wrote ${join(outDir, 'index.html')} (${formatBytes(out.pageBytes)}, ${out.cases.length} scenario x variant pairs) in ${out.wallS.toFixed(1)} s\n`);
     });
 }

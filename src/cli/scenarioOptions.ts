@@ -40,35 +40,52 @@ export interface ScenarioFlags {
 }
 
 /** The flags that describe the line (everything but which scenario, its duration and its seed). */
-export function addLineOptions(cmd: Command): Command {
-  return cmd
-    .option('--bandwidth <rate>', 'bottleneck bandwidth, e.g. 100Mbps or 12.5MBps (b = bit, B = byte)')
-    .option('--delay <time>', 'bottleneck one-way propagation delay, e.g. 100ms')
-    .option('--loss <p>', 'random loss probability on the bottleneck, in [0, 1), e.g. 1e-3 or 0.1%')
-    .addOption(new Option('--loss-direction <dir>', 'which packets random loss hits').choices(['data', 'both']))
-    .option('--flows <n>', 'number of flows (copies of the first flow, staggered by 0.1 s on presets)')
-    .option('--flow-variants <list>', `one congestion control per flow, comma-separated (${VARIANTS.join(', ')}); as many as --flows`)
-    .option('--start-stagger <time>', 'gap between consecutive flows\' starts, e.g. 1ms (presets: 0.1s)')
-    .option('--mss <bytes>', 'TCP maximum segment size in bytes')
-    .option('--queue <packets>', 'queue limit in packets of every queue on the path (bottleneck and access links)')
-    .option('--access-bandwidth <rate>', "senders' access link bandwidth")
-    .option('--access-delay <time>', "senders' access link one-way delay")
-    .option('--delack <n>', 'segments per delayed ACK (1 disables delayed ACKs)')
-    .option('--min-rto <time>', 'minimum retransmission timeout (RFC 6298: 1s)')
-    .addOption(new Option('--sack <on|off>', 'SACK (RFC 2018 / RFC 6675 loss recovery); on in every preset').choices(['on', 'off']))
-    .addOption(new Option('--recovery <policy>', 'window policy in SACK recovery: classic (cwnd = ssthresh) or prr (RFC 6937)').choices(['classic', 'prr']))
-    .option('--profile <name>', `behaviour profile: ${PROFILES.join(', ')} (what ns-3, Linux or the RFCs do where they differ; explicit flags and --cc-param win)`)
-    .addOption(new Option('--pacing <on|off>', 'pace departures (Linux internal pacing / fq); off by default, always on for bbr').choices(['on', 'off']))
-    .addOption(new Option('--ecn <on|off>', 'ECN (RFC 3168): data sent ECN-capable, marks echoed, one window cut per RTT without retransmission; off by default, dctcp needs it').choices(['on', 'off']))
-    .option('--cc-param <key=value>', 'congestion-control parameter, repeatable (e.g. hystart=1)', (v: string, acc: string[] = []) => [...acc, v]);
+function lineOptions(): Option[] {
+  return [
+    new Option('--bandwidth <rate>', 'bottleneck bandwidth, e.g. 100Mbps or 12.5MBps (b = bit, B = byte)'),
+    new Option('--delay <time>', 'bottleneck one-way propagation delay, e.g. 100ms'),
+    new Option('--loss <p>', 'random loss probability on the bottleneck, in [0, 1), e.g. 1e-3 or 0.1%'),
+    new Option('--loss-direction <dir>', 'which packets random loss hits').choices(['data', 'both']),
+    new Option('--flows <n>', 'number of flows (copies of the first flow, staggered by 0.1 s on presets)'),
+    new Option('--flow-variants <list>', `one congestion control per flow, comma-separated (${VARIANTS.join(', ')}); as many as --flows`),
+    new Option('--start-stagger <time>', "gap between consecutive flows' starts, e.g. 1ms (presets: 0.1s)"),
+    new Option('--mss <bytes>', 'TCP maximum segment size in bytes'),
+    new Option('--queue <packets>', 'queue limit in packets of every queue on the path (bottleneck and access links)'),
+    new Option('--access-bandwidth <rate>', "senders' access link bandwidth"),
+    new Option('--access-delay <time>', "senders' access link one-way delay"),
+    new Option('--delack <n>', 'segments per delayed ACK (1 disables delayed ACKs)'),
+    new Option('--min-rto <time>', 'minimum retransmission timeout (RFC 6298: 1s)'),
+    new Option('--sack <on|off>', 'SACK (RFC 2018 / RFC 6675 loss recovery); on in every preset').choices(['on', 'off']),
+    new Option('--recovery <policy>', 'window policy in SACK recovery: classic (cwnd = ssthresh) or prr (RFC 6937)').choices(['classic', 'prr']),
+    new Option('--profile <name>', `behaviour profile: ${PROFILES.join(', ')} (what ns-3, Linux or the RFCs do where they differ; explicit flags and --cc-param win)`),
+    new Option('--pacing <on|off>', 'pace departures (Linux internal pacing / fq); off by default, always on for bbr').choices(['on', 'off']),
+    new Option('--ecn <on|off>', 'ECN (RFC 3168): data sent ECN-capable, marks echoed, one window cut per RTT without retransmission; off by default, dctcp needs it').choices(['on', 'off']),
+    new Option('--cc-param <key=value>', "congestion-control parameter, repeatable (e.g. hystart=1; default: the variant's, see cclab list params)").argParser(
+      (v: string, acc: string[] = []) => [...acc, v],
+    ),
+  ];
+}
+
+/**
+ * Adds the line flags to a command, but those in `except` (a sweep defines --loss, --bandwidth and
+ * --flows as ranges). A flag whose help names no default gets "(default: the scenario's)": left
+ * out, the preset's or the scenario file's value holds.
+ */
+export function addLineOptions(cmd: Command, opts: { except?: readonly string[] } = {}): Command {
+  for (const o of lineOptions()) {
+    if (opts.except?.includes(o.long!)) continue;
+    if (!/default/.test(o.description)) o.description += " (default: the scenario's)";
+    cmd.addOption(o);
+  }
+  return cmd;
 }
 
 export function addScenarioOptions(cmd: Command): Command {
   return addLineOptions(
     cmd
       .option('--scenario <name|file>', `preset (${PRESET_NAMES.join(', ')}) or a scenario file (.json, .yaml)`, 'normal')
-      .option('--duration <time>', 'simulated time, e.g. 100s')
-      .option('--seed <n>', 'random seed (same seed, same results)'),
+      .option('--duration <time>', "simulated time, e.g. 100s (default: the scenario's; presets 100 s)")
+      .option('--seed <n>', "random seed, same seed, same results (default: the scenario's; presets 1)"),
   );
 }
 
@@ -144,9 +161,20 @@ export function parseVariant(text: unknown, flag = '--variant'): Variant {
   return text;
 }
 
+/**
+ * A comma-separated list as every list flag reads it: items trimmed; an empty item (`reno,,cubic`, a
+ * trailing comma) is refused, as a sweep range refuses `1e-4,,1e-3`.
+ */
+export function splitList(text: string, flag: string): string[] {
+  const items = text.split(',').map((x) => x.trim());
+  if (items.length === 1 && items[0] === '') return [];
+  if (items.some((x) => x === '')) throw new InputError(flag, `has an empty item, got '${text}'`);
+  return items;
+}
+
 /** `packet,fluid` → the engines; naming one twice is refused. */
 export function parseEngines(text: string, flag = '--engines'): Engine[] {
-  const list = text.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const list = splitList(text, flag);
   for (const e of list) {
     if (!(ENGINES as readonly string[]).includes(e)) throw new InputError(flag, `must list ${ENGINES.join(', ')}, got '${e}'`);
   }
@@ -158,7 +186,7 @@ export function parseEngines(text: string, flag = '--engines'): Engine[] {
 
 /** A comma list of variants; `distinct` (the default) refuses one named twice (`--flow-variants` may repeat). */
 export function parseVariantList(text: string, flag = '--variants', distinct = true): Variant[] {
-  const list = text.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const list = splitList(text, flag);
   if (list.length === 0) throw new InputError(flag, `must list one or more of ${VARIANTS.join(', ')}`);
   const variants = list.map((v) => parseVariant(v, flag));
   // `reno,reno` would run every case twice under one name.

@@ -12,7 +12,7 @@ import { VARIANTS } from '../variants.js';
 import { PRESET_NAMES } from '../scenario/presets.js';
 import { formatDuration, progressReporter } from './progress.js';
 import { cliWarnings } from './warnings.js';
-import { parseEngines, parseVariantList, scenarioFromOptions, type ScenarioFlags } from './scenarioOptions.js';
+import { addLineOptions, parseEngines, parseVariantList, scenarioFromOptions, type ScenarioFlags } from './scenarioOptions.js';
 
 /**
  * `cclab sweep` and `cclab merge`. The sweep flags take ranges (`from..to:lin|log:count` or comma
@@ -20,7 +20,10 @@ import { parseEngines, parseVariantList, scenarioFromOptions, type ScenarioFlags
  * flags), so a sweep point is exactly the scenario `cclab simulate` would build.
  */
 
-interface SweepFlags extends ClusterFlags, Pick<ScenarioFlags, 'scenario' | 'duration' | 'mss' | 'queue' | 'lossDirection' | 'accessBandwidth' | 'accessDelay' | 'delack' | 'minRto' | 'ccParam' | 'delay' | 'profile'> {
+/** Line flags a sweep takes as ranges (axes) instead of one value. */
+const SWEEP_AXIS_FLAGS = ['--loss', '--bandwidth', '--flows'] as const;
+
+interface SweepFlags extends ClusterFlags, Omit<ScenarioFlags, 'loss' | 'bandwidth' | 'flows' | 'seed'> {
   variants: string;
   engines: string;
   loss?: string;
@@ -59,13 +62,9 @@ const MAX_WORKERS = 256;
 export function planFromFlags(o: SweepFlags): SweepPlan {
   const variants = parseVariantList(o.variants);
   const seed = parseInteger(o.seed, '--seed');
-  const base = scenarioFromOptions(
-    {
-      scenario: o.scenario, duration: o.duration, mss: o.mss, queue: o.queue, lossDirection: o.lossDirection, accessBandwidth: o.accessBandwidth,
-      accessDelay: o.accessDelay, delack: o.delack, minRto: o.minRto, ccParam: o.ccParam, delay: o.delay, profile: o.profile,
-    },
-    variants[0]!,
-  );
+  // Every scenario flag but the axes (and the sweep's seed, from which each run's seed is derived).
+  const { loss: _l, bandwidth: _b, flows: _f, seed: _s, ...line } = o;
+  const base = scenarioFromOptions(line, variants[0]!);
   const axes: Axis[] = [];
   const headline: [HeadlineAxis, string | undefined][] = [
     ['loss', o.loss], ['rtt', o.rtt], ['bandwidth', o.bandwidth], ['flows', o.flows], ['buffer', o.buffer], ['bufferBdp', o.bufferBdp],
@@ -90,37 +89,30 @@ export function register(program: Command): void {
     .description(COMMANDS.sweep.description)
     .option('--variants <list>', `congestion controls (${VARIANTS.join(', ')})`, VARIANTS.join(','))
     .option('--engines <list>', 'engines: packet, fluid', 'packet,fluid')
-    .option('--loss <range>', 'bottleneck loss probability, e.g. 1e-5..1e-1:log:9, 1e-4,1e-3 or 0.1%,1%')
-    .option('--rtt <range>', "flow 0's base round-trip propagation delay, e.g. 10ms..400ms:log:8 (every link delay scaled by one factor)")
-    .option('--bandwidth <range>', 'bottleneck rate, e.g. 1Mbps..100Mbps:log:3')
-    .option('--flows <range>', 'number of flows, e.g. 1,2,4')
-    .option('--buffer <range>', 'bottleneck queue in packets, e.g. 10..1000:log:5')
-    .option('--buffer-bdp <range>', 'bottleneck queue as a multiple of the BDP, e.g. 0.25..4:log:5')
-    .option('--set <path=range>', 'sweep any scenario field by path, repeatable (e.g. tcp.minRtoS=200ms,1s; flows.*.access.delayS=5ms,50ms)', collect)
+    .option('--loss <range>', 'bottleneck loss probability, e.g. 1e-5..1e-1:log:9, 1e-4,1e-3 or 0.1%,1% (default: not swept)')
+    .option('--rtt <range>', "flow 0's base round-trip propagation delay, e.g. 10ms..400ms:log:8 (every link delay scaled by one factor) (default: not swept)")
+    .option('--bandwidth <range>', 'bottleneck rate, e.g. 1Mbps..100Mbps:log:3 (default: not swept)')
+    .option('--flows <range>', 'number of flows, e.g. 1,2,4 (default: not swept)')
+    .option('--buffer <range>', 'bottleneck queue in packets, e.g. 10..1000:log:5 (default: not swept)')
+    .option('--buffer-bdp <range>', 'bottleneck queue as a multiple of the BDP, e.g. 0.25..4:log:5 (default: not swept)')
+    .option('--set <path=range>', 'sweep any scenario field by path, repeatable (e.g. tcp.minRtoS=200ms,1s; flows.*.access.delayS=5ms,50ms) (default: none)', collect)
     .option('--reps <n>', 'replications per point (distinct derived seeds; deterministic engines run once)', '5')
     .option('--seed <n>', 'sweep seed every run seed is derived from', '1')
     .option('--scenario <name|file>', `base scenario: preset (${PRESET_NAMES.join(', ')}) or a .json/.yaml file`, 'normal')
-    .option('--duration <time>', 'simulated time of each run, e.g. 20s')
-    .option('--delay <time>', 'base bottleneck one-way delay (before --rtt scaling)')
-    .option('--mss <bytes>', 'TCP maximum segment size in bytes')
-    .option('--queue <packets>', 'queue limit of every queue on the path (before --buffer)')
-    .addOption(new Option('--loss-direction <dir>', 'which packets random loss hits').choices(['data', 'both']))
-    .option('--access-bandwidth <rate>', "senders' access link bandwidth")
-    .option('--access-delay <time>', "senders' access link one-way delay")
-    .option('--delack <n>', 'segments per delayed ACK')
-    .option('--min-rto <time>', 'minimum retransmission timeout')
-    .option('--cc-param <key=value>', 'congestion-control parameter, repeatable', collect)
-    .option('--profile <name>', 'behaviour profile of the base scenario: ns3, linux, rfc (explicit flags and --cc-param win)')
-    .option('--models <dir>', "directory of fluid model files (default: the repository's models/)")
+    .option('--duration <time>', "simulated time of each run, e.g. 20s (default: the scenario's; presets 100 s)")
+    .option('--models <dir>', "folder of fluid model files (default: the repository's models/)")
     .option('--workers <n>', `worker threads (default: cores = ${availableParallelism()}; 0 = in this thread)`)
-    .option('--shard <i/N>', 'run only the i-th of N disjoint parts (1-based), for job arrays; combine with cclab merge')
-    .option('--cache <dir>', 'run cache directory (content-addressed)', '.cache/runs')
+    .option('--shard <i/N>', 'run only the i-th of N disjoint parts (1-based), for job arrays; combine with cclab merge (default: every run)')
+    .option('--cache <dir>', 'run cache folder (content-addressed, shared with report and validate)', '.cache/runs')
     .option('--no-cache', 'do not read or write the run cache')
     .option('--no-report', 'skip index.html')
     .option('--dry-run', 'print the number of runs, how many are cached and an estimated time, and exit (no --out needed)')
     .option('--max-runs <n>', 'refuse a sweep of more runs than this', String(DEFAULT_MAX_RUNS))
     .option('--quiet', 'no progress output')
     .option('--out <dir>', 'output folder, e.g. reports/loss-rtt (required unless --dry-run)');
+  // The base scenario's flags, from the one parser every command shares (the axes above are ranges; the
+  // base's delays and queues are what --rtt scales and --buffer replaces).
+  addLineOptions(sweep, { except: SWEEP_AXIS_FLAGS });
   addClusterOptions(sweep, 'sweep').action(async (o: SweepFlags, cmd: Command) => {
       checkClusterFlags(o);
       const plan = planFromFlags(o);

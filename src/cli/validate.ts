@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { COMMANDS } from './commands.js';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { addClusterOptions, checkClusterFlags, wantsCluster, type ClusterFlags } from './cluster.js';
 import { InputError } from '../errors.js';
 import { parseRange } from '../runs/range.js';
@@ -21,7 +21,9 @@ interface ValidateFlags extends ClusterFlags {
   variants: string;
   loss: string;
   rtt: string;
-  seeds: string;
+  reps?: string;
+  /** The old name of --reps (hidden): validate called its replications seeds, sweep and report reps. */
+  seeds?: string;
   seed: string;
   bandwidth: string;
   minLossEvents: string;
@@ -36,8 +38,10 @@ interface ValidateFlags extends ClusterFlags {
 
 /** The grid from the flags (exported for tests). */
 export function gridFromFlags(o: ValidateFlags): ValidateGrid {
-  const seeds = parseInteger(o.seeds, '--seeds');
-  if (seeds < 1 || seeds > 1000) throw new InputError('--seeds', `must be a whole number in [1, 1000], got ${seeds}`);
+  if (o.reps !== undefined && o.seeds !== undefined) throw new InputError('--reps', 'and --seeds (its old name) are both given: give --reps only');
+  const repsFlag = o.seeds !== undefined ? '--seeds' : '--reps';
+  const seeds = parseInteger(o.reps ?? o.seeds ?? String(DEFAULTS.seeds), repsFlag);
+  if (seeds < 1 || seeds > 1000) throw new InputError(repsFlag, `must be a whole number in [1, 1000], got ${seeds}`);
   const losses = parseRange('--loss', o.loss, 'number');
   for (const p of losses) if (!(p > 0 && p < 1)) throw new InputError('--loss', `values must be in (0, 1), got ${p}`);
   const rttsS = parseRange('--rtt', o.rtt, 'duration');
@@ -59,14 +63,15 @@ export function register(program: Command): void {
     .option('--variants <list>', 'congestion controls', VARIANTS.join(','))
     .option('--loss <range>', 'random loss rates', d.losses.join(','))
     .option('--rtt <range>', 'base RTTs', d.rttsMs.map((r) => `${r}ms`).join(','))
-    .option('--seeds <n>', 'packet runs per point (a deterministic fluid model runs once, a hybrid one once per seed with Poisson losses)', String(d.seeds))
+    .option('--reps <n>', `replications: packet runs per point, distinct derived seeds (a deterministic fluid model runs once, a hybrid one once per replication with Poisson losses) (default: ${d.seeds})`)
+    .addOption(new Option('--seeds <n>', 'old name of --reps').hideHelp())
     .option('--seed <n>', 'seed the run seeds are derived from', String(d.seed))
     .option('--bandwidth <rate>', 'bottleneck rate (access links 10x faster)', `${d.bandwidthMbps}Mbps`)
     .option('--min-loss-events <n>', 'loss events each run must see after its first slow start', String(d.minLossEvents))
     .option('--models <dir>', "folder of fluid model files to validate (default: the repository's models/)")
     .option('--workers <n>', `worker threads (default: cores = ${availableParallelism()}; 0 = in this thread)`)
-    .option('--shard <i/N>', 'run only the i-th of N parts into the cache; then run without --shard (same --cache) for the table')
-    .option('--cache <dir>', 'run cache directory (content-addressed, shared with cclab sweep)', '.cache/runs')
+    .option('--shard <i/N>', 'run only the i-th of N parts into the cache; then run without --shard (same --cache) for the table (default: every run)')
+    .option('--cache <dir>', 'run cache folder (content-addressed, shared with sweep and report)', '.cache/runs')
     .option('--no-cache', 'do not read or write the run cache')
     .option('--out <dir>', 'output folder: index.html, points.csv, summary.csv', 'reports/validate')
     .option('--dry-run', 'print the grid size and the simulated time, and exit')

@@ -18,7 +18,7 @@ export function checkOutDir(dir: string, flag: string): void {
       // Where it fails: the folder itself when it exists, else the ancestor it would be made in.
       const cannot = (code = 'error') => (p === target ? `cannot write '${dir}' (${code})` : `cannot create '${dir}' (in '${asTyped(dir, p)}': ${code})`);
       if (!st.isDirectory()) {
-        throw new InputError(flag, p === target ? `'${dir}' exists and is not a directory` : `cannot create '${dir}': '${asTyped(dir, p)}' is not a directory`);
+        throw new InputError(flag, p === target ? `'${dir}' exists and is not a folder` : `cannot create '${dir}': '${asTyped(dir, p)}' is not a folder`);
       }
       try {
         accessSync(p, constants.W_OK | constants.X_OK);
@@ -29,7 +29,7 @@ export function checkOutDir(dir: string, flag: string): void {
       return;
     }
     const up = dirname(p);
-    if (up === p) throw new InputError(flag, `cannot create '${dir}': no existing parent directory`);
+    if (up === p) throw new InputError(flag, `cannot create '${dir}': no existing parent folder`);
     p = up;
   }
 }

@@ -41,7 +41,7 @@ export function assertReplaceable(outDir: string): void {
   if (!existsSync(target)) return;
   const entries = readdirSync(target);
   if (entries.length > 0 && !entries.includes(REPORT_MARKER)) {
-    throw new InputError('--out', `'${outDir}' exists and is not a cclab report directory (no ${REPORT_MARKER} in it); choose a new or empty directory`);
+    throw new InputError('--out', `'${outDir}' exists and is not a cclab report folder (no ${REPORT_MARKER} in it); choose a new or empty folder`);
   }
 }
 

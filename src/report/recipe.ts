@@ -106,7 +106,7 @@ export function validateRecipe(raw: unknown, source?: string, baseDir = process.
     if (!(KEYS as readonly string[]).includes(k)) fail(k, `is not a recipe field (accepted: ${KEYS.filter((x) => x !== 'durationS').join(', ')})`, source);
   }
   const name = o.name ?? 'report';
-  if (typeof name !== 'string' || !NAME_RE.test(name)) fail('name', `must be letters, digits, '.', '_' or '-' (it names the output directory), got ${JSON.stringify(name)}`, source);
+  if (typeof name !== 'string' || !NAME_RE.test(name)) fail('name', `must be letters, digits, '.', '_' or '-' (it names the output folder), got ${JSON.stringify(name)}`, source);
   const title = o.title ?? `cclab report: ${name}`;
   if (typeof title !== 'string') fail('title', `must be a string, got ${JSON.stringify(title)}`, source);
   if (o.description !== undefined && typeof o.description !== 'string') fail('description', 'must be a string', source);

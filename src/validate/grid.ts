@@ -184,7 +184,7 @@ export function expandGrid(g: ValidateGrid, hybrid: ReadonlySet<Variant> = new S
   // (A lower bound with hybrid models, which add seeds - 1 fluid runs per point: the guard is for 10^8.)
   const total = g.variants.length * g.losses.length * g.rttsS.length * (g.seeds + 1);
   if (!(total <= DEFAULT_MAX_RUNS)) {
-    throw new InputError('--loss/--rtt/--seeds', `give ${total} runs (${g.variants.length} variants x ${g.losses.length} x ${g.rttsS.length} points x ${g.seeds + 1} runs), more than the ${DEFAULT_MAX_RUNS} a grid may have`);
+    throw new InputError('--loss/--rtt/--reps', `give ${total} runs (${g.variants.length} variants x ${g.losses.length} x ${g.rttsS.length} points x ${g.seeds + 1} runs), more than the ${DEFAULT_MAX_RUNS} a grid may have`);
   }
   const axes = [
     { ...HEADLINE_AXES.loss, values: g.losses },

@@ -31,6 +31,6 @@ describe('cclab compare --out, predict --models', () => {
     expect(bad.stderr).toMatch(/^cclab: error: westwood\.model\.yaml:\d+: /m);
     const missing = await cli(['predict', '--variant', 'reno', '--models', join(d, 'nope')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('models directory not found');
+    expect(missing.stderr).toContain('models folder not found');
   });
 });

@@ -84,7 +84,7 @@ describe.runIf(status.ok || required)('a sweep on a real single-node Slurm', () 
     expect(failed.stdout).toContain(`task 3/4: FAILED (log: ${log3})\n`);
     const mergeId = /merge job (\d+)/.exec(failed.stdout)![1];
     expect(failed.stderr).toBe(`cclab: 1 of 1 array tasks failed; merge job ${mergeId} cancelled:\n  task 3: FAILED, log ${log3}\nresubmit them with the same command and --slurm-tasks 3\n`);
-    expect(read(log3)).toContain('exists and is not a directory');
+    expect(read(log3)).toContain('exists and is not a folder');
     expect(existsSync(join(out, 'points.csv'))).toBe(false);
     const merge = spawnSync('squeue', ['-h', '--states=all', '-j', mergeId!, '-o', '%T'], { encoding: 'utf8' });
     expect(merge.stdout.trim()).toBe('CANCELLED');

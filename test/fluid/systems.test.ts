@@ -84,7 +84,7 @@ describe('compiled fluid systems, cached on disk by content', () => {
   });
 
   it('names what is missing: the directory, the bottleneck, or the variant (with the models it has)', () => {
-    expect(() => modelSystems(join(tmpdir(), 'no-such-models-dir')).system('reno')).toThrow(/models directory not found/);
+    expect(() => modelSystems(join(tmpdir(), 'no-such-models-dir')).system('reno')).toThrow(/models folder not found/);
     const d = modelsCopy();
     rmSync(join(d, 'tahoe.model.yaml'));
     expect(() => modelSystems(d, { cacheDir }).system('tahoe')).toThrow(/variant has no fluid model 'tahoe' in .* \(have: cubic, newreno, reno, westwood\)/);

@@ -184,7 +184,7 @@ describe('issue 12: limits are checked before anything is allocated', () => {
 describe('issue 12: inputs that were silently accepted', () => {
   it('--loss 0x0 and --seed 0x10 are not decimal numbers', async () => {
     await refused(['simulate', '--loss', '0x0', '--print-scenario'], /^cclab: error: --loss must be a decimal number \(e\.g\. 0\.01, 1e-3\), got '0x0'\n$/);
-    await refused(['simulate', '--seed', '0x10', '--print-scenario'], /--seed must be a decimal number/);
+    await refused(['simulate', '--seed', '0x10', '--print-scenario'], /--seed must be a whole number \(e\.g\. 4\), got '0x10'/);
     await refused(['simulate', '--cc-param', 'hystart=0b1', '--variant', 'cubic', '--print-scenario'], /--cc-param hystart must be a decimal number/);
   });
   it('--variants reno,reno (which ran every case twice) and --engines packet,packet are refused', async () => {
@@ -200,16 +200,16 @@ describe('issue 12: exit codes and messages', () => {
   const quickSweep = ['sweep', '--engines', 'fluid', '--variants', 'reno', '--loss', '1e-3', '--duration', '2s', '--workers', '0', '--no-cache', '--no-report', '--quiet'];
   it('--out naming an existing file is exit 2 with the path (simulate, predict, sweep, merge, report; was internal error)', async () => {
     for (const args of [['simulate', '--duration', '1s'], ['predict', '--duration', '1s'], quickSweep, ['report', '--scenarios', 'ns3-lfn', '--variants', 'reno', '--duration', '4s']]) {
-      await refused([...args, '--out', aFile], new RegExp(`^cclab: error: --out '${aFile}' exists and is not a directory\\n$`));
+      await refused([...args, '--out', aFile], new RegExp(`^cclab: error: --out '${aFile}' exists and is not a folder\\n$`));
     }
-    await refused(['merge', dir, '--out', aFile], /--out '.*a-file\.txt' exists and is not a directory/);
+    await refused(['merge', dir, '--out', aFile], /--out '.*a-file\.txt' exists and is not a folder/);
     expect(readFileSync(aFile, 'utf8')).toBe('not a folder\n');
   });
   it('--out and --cache under a file or an unwritable folder are exit 2 naming the path', async () => {
-    await refused(['simulate', '--duration', '1s', '--out', join(aFile, 'sub')], /--out cannot create '.*a-file\.txt\/sub': '.*a-file\.txt' is not a directory/);
+    await refused(['simulate', '--duration', '1s', '--out', join(aFile, 'sub')], /--out cannot create '.*a-file\.txt\/sub': '.*a-file\.txt' is not a folder/);
     // /proc/sys refuses writes even to root.
     await refused(['simulate', '--duration', '1s', '--out', '/proc/sys/cclab-out'], /--out cannot create '\/proc\/sys\/cclab-out' \(in '\/proc\/sys': EACCES\)/);
-    await refused([...quickSweep.filter((a) => a !== '--no-cache'), '--cache', join(aFile, 'cache'), '--out', join(dir, 'sw1')], /--cache cannot create '.*a-file\.txt\/cache': '.*a-file\.txt' is not a directory/);
+    await refused([...quickSweep.filter((a) => a !== '--no-cache'), '--cache', join(aFile, 'cache'), '--out', join(dir, 'sw1')], /--cache cannot create '.*a-file\.txt\/cache': '.*a-file\.txt' is not a folder/);
     await refused(['report', '--scenarios', 'ns3-lfn', '--variants', 'reno', '--duration', '4s', '--out', '/proc/sys/cclab-report'], /--out cannot create '\/proc\/sys\/cclab-report'/);
   });
   it("commander's own errors carry the cclab: prefix, on one line", async () => {
@@ -326,14 +326,14 @@ describe('beyond issue 12: parser resource limits', () => {
 
 describe('found by the fuzz suite', () => {
   it('cclab list models --models <missing folder> is exit 2 (was internal error: ENOENT, scandir)', async () => {
-    await refused(['list', 'models', '--models', '/nonexistent/models'], /^cclab: error: models directory not found: \/nonexistent\/models\n$/);
+    await refused(['list', 'models', '--models', '/nonexistent/models'], /^cclab: error: models folder not found: \/nonexistent\/models\n$/);
   });
 });
 
 describe('beyond issue 12: cclab validate has the same limits', () => {
   it('a 10^8-point validate grid is refused at once; --out a file is exit 2 before any run', async () => {
-    await refused(['validate', '--loss', '1e-4..1e-1:log:10000', '--rtt', '10ms..100ms:log:10000', '--dry-run'], /^cclab: error: --loss\/--rtt\/--seeds give 3000000000 runs/, 2000);
+    await refused(['validate', '--loss', '1e-4..1e-1:log:10000', '--rtt', '10ms..100ms:log:10000', '--dry-run'], /^cclab: error: --loss\/--rtt\/--reps give 3000000000 runs/, 2000);
     const d = sandbox();
-    await refused(['validate', '--loss', '1e-2', '--rtt', '10ms', '--variants', 'reno', '--seeds', '1', '--no-cache', '--out', file(d, 'f', 'x')], /--out '.*f' exists and is not a directory/);
+    await refused(['validate', '--loss', '1e-2', '--rtt', '10ms', '--variants', 'reno', '--seeds', '1', '--no-cache', '--out', file(d, 'f', 'x')], /--out '.*f' exists and is not a folder/);
   });
 });

@@ -63,8 +63,8 @@ describe('checkOutDir and asUserIo', () => {
     expect(() => checkOutDir(d, '--out')).not.toThrow();
     expect(() => checkOutDir(join(d, 'new', 'deeper'), '--out')).not.toThrow();
     writeFileSync(join(d, 'file'), 'x');
-    expect(inputError(() => checkOutDir(join(d, 'file'), '--out')).message).toBe(`--out '${join(d, 'file')}' exists and is not a directory`);
-    expect(inputError(() => checkOutDir(join(d, 'file', 'sub'), '--out')).problem).toMatch(/is not a directory$/);
+    expect(inputError(() => checkOutDir(join(d, 'file'), '--out')).message).toBe(`--out '${join(d, 'file')}' exists and is not a folder`);
+    expect(inputError(() => checkOutDir(join(d, 'file', 'sub'), '--out')).problem).toMatch(/is not a folder$/);
   });
   it.skipIf(process.getuid?.() === 0)('checkOutDir refuses a folder the user may not write', () => {
     const d = tmp();

@@ -30,7 +30,7 @@ export function loadModels(dir: string = DEFAULT_MODELS_DIR): ModelSet {
   try {
     names = readdirSync(dir).filter((f) => f.endsWith('.model.yaml')).sort();
   } catch (e) {
-    throw new InputError('models', `cannot read the models directory '${dir}' (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new InputError('models', `cannot read the models folder '${dir}' (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   if (!names.includes(BOTTLENECK_FILE)) throw new InputError('models', `${BOTTLENECK_FILE} is missing`, dir);
   const bnFile = readModelFile(join(dir, BOTTLENECK_FILE));

@@ -69,7 +69,7 @@ export function modelFileIds(dir: string): string[] {
 }
 
 function checkDir(dir: string): void {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError('models', `directory not found: ${dir}`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError('models', `folder not found: ${dir}`);
   if (!existsSync(join(dir, BOTTLENECK_FILE))) throw new InputError('models', `${BOTTLENECK_FILE} is missing`, dir);
 }
 
