@@ -5,7 +5,8 @@ import type { RunResult } from './result/types.js';
 import type { Scenario } from './scenario/types.js';
 import type { ClosedFormPrediction, closedForms as ClosedForms } from './theory/closedForms.js';
 import type { runPacket as RunPacket } from './packet/run.js';
-import type { Engine } from './variants.js';
+import { InputError } from './errors.js';
+import { hasEngine, isVariant, type Engine } from './variants.js';
 
 /**
  * The one place the engines are loaded: lazily, so that `cclab --help` never loads the simulator and a
@@ -84,8 +85,19 @@ export function loadClosedForms(): Promise<typeof ClosedForms> {
  * their InputError here, before anything runs.
  */
 export async function prepareFluidModels(variants: readonly string[], opts: EngineOptions = {}): Promise<void> {
+  requireFluidModels(variants);
   const { prepareSystems, DEFAULT_MODELS_DIR } = await load('./fluid/compiler/systemCache.ts', () => import('./fluid/compiler/systemCache.js'));
   await prepareSystems(opts.modelsDir ?? DEFAULT_MODELS_DIR, variants);
+}
+
+/**
+ * A variant the registry runs in the packet engine only (no fluid model yet, VariantFacts.engines)
+ * asked of the fluid engine: one line naming it, exit 2, before anything is compiled or run.
+ */
+export function requireFluidModels(variants: readonly string[]): void {
+  const without = variants.filter((v) => isVariant(v) && !hasEngine(v, 'fluid'));
+  if (without.length === 0) return;
+  throw new InputError('variant', `${without.join(', ')}: no fluid model yet (packet engine only); compare, report, predict, sweep and validate need one, run it with cclab simulate (or sweep --engines packet)`);
 }
 
 /** All three, bound to the options (e.g. a models directory). */

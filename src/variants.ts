@@ -10,7 +10,7 @@
  * defaults): the packet engine, validateScenario, theory and the fluid models' binding all use those,
  * and a test checks that the models' copies of shared knobs (CUBIC's `c`, `beta`) agree.
  */
-export const VARIANTS = ['tahoe', 'reno', 'newreno', 'westwood', 'cubic', 'dctcp'] as const;
+export const VARIANTS = ['tahoe', 'reno', 'newreno', 'westwood', 'cubic', 'dctcp', 'bbr'] as const;
 export type Variant = (typeof VARIANTS)[number];
 
 /** What a scenario runs when neither a flag nor a file names a variant. */
@@ -107,12 +107,28 @@ export const VARIANT_FACTS: Readonly<Record<Variant, VariantFacts>> = {
   // without marks; the loss formulas are not listed because DCTCP runs on a marking queue, where the
   // window follows the marks (Alizadeh et al. 2010/2011), which no closed form here describes.
   dctcp: { title: 'DCTCP', counting: 'segments', recovery: 'newreno', closedForms: [], elasticity: MATHIS, engines: ['packet'] },
+  bbr: {
+    title: 'BBR',
+    counting: 'segments',
+    recovery: 'newreno',
+    closedForms: [],
+    // Rate-based: the bandwidth estimate ignores random loss below the long-term sampler's 20%
+    // threshold, and goodput is the bottleneck's share whatever the RTT (Cardwell et al. 2016).
+    elasticity: { loss: 0, rtt: 0, source: 'BBR: delivery-rate model, loss- and RTT-independent below ~20% loss (Cardwell et al. 2016)' },
+    engines: ['packet'],
+  },
 };
 
 /** The variants the fluid engine has a model of. */
 export function fluidVariants(): Variant[] {
   return VARIANTS.filter((v) => hasEngine(v, 'fluid'));
 }
+
+/**
+ * The variants both engines run: the defaults of the commands that compare engines (report recipes,
+ * sweep, validate), so a packet-only variant is there only when asked for.
+ */
+export const MODELLED_VARIANTS: readonly Variant[] = fluidVariants();
 
 /** Whether `variant` with these knobs grows by acknowledged segments (so delayed ACKs do not slow it). */
 export function countsSegments(variant: Variant, ccParams: Readonly<Record<string, number>>): boolean {

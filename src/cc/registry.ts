@@ -6,12 +6,13 @@
  */
 import { InputError } from '../errors.js';
 import { VARIANTS, type Variant } from '../variants.js';
+import { bbr } from './bbr.js';
 import { cubic } from './cubic.js';
 import { dctcp } from './dctcp.js';
 import { newreno } from './newreno.js';
 import { reno } from './reno.js';
 import { tahoe } from './tahoe.js';
-import type { CongestionControl, CongestionControlFactory, ParamSpec } from './types.js';
+import type { CcEnvironment, CongestionControl, CongestionControlFactory, ParamSpec } from './types.js';
 import { westwood } from './westwood.js';
 
 const RECOVERIES: readonly string[] = ['none', 'reno', 'newreno'];
@@ -68,6 +69,7 @@ export const CONGESTION_CONTROLS: Readonly<Record<Variant, CongestionControlFact
   westwood,
   cubic,
   dctcp,
+  bbr,
 });
 
 /** The factory for a variant; throws InputError for an unknown id (e.g. from a JSON scenario). */
@@ -109,6 +111,6 @@ export function validateCcParams(
 }
 
 /** Validate params and build a per-flow instance: what the packet engine calls once per flow. */
-export function createCongestionControl(id: Variant, params: Readonly<Record<string, number>> = {}): CongestionControl {
-  return getCongestionControl(id).create(validateCcParams(id, params));
+export function createCongestionControl(id: Variant, params: Readonly<Record<string, number>> = {}, env?: CcEnvironment): CongestionControl {
+  return getCongestionControl(id).create(validateCcParams(id, params), env);
 }

@@ -103,6 +103,8 @@ export interface RateConnection {
    * ns-3 m_appLimited): segments sent while it is non-zero give app-limited samples.
    */
   appLimitedUntilBytes: number;
+  /** Bytes ever marked lost (tp->lost), as of the last ACK. */
+  readonly lostBytes: number;
   /** The last non-app-limited sample, or the highest app-limited one: bytes, s, flag (tp->rate_delivered, rate_interval_us, rate_app_limited). */
   readonly rateDeliveredBytes: number;
   readonly rateIntervalS: number;
@@ -210,6 +212,16 @@ export interface CongestionControl {
   onEcnAck?(tcb: TcpState, ecn: EcnAck): void;
 }
 
+/**
+ * Where an instance runs: the scenario's seed and the flow's index, from which an algorithm that
+ * draws random numbers (BBR's random PROBE_BW start phase, Linux prandom_u32_max) derives its own
+ * seeded stream (src/engine/rng.ts rngStream(seed, name)), so the same seed gives the same run.
+ */
+export interface CcEnvironment {
+  seed: number;
+  flow: number;
+}
+
 /** A registered algorithm: its id, its knobs and a factory for per-flow instances. */
 export interface CongestionControlFactory {
   readonly id: Variant;
@@ -221,5 +233,5 @@ export interface CongestionControlFactory {
    * running it without `tcp.ecn` is refused.
    */
   readonly needsEcn?: boolean;
-  create(params: Readonly<Record<string, number>>): CongestionControl;
+  create(params: Readonly<Record<string, number>>, env?: CcEnvironment): CongestionControl;
 }

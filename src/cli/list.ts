@@ -78,13 +78,17 @@ async function presetsText(json: boolean): Promise<string> {
 }
 
 async function variantsText(json: boolean): Promise<string> {
-  const [{ CONGESTION_CONTROLS }, { VARIANTS }] = await Promise.all([import('../cc/registry.js'), import('../variants.js')]);
+  const [{ CONGESTION_CONTROLS }, { VARIANTS, VARIANT_FACTS }] = await Promise.all([import('../cc/registry.js'), import('../variants.js')]);
   const rows = VARIANTS.map((v) => {
     const f = CONGESTION_CONTROLS[v];
-    return { id: v, title: f.title, recovery: f.create({ ...Object.fromEntries(f.params.map((p) => [p.name, p.default])) }).recovery, params: f.params.map((p) => p.name) };
+    const cc = f.create({ ...Object.fromEntries(f.params.map((p) => [p.name, p.default])) });
+    return { id: v, title: f.title, control: cc.congControl ? 'rate' : 'window', recovery: cc.recovery, engines: [...VARIANT_FACTS[v].engines], params: f.params.map((p) => p.name) };
   });
   if (json) return JSON.stringify(rows, null, 1);
-  return table([['variant', 'loss recovery', 'cc-params', 'title'], ...rows.map((r) => [r.id, r.recovery, r.params.join(', ') || '–', r.title])]);
+  return table([
+    ['variant', 'control', 'loss recovery', 'engines', 'cc-params', 'title'],
+    ...rows.map((r) => [r.id, r.control, r.recovery, r.engines.length > 1 ? r.engines.join(', ') : `${r.engines.join(', ')} (no fluid model yet)`, r.params.join(', ') || '–', r.title]),
+  ]);
 }
 
 async function paramsText(json: boolean): Promise<string> {

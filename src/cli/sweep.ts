@@ -8,7 +8,7 @@ import { headlineAxis, setAxis, checkAxes, type Axis, type HeadlineAxis } from '
 import { checkPlan, checkPlanSize, planSize, validatePoints, type SweepPlan } from '../sweep/grid.js';
 import { DEFAULT_MAX_RUNS } from '../runs/spec.js';
 import { parseInteger } from '../units.js';
-import { VARIANTS } from '../variants.js';
+import { MODELLED_VARIANTS, VARIANTS } from '../variants.js';
 import { PRESET_NAMES } from '../scenario/presets.js';
 import { formatDuration, progressReporter } from './progress.js';
 import { cliWarnings } from './warnings.js';
@@ -87,7 +87,7 @@ export function register(program: Command): void {
   const sweep = program
     .command('sweep')
     .description(COMMANDS.sweep.description)
-    .option('--variants <list>', `congestion controls (${VARIANTS.join(', ')})`, VARIANTS.join(','))
+    .option('--variants <list>', `congestion controls (${VARIANTS.join(', ')}; default: those with a fluid model)`, MODELLED_VARIANTS.join(','))
     .option('--engines <list>', 'engines: packet, fluid', 'packet,fluid')
     .option('--loss <range>', 'bottleneck loss probability, e.g. 1e-5..1e-1:log:9, 1e-4,1e-3 or 0.1%,1% (default: not swept)')
     .option('--rtt <range>', "flow 0's base round-trip propagation delay, e.g. 10ms..400ms:log:8 (every link delay scaled by one factor) (default: not swept)")

@@ -7,7 +7,7 @@ import { addClusterOptions, checkClusterFlags, wantsCluster, type ClusterFlags }
 import { InputError } from '../errors.js';
 import { parseRange } from '../runs/range.js';
 import { parseInteger, parseRateBps } from '../units.js';
-import { VARIANTS } from '../variants.js';
+import { MODELLED_VARIANTS } from '../variants.js';
 import type { ValidateGrid } from '../validate/grid.js';
 import { progressReporter } from './progress.js';
 import { parseVariantList } from './scenarioOptions.js';
@@ -60,7 +60,7 @@ export function register(program: Command): void {
   const validate = program
     .command('validate')
     .description(COMMANDS.validate.description)
-    .option('--variants <list>', 'congestion controls', VARIANTS.join(','))
+    .option('--variants <list>', 'congestion controls (those with a fluid model)', MODELLED_VARIANTS.join(','))
     .option('--loss <range>', 'random loss rates', d.losses.join(','))
     .option('--rtt <range>', 'base RTTs', d.rttsMs.map((r) => `${r}ms`).join(','))
     .option('--reps <n>', `replications: packet runs per point, distinct derived seeds (a deterministic fluid model runs once, a hybrid one once per replication with Poisson losses) (default: ${d.seeds})`)

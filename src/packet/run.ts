@@ -29,7 +29,7 @@ export interface RunOptions {
 /** Flow i's own algorithm: its variant and knobs (src/scenario/flowCc.ts resolves the defaults). */
 function flowCongestionControl(scenario: Scenario, i: number): CongestionControl {
   const { variant, ccParams } = flowCc(scenario, i);
-  return createCongestionControl(variant, ccParams);
+  return createCongestionControl(variant, ccParams, { seed: scenario.seed, flow: i });
 }
 
 /** How flow i's receiver echoes CE: null without ECN, DCTCP's exact echo for an algorithm that needs it (RFC 8257 3.2). */

@@ -12,7 +12,7 @@ import type { ReportRow, TheoryRow, WinnerRow } from './analysis.js';
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 
 /** Variant colours, fixed across every chart of a sweep report. */
-export const VARIANT_COLORS = { domain: [...VARIANTS], range: ['#8c564b', '#2f6db3', '#17becf', '#2ca02c', '#d62728', '#9467bd'] };
+export const VARIANT_COLORS = { domain: [...VARIANTS], range: ['#8c564b', '#2f6db3', '#17becf', '#2ca02c', '#d62728', '#9467bd', '#e377c2', '#bcbd22', '#7f7f7f', '#ff7f0e'].slice(0, VARIANTS.length) };
 
 const rttLabel = "format(datum.value * 1000, '.3~r') + ' ms'";
 const lossLabel = "format(datum.value, '.2~e')";

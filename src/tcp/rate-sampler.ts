@@ -37,6 +37,7 @@ export class RateSampler implements RateConnection {
   rateDeliveredBytes = 0;
   rateIntervalS = 0;
   rateAppLimited = false;
+  lostBytes = 0;
   /** tp->delivered_mstamp and tp->first_tx_mstamp, ns. */
   private deliveredNs = 0;
   private firstTxNs = 0;
@@ -80,6 +81,12 @@ export class RateSampler implements RateConnection {
   private deliveredAtAckStart = 0;
   private lostAtAckStart = 0;
   private ackNowNs = 0;
+  /**
+   * Without SACK, bytes counted as delivered by duplicate ACKs and not yet cumulatively acknowledged
+   * (Linux tcp_add_reno_sack counts each duplicate ACK as one delivered segment; tcp_remove_reno_sacks
+   * takes them off what the cumulative ACK delivers), so that delivery keeps its pace through a hole.
+   */
+  private renoSackedBytes = 0;
 
   constructor(readonly mssBytes: number) {}
 
@@ -158,7 +165,9 @@ export class RateSampler implements RateConnection {
 
   /** The receiver newly holds [seq, end): SACKed, or cumulatively acknowledged and not SACKed before (tcp_rate_skb_delivered). */
   delivered(seq: number, end: number): void {
-    this.deliveredBytes += end - seq;
+    const credit = Math.min(end - seq, this.renoSackedBytes);
+    this.renoSackedBytes -= credit;
+    this.deliveredBytes += end - seq - credit;
     // Linux moves delivered_mstamp and ends the app-limited period in tcp_rate_gen, before anything
     // this ACK sends (tcp_xmit_recovery comes after): here at once, which is the same for those sends.
     this.deliveredNs = this.ackNowNs;
@@ -183,6 +192,18 @@ export class RateSampler implements RateConnection {
     if ((flags & RETRANS) === 0 && sentNs > this.newestCleanSentNs) this.newestCleanSentNs = sentNs;
   }
 
+  /** Without SACK, a duplicate ACK: one segment has left the network (Linux tcp_add_reno_sack). */
+  renoDupAck(): void {
+    this.renoSackedBytes += this.mssBytes;
+    this.deliveredBytes += this.mssBytes;
+    this.deliveredNs = this.ackNowNs;
+  }
+
+  /** A timeout forgets the duplicate-ACK credit (Linux tcp_enter_loss: tcp_reset_reno_sack). */
+  resetRenoSacks(): void {
+    this.renoSackedBytes = 0;
+  }
+
   /**
    * The ACK is processed (Linux tcp_rate_gen): fills {@link rs}.
    * @param minRttS the connection's minimum RTT (tcp_min_rtt): shorter intervals are invalid.
@@ -191,6 +212,7 @@ export class RateSampler implements RateConnection {
     const rs = this.rs;
     rs.ackedSackedBytes = this.deliveredBytes - this.deliveredAtAckStart;
     rs.lostBytes = markedLostBytes - this.lostAtAckStart;
+    this.lostBytes = markedLostBytes;
     rs.rttS = this.newestCleanSentNs >= 0 ? (nowNs - this.newestCleanSentNs) * NS : -1;
     rs.deliveryRateBps = 0;
     rs.txInFlightBytes = this.hasPrior ? this.priorTxInFlight : 0;

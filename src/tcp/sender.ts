@@ -226,6 +226,7 @@ export class TcpSender implements RecoveryContext {
     // with SACK, RFC 6675 also asks that it SACK new data.
     ev.duplicate = ackedBytes === 0 && una0 < sb.highTx && (!this.config.sack || newlySacked > 0);
     if (this.ecn !== null) this.onEcnAck(ackNo, ece, ev.deliveredBytes);
+    if (ev.duplicate && !this.config.sack && this.rate !== null) this.rate.renoDupAck();
     if (ev.duplicate || ackedBytes > 0) {
       if (ackedBytes > 0) this.onNewAck(ackNo, una0, ev);
       else this.onDupAck(ev);
@@ -240,7 +241,10 @@ export class TcpSender implements RecoveryContext {
   private runCongControl(): void {
     const tcb = this.tcb;
     const rate = this.rate!;
-    tcb.bytesInFlight = this.sb.pipeBytes;
+    // Linux tcp_packets_in_flight: without SACK each duplicate ACK counts as a SACKed segment
+    // (tcp_add_reno_sack); here that is the send window's allowance above cwnd (limited transmit,
+    // RFC 5681 inflation), taken out of pipe so the algorithm's cwnd and the sender agree.
+    tcb.bytesInFlight = Math.max(0, this.sb.pipeBytes - (this.sendWindowBytes() - tcb.cwndBytes));
     const rs = rate.endAck(this.clock.nowNs, this.sb.markedLostBytes, tcb.minRttS);
     this.cc.congControl!(tcb, rs, rate, this.nowS);
   }
@@ -630,6 +634,7 @@ export class TcpSender implements RecoveryContext {
     if (tcb.caState !== 'loss' || !this.rtt.isRetransmitted(sb.una)) {
       tcb.ssthreshBytes = this.cc.ssthresh(tcb, 'timeout', this.nowS);
     }
+    if (this.rate !== null) this.rate.resetRenoSacks();
     this.enterLoss();
     this.sendPending();
   }

@@ -9,7 +9,7 @@ import { deriveSeed } from '../runs/seed.js';
 import { HEADLINE_AXES } from '../runs/axes.js';
 import { applyRtt } from '../runs/scenarioAxes.js';
 import { closedForms, effectiveB, mathisWindow } from '../theory/closedForms.js';
-import { VARIANTS, type Variant } from '../variants.js';
+import { MODELLED_VARIANTS, type Variant } from '../variants.js';
 
 /**
  * The `cclab validate` grid: variants x random loss x base RTT on one bottleneck, every point run
@@ -32,7 +32,7 @@ export interface ValidateGrid {
 }
 
 export const DEFAULT_GRID: Readonly<ValidateGrid> = {
-  variants: [...VARIANTS],
+  variants: [...MODELLED_VARIANTS],
   losses: [1e-5, 1e-4, 1e-3, 1e-2, 5e-2],
   rttsS: [0.01, 0.03, 0.1, 0.3],
   seeds: 5,

@@ -16,7 +16,7 @@ async function expectBadInput(args: string[], pattern: RegExp): Promise<void> {
 
 describe('cclab simulate: bad input', () => {
   it('unknown variant names the accepted ones', async () => {
-    await expectBadInput(['simulate', '--variant', 'vegas'], /--variant must be one of tahoe, reno, newreno, westwood, cubic, dctcp, got 'vegas'/);
+    await expectBadInput(['simulate', '--variant', 'vegas'], /--variant must be one of tahoe, reno, newreno, westwood, cubic, dctcp, bbr, got 'vegas'/);
   });
   it('dctcp without ECN: exit 2 naming tcp.ecn (or --ecn) and the reason', async () => {
     await expectBadInput(['simulate', '--variant', 'dctcp', '--duration', '1'], /^cclab: error: command line: tcp\.ecn must be true to run dctcp: it reacts to ECN marks, not loss alone \(RFC 8257\); add --ecn on or tcp\.ecn: true$/);
@@ -25,7 +25,7 @@ describe('cclab simulate: bad input', () => {
     await expectBadInput(['simulate', '--ecn', 'maybe'], /--ecn.*'maybe'.*on, off|argument 'maybe' is invalid/);
   });
   it('dctcp on the fluid engine: no model, exit 2', async () => {
-    await expectBadInput(['predict', '--variant', 'dctcp', '--ecn', 'on', '--duration', '1', '--access-bandwidth', '10Gbps'], /variant has no fluid model 'dctcp'/);
+    await expectBadInput(['predict', '--variant', 'dctcp', '--ecn', 'on', '--duration', '1', '--access-bandwidth', '10Gbps'], /variant dctcp: no fluid model yet \(packet engine only\)/);
   });
   it('unknown preset', async () => {
     await expectBadInput(['simulate', '--scenario', 'wan'], /--scenario must be one of normal, lfn, lossy, ns3-normal, ns3-lfn, ns3-lossy or a .json\/.yaml file, got 'wan'/);

@@ -188,11 +188,15 @@ describe('RateSampler (Linux tcp_rate.c) on a bare sender', () => {
     expect(sender.rate!.rateAppLimited).toBe(false);
   });
 
-  it('no segment delivered (a duplicate ACK SACKing nothing new) gives an invalid sample', () => {
-    const { ack } = setup({ sack: false });
+  it('without SACK a duplicate ACK delivers one segment (Linux tcp_add_reno_sack) but no rate sample; the cumulative ACK counts the rest', () => {
+    const { ack, sender } = setup({ sack: false });
     ack(100, 1);
     const dup = ack(110, 1);
-    expect([dup.deliveredBytes, dup.intervalS, dup.deliveryRateBps, dup.ackedSackedBytes]).toEqual([-1, -1, 0, 0]);
+    expect([dup.deliveredBytes, dup.intervalS, dup.deliveryRateBps, dup.ackedSackedBytes]).toEqual([-1, -1, 0, 100]);
+    expect(sender.rate!.deliveredBytes).toBe(200);
+    // The ACK of segments 1 and 2 (one of them already counted by the duplicate ACK) delivers 100 more.
+    expect(ack(120, 3).ackedSackedBytes).toBe(100);
+    expect(sender.rate!.deliveredBytes).toBe(300);
   });
 
   it('a sample whose interval is below the minimum RTT is invalid (Linux: interval_us < tcp_min_rtt)', () => {

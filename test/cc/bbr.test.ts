@@ -1,0 +1,254 @@
+import { describe, expect, it } from 'vitest';
+import { Bbr, BBR_CYCLE_LEN, type BbrMode } from '../../src/cc/bbr.js';
+import { createCongestionControl, validateCcParams } from '../../src/cc/registry.js';
+import { secondsToNs } from '../../src/engine/simulator.js';
+import { buildPacketModel, runPacket } from '../../src/packet/run.js';
+import { dumbbellScenario } from '../../src/scenario/defaults.js';
+import type { Scenario } from '../../src/scenario/types.js';
+
+const MSS = 1448;
+/** 100 Mbit/s bottleneck, 1 Gbit/s access links: the payload rate at the bottleneck. */
+const PAYLOAD_BPS = (100e6 * MSS) / (MSS + 40);
+/** One-way 1 + 18 + 1 ms: a 40 ms propagation RTT. */
+const PROP_RTT_S = 0.04;
+const BDP_PACKETS = Math.ceil((100e6 * PROP_RTT_S) / 8 / (MSS + 40));
+
+/** One or more BBR flows on a clean 100 Mbit/s, 40 ms path with a 2-BDP drop-tail buffer. */
+function cleanPath(flows: number, durationS: number): Scenario {
+  const s = dumbbellScenario('bbr', flows);
+  s.durationS = durationS;
+  s.bottleneck.delayS = 0.018;
+  s.bottleneck.queue.limitPackets = 2 * BDP_PACKETS;
+  // A receive window that never binds (2 MB would, at STARTUP's 2.9 BDP plus SACKed data in recovery).
+  s.tcp.rcvBufBytes = 16 * 1024 * 1024;
+  s.flows.forEach((f, i) => (f.startS = i * 0.5));
+  return s;
+}
+
+interface Point {
+  t: number;
+  mode: BbrMode;
+  cycle: number;
+  pacingBps: number;
+  cwnd: number;
+  inflight: number;
+  minRttS: number;
+  round: number;
+  maxBwBps: number;
+}
+
+/** Runs the scenario recording every BBR flow's state after each ACK, and the traced queue. */
+function traced(s: Scenario): { trace: Point[][]; bbr: Bbr[]; queue: { t: number; q: number }[]; delivered: number[] } {
+  const bbr: Bbr[] = [];
+  const m = buildPacketModel(s, {
+    makeCc: (i) => {
+      const b = createCongestionControl('bbr', {}, { seed: s.seed, flow: i }) as Bbr;
+      bbr.push(b);
+      return b;
+    },
+  });
+  const trace: Point[][] = bbr.map(() => []);
+  bbr.forEach((b, i) => {
+    const run = b.congControl.bind(b);
+    b.congControl = (tcb, rs, conn, nowS) => {
+      run(tcb, rs, conn, nowS);
+      trace[i]!.push({ t: nowS, mode: b.mode, cycle: b.cycleIndex, pacingBps: tcb.pacingRateBps, cwnd: tcb.cwndBytes / MSS, inflight: tcb.bytesInFlight / MSS, minRttS: b.minRttS, round: b.roundCount, maxBwBps: b.maxBwBytesPerS * 8 });
+    };
+  });
+  const queue: { t: number; q: number }[] = [];
+  m.net.onTracedQueue = (q) => queue.push({ t: m.sim.nowNs / 1e9, q });
+  m.sim.run(secondsToNs(s.durationS));
+  return { trace, bbr, queue, delivered: m.receivers.map((r) => r.deliveredBytes) };
+}
+
+/** Consecutive runs of one value: [value, start time, end time]. */
+function runs<T>(points: Point[], key: (p: Point) => T): [T, number, number][] {
+  const out: [T, number, number][] = [];
+  for (const p of points) {
+    const last = out[out.length - 1];
+    if (last && last[0] === key(p)) last[2] = p.t;
+    else out.push([key(p), p.t, p.t]);
+  }
+  return out;
+}
+
+describe('BBR gains on entering each state (ns-3 tcp-bbr-test.cc TcpBbrCheckGainValuesTest, HighGain 4)', () => {
+  const gains = (b: Bbr) => [b.mode, b.pacingGain, b.cwndGain];
+  const make = () => new Bbr(validateCcParams('bbr', { highGain: 4, drainGain: 0.25 }));
+
+  it('STARTUP: pacing and cwnd gain = high gain', () => {
+    const b = make();
+    b.enterStartup();
+    expect(gains(b)).toEqual(['startup', 4, 4]);
+  });
+
+  it('DRAIN: pacing gain 1/high gain, cwnd gain high gain', () => {
+    const b = make();
+    b.enterDrain();
+    expect(gains(b)).toEqual(['drain', 0.25, 4]);
+  });
+
+  it('PROBE_BW: cwnd gain 2, pacing gain that of the random start phase, never the 0.75 phase first (Linux); ns-3 draws among 6', () => {
+    const seen = new Set<number>();
+    for (let flow = 0; flow < 200; flow++) {
+      const b = new Bbr(validateCcParams('bbr', { highGain: 4 }), { seed: 1, flow });
+      b.enterProbeBw();
+      expect(b.cwndGain).toBe(2);
+      expect(b.pacingGain).toBe(b.cycleIndex === 0 ? 1.25 : b.cycleIndex === 1 ? 0.75 : 1);
+      seen.add(b.cycleIndex);
+    }
+    // Linux: cycle_idx = CYCLE_LEN - 1 - U{0..6}, then advanced: phases 2..7 and 0.
+    expect([...seen].sort()).toEqual([0, 2, 3, 4, 5, 6, 7]);
+    const ns3 = new Set<number>();
+    for (let flow = 0; flow < 200; flow++) {
+      const b = new Bbr(validateCcParams('bbr', { cycleRand: 6 }), { seed: 1, flow });
+      b.enterProbeBw();
+      ns3.add(b.cycleIndex);
+    }
+    expect([...ns3].sort()).toEqual([0, 3, 4, 5, 6, 7]);
+  });
+
+  it('PROBE_RTT: pacing and cwnd gain 1', () => {
+    const b = make();
+    b.enterProbeRtt();
+    expect(gains(b)).toEqual(['probe_rtt', 1, 1]);
+  });
+
+  it('BBR is paced whatever tcp.pacing says (ns-3 TcpBbrPacingEnableTest)', () => {
+    const s = cleanPath(1, 0.2);
+    s.tcp.pacing = false;
+    const m = buildPacketModel(s);
+    expect(m.senders[0]!.pacer).not.toBeNull();
+    expect(m.senders[0]!.rate).not.toBeNull();
+  });
+});
+
+describe('BBR on a clean 100 Mbit/s, 40 ms path with a 2-BDP buffer', () => {
+  // 6 s: STARTUP and DRAIN end before 1 s; [2, 6] s is steady PROBE_BW.
+  const one = traced(cleanPath(1, 6));
+  const points = one.trace[0]!;
+  const steady = points.filter((p) => p.t >= 2);
+
+  it('STARTUP ends by the full-pipe rule: 3 rounds without 25% growth of the max bandwidth, at the bottleneck rate', () => {
+    const startupEnd = points.findIndex((p) => p.mode !== 'startup');
+    const exit = points[startupEnd]!;
+    expect(exit.mode === 'drain' || exit.mode === 'probe_bw').toBe(true);
+    // The max bandwidth at each round start of STARTUP.
+    const atRound = new Map<number, number>();
+    for (const p of points.slice(0, startupEnd + 1)) if (!atRound.has(p.round)) atRound.set(p.round, p.maxBwBps);
+    const rounds = [...atRound.entries()].sort((a, b) => a[0] - b[0]);
+    const lastRound = rounds[rounds.length - 1]!;
+    // The rule: the three last round starts saw less than 1.25x the bandwidth of the one before them.
+    const before = rounds[rounds.length - 4]![1];
+    for (const [, bw] of rounds.slice(-3)) expect(bw).toBeLessThan(1.25 * before);
+    // ...and every earlier stretch of three rounds grew (else STARTUP would have ended sooner).
+    expect(rounds.length).toBeGreaterThan(6);
+    expect(lastRound[1]).toBeGreaterThan(0.97 * PAYLOAD_BPS);
+    expect(lastRound[1]).toBeLessThan(1.03 * PAYLOAD_BPS);
+    // Exit within 12 rounds of a 10-segment start: doubling per round to ~340 segments is ~6.
+    expect(lastRound[0]).toBeLessThanOrEqual(12);
+  });
+
+  it('steady state: goodput >= 95% of the payload rate', () => {
+    const s = cleanPath(1, 6);
+    s.measureFromS = 2;
+    const r = runPacket(s);
+    expect(r.summary.goodputBps).toBeGreaterThanOrEqual(0.95 * PAYLOAD_BPS);
+    expect(r.summary.goodputBps).toBeLessThanOrEqual(PAYLOAD_BPS);
+  });
+
+  it('the PROBE_BW cycle in the pacing rate: 8 phases of one min RTT, gains 1.25, 0.75, then six of 1 (x 0.99 bw)', () => {
+    const phases = runs(steady, (p) => p.cycle).slice(1, -1);
+    expect(phases.length).toBeGreaterThanOrEqual(2 * BBR_CYCLE_LEN);
+    const bw = steady[steady.length - 1]!.maxBwBps;
+    for (let k = 1; k < phases.length; k++) {
+      const [cycle, start] = phases[k]!;
+      expect(cycle).toBe((phases[k - 1]![0] + 1) % BBR_CYCLE_LEN);
+      // The rate the phase paces at (the first ACK after the switch sets it).
+      const p = steady.find((x) => x.t >= start)!;
+      const gain = cycle === 0 ? 1.25 : cycle === 1 ? 0.75 : 1;
+      expect(p.pacingBps / (gain * 0.99 * bw)).toBeCloseTo(1, 6);
+      // Each phase lasts one min RTT (the 0.75 phase may end early once inflight is back at the BDP).
+      const length = phases[k + 1] ? phases[k + 1]![1] - start : null;
+      if (length !== null && cycle !== 1) expect(length).toBeGreaterThan(PROP_RTT_S);
+      if (length !== null) expect(length).toBeLessThan(PROP_RTT_S + 0.015);
+    }
+  });
+
+  it('min-RTT estimate within 1% of the propagation RTT; the queue stays under one BDP (cwnd gain 2)', () => {
+    const minRtt = steady[steady.length - 1]!.minRttS;
+    expect(Math.abs(minRtt - PROP_RTT_S) / PROP_RTT_S).toBeLessThan(0.01);
+    const q = one.queue.filter((x) => x.t >= 2).reduce((a, x) => Math.max(a, x.q), 0);
+    expect(q).toBeLessThanOrEqual(BDP_PACKETS);
+    // cwnd = 2 BDP + the quantisation budget: what it allows in the queue is about one BDP.
+    const cwnd = steady.reduce((a, p) => Math.max(a, p.cwnd), 0);
+    expect(cwnd).toBeLessThan(2.2 * BDP_PACKETS);
+  });
+
+  it('alone on the path the queue drains in every cycle: RTT samples equal the min and refresh it (Linux rtt <= min_rtt), so no PROBE_RTT', () => {
+    expect(steady.some((p) => p.mode === 'probe_rtt')).toBe(false);
+    expect(one.bbr[0]!.minRttStampS).toBeGreaterThan(5);
+  });
+});
+
+describe('BBR PROBE_RTT (two flows keep a standing queue, so the min-RTT estimate ages)', () => {
+  // Flow 0's PROBE_RTTs come at ~10.3 s and ~20.6 s: 21 s of simulated time.
+  const two = traced(cleanPath(2, 21));
+  const flow0 = two.trace[0]!;
+
+  it('PROBE_RTT entered 10 s after the previous one ended (+-2 RTT), cwnd 4 segments for >= 200 ms', () => {
+    const modes = runs(flow0, (p) => p.mode);
+    const probes = modes.filter(([m]) => m === 'probe_rtt');
+    expect(probes.length).toBe(2);
+    const [first, second] = probes as [[BbrMode, number, number], [BbrMode, number, number]];
+    // The first: 10 s after the min-RTT sample STARTUP took (its queue was still small then).
+    expect(first[1]).toBeGreaterThan(10);
+    expect(first[1]).toBeLessThan(10.6);
+    // Ends where the next mode's first ACK is.
+    const firstEnd = modes[modes.indexOf(first) + 1]![1];
+    const rtt = 2 * PROP_RTT_S; // the RTT with the standing queue is under 2x the propagation RTT
+    expect(Math.abs(second[1] - firstEnd - 10)).toBeLessThanOrEqual(2 * rtt);
+    for (const [, start, end] of probes) {
+      const inProbe = flow0.filter((p) => p.t >= start && p.t <= end);
+      expect(inProbe.every((p) => p.cwnd <= 4)).toBe(true);
+      // At 4 segments for max(200 ms, a round) once inflight got there.
+      expect(end - start).toBeGreaterThanOrEqual(0.2);
+    }
+  });
+
+  it('PROBE_RTT refreshes the min RTT to the propagation RTT; the flows share the link', () => {
+    const after = flow0.find((p) => p.t > 10.7)!;
+    expect(Math.abs(after.minRttS - PROP_RTT_S) / PROP_RTT_S).toBeLessThan(0.01);
+    const total = (two.delivered[0]! + two.delivered[1]!) * 8;
+    expect(total / 21).toBeGreaterThan(0.9 * PAYLOAD_BPS);
+  });
+});
+
+describe('BBR bad input and options', () => {
+  it('unknown params, gains <= 0 and windows of 0 rounds are refused naming the field and its range', () => {
+    expect(() => validateCcParams('bbr', { gain: 2 })).toThrow(/ccParams\.gain is not a parameter of bbr \(accepted: highGain, drainGain, cwndGain/);
+    expect(() => validateCcParams('bbr', { highGain: 0 })).toThrow('ccParams.highGain must be in [1.01, 10] (ratio), got 0');
+    expect(() => validateCcParams('bbr', { cwndGain: -1 })).toThrow('ccParams.cwndGain must be in [0.1, 10] (ratio), got -1');
+    expect(() => validateCcParams('bbr', { probeDownGain: 0 })).toThrow('ccParams.probeDownGain must be in [0.01, 1] (ratio), got 0');
+    expect(() => validateCcParams('bbr', { bwWindowRounds: 0 })).toThrow('ccParams.bwWindowRounds must be in [1, 1000] (count), got 0');
+    expect(() => validateCcParams('bbr', { extraAckedWindowRounds: 0 })).toThrow('ccParams.extraAckedWindowRounds must be in [1, 31] (count), got 0');
+  });
+
+  it('runs without SACK (BBR does not need it): duplicate ACKs count as delivered segments (Linux tcp_add_reno_sack)', () => {
+    // STARTUP's overshoot loses ~35 segments of one window; without SACK NewReno repairs one per RTT
+    // and the retransmission timer ends it with go-back-N (measured: 2 timeouts, 81 Mbit/s over [1.5, 3] s).
+    const s = cleanPath(1, 3);
+    s.tcp.sack = false;
+    s.measureFromS = 1.5;
+    const r = runPacket(s);
+    expect(r.summary.goodputBps).toBeGreaterThan(0.7 * PAYLOAD_BPS);
+    expect(r.summary.timeouts).toBeGreaterThan(0);
+  });
+
+  it('the ns-3 choices run: one-segment send quantum, no long-term sampling', () => {
+    const s = cleanPath(1, 3);
+    s.ccParams = { ns3SendQuantum: 1, longTermSampling: 0, cycleRand: 6, highGain: 2.89 };
+    s.measureFromS = 1.5;
+    expect(runPacket(s).summary.goodputBps).toBeGreaterThan(0.9 * PAYLOAD_BPS);
+  });
+});
