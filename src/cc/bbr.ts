@@ -45,7 +45,7 @@ const MIN_TSO_RATE_BPS = 1.2e6;
 /** Linux bbr_ack_epoch_acked_reset_thresh, in segments. */
 const ACK_EPOCH_RESET_SEGMENTS = 1 << 20;
 
-const CA_ORDER: Readonly<Record<CaState, number>> = { open: 0, disorder: 1, recovery: 3, loss: 4 };
+const CA_ORDER: Readonly<Record<CaState, number>> = { open: 0, disorder: 1, cwr: 2, recovery: 3, loss: 4 };
 
 export const BBR_PARAMS: readonly ParamSpec[] = [
   { name: 'highGain', doc: 'STARTUP pacing and cwnd gain, 2/ln 2 (Linux 739/256 in fixed point, ns-3 HighGain 2.89)', unit: 'ratio', default: 2 / Math.LN2, min: 1.01, max: 10 },
