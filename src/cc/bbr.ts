@@ -89,6 +89,8 @@ const RTO_LOSS_SAMPLE: RateSample = {
   ackedSackedBytes: 0,
   priorInFlightBytes: 0,
   priorDeliveredBytes: 0,
+  txInFlightBytes: 0,
+  lostSinceTxBytes: 0,
 };
 
 /** One flow's BBR state (Linux struct bbr). Public fields are read by tests and traces. */
