@@ -1,11 +1,12 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODELS_DIR } from '../../src/fluid/compiler/systemCache.js';
-import { cli } from './cliHarness.js';
+import { cli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'cclab-cmd-'));
+const tmp = () => tempDir('cclab-cmd-');
 
 describe('cclab compare --out, predict --models', () => {
   it('compare --out DIR writes the comparisons as JSON and CSV and the table it printed', async () => {

@@ -1,9 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { presetScenario } from '../../src/scenario/presets.js';
-import { cli, cclabProcess } from './cliHarness.js';
+import { cli, cclabProcess } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
 
 /** The CLI contract for bad input: one line on stderr naming the field and what is accepted, exit 2, no stack. */
 async function expectBadInput(args: string[], pattern: RegExp): Promise<void> {
@@ -42,7 +43,7 @@ describe('cclab simulate: bad input', () => {
     await expectBadInput(['simulate', '--bogus'], /unknown option '--bogus'/);
   });
   it('missing, malformed and misspelt scenario files', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cclab-cli-'));
+    const dir = tempDir('cclab-cli-');
     await expectBadInput(['simulate', '--scenario', join(dir, 'none.yaml')], /--scenario cannot read file/);
     writeFileSync(join(dir, 'bad.json'), '{"durationS": ');
     await expectBadInput(['simulate', '--scenario', join(dir, 'bad.json')], /bad.json: \(file\) is not valid JSON/);

@@ -1,12 +1,13 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONGESTION_CONTROLS } from '../../src/cc/registry.js';
 import { DEFAULT_MODELS_DIR } from '../../src/fluid/compiler/systemCache.js';
 import { PRESET_NAMES } from '../../src/scenario/presets.js';
 import { fluidVariants, VARIANTS } from '../../src/variants.js';
-import { cli } from './cliHarness.js';
+import { cli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
 
 describe('cclab list', () => {
   it('list presets names every preset with its tightest link', async () => {
@@ -25,7 +26,7 @@ describe('cclab list', () => {
     expect((await cli(['list', 'params'])).stdout).toMatch(/^cubic\s+hystart\s+1\s+\[0, 1\]\s+flag/m);
   });
   it('list models reports a broken file by name and still lists the others; exit 1', async () => {
-    const d = mkdtempSync(join(tmpdir(), 'cclab-list-'));
+    const d = tempDir('cclab-list-');
     cpSync(DEFAULT_MODELS_DIR, d, { recursive: true });
     writeFileSync(join(d, 'tahoe.model.yaml'), readFileSync(join(d, 'tahoe.model.yaml'), 'utf8').replace(/^id: tahoe$/m, 'id: Tahoe!'));
     const r = await cli(['list', 'models', '--models', d]);

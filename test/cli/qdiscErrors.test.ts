@@ -1,12 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli } from './cliHarness.js';
+import { cli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
 
 /** Bad queue-discipline input: one line on stderr naming the field and the accepted range, exit 2, no stack. */
 async function expectBadQueue(queueYaml: string, pattern: RegExp): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'cclab-qdisc-'));
+  const dir = tempDir('cclab-qdisc-');
   const file = join(dir, 'q.yaml');
   writeFileSync(file, `bottleneck:\n  queue: ${queueYaml}\n`);
   const r = await cli(['simulate', '--scenario', file, '--duration', '1s']);

@@ -1,9 +1,10 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, cclabProcess } from './cliHarness.js';
+import { cli, cclabProcess } from '../helpers/cli.js';
 import { DEFAULT_MODELS_DIR } from '../../src/fluid/compiler/systemCache.js';
+import { tempDir } from '../helpers/tmp.js';
 
 const REQUIRED_KEYS = ['engine', 'variant', 'scenario', 'durationS', 'mssBytes', 'goodputBps', 'meanCwndBytes', 'meanCwndSegments', 'retransmits', 'timeouts', 'events', 'wallS'];
 
@@ -30,7 +31,7 @@ describe('cclab simulate / predict: runs', () => {
   });
 
   it('simulate --out writes the result, summary, scenario and tidy traces', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'cclab-out-')), 'run');
+    const dir = join(tempDir('cclab-out-'), 'run');
     const r = await cli(['simulate', '--scenario', 'ns3-lossy', '--variant', 'cubic', '--duration', '10s', '--out', dir]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/goodput\s+\d/);
@@ -55,7 +56,7 @@ describe('cclab simulate / predict: runs', () => {
   });
 
   it('predict --stability --models DIR analyses its variant\'s model although another file in DIR is broken', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cclab-models-'));
+    const dir = tempDir('cclab-models-');
     cpSync(DEFAULT_MODELS_DIR, dir, { recursive: true });
     writeFileSync(join(dir, 'westwood.model.yaml'), 'kind: flow\nid: westwood\nequations: [\n');
     const r = await cli(['predict', '--scenario', 'ns3-normal', '--variant', 'newreno', '--duration', '5s', '--stability', '--json', '--models', dir]);

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,8 @@ import { parse } from 'yaml';
 import { arraySpec, commandLine, defaultArraySize, sbatch, TASK, waitForSubmission, type SlurmShell } from '../../src/cluster/index.js';
 import { commonRoot } from '../../src/cluster/k8s.js';
 import { InputError } from '../../src/errors.js';
-import { cli } from '../cli/cliHarness.js';
+import { cli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
 
 /** Runs a script with bash, asynchronously (so several can run at once). */
 function bash(script: string, env: Record<string, string>): Promise<{ stdout: string; stderr: string }> {
@@ -25,7 +26,7 @@ function bash(script: string, env: Record<string, string>): Promise<{ stdout: st
 const BIN = fileURLToPath(new URL('../../bin/cclab.js', import.meta.url));
 const dirs: string[] = [];
 const tmp = () => {
-  const d = mkdtempSync(join(tmpdir(), 'cclab-cluster-'));
+  const d = tempDir('cclab-cluster-');
   dirs.push(d);
   return d;
 };

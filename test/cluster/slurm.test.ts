@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli } from '../cli/cliHarness.js';
+import { cli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
 
 /**
  * `cclab sweep --slurm --wait` against a real Slurm: the one `.ci/run` brings up with
@@ -37,7 +38,7 @@ describe.runIf(status.ok || required)('a sweep on a real single-node Slurm', () 
     expect(status.why).toBe('');
   });
   it.runIf(status.ok)('4 array tasks + the merge job give the bytes of a local run; a deleted shard resubmitted merges again; a failed task stops the merge (exit 3)', { timeout: 600_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cclab-slurm-'));
+    const dir = tempDir('cclab-slurm-');
     dirs.push(dir);
     const local = join(dir, 'local');
     const out = join(dir, 'slurm');

@@ -1,29 +1,10 @@
-import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/compare/compare.js';
-import { register as registerCompare, formatComparisonTable } from '../../src/cli/compare.js';
-import { register as registerReport } from '../../src/cli/report.js';
-import { InputError } from '../../src/errors.js';
+import { formatComparisonTable } from '../../src/cli/compare.js';
+import { cliInputError } from '../helpers/cli.js';
 import { closedForm, sampled, sawtooth, syntheticRun } from './fixtures.js';
 
-function program(): Command {
-  const p = new Command('cclab').exitOverride();
-  registerCompare(p);
-  registerReport(p);
-  for (const c of p.commands) c.exitOverride();
-  return p;
-}
-
-async function inputError(argv: string[]): Promise<InputError> {
-  try {
-    await program().parseAsync(['node', 'cclab', ...argv]);
-  } catch (e) {
-    expect(e).toBeInstanceOf(InputError);
-    expect((e as Error).message).not.toContain('\n');
-    return e as InputError;
-  }
-  throw new Error('expected an InputError');
-}
+const inputError = cliInputError;
 
 describe('cclab compare and cclab report: bad input', () => {
   it('should reject an unknown variant before running anything', async () => {

@@ -1,11 +1,12 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runFluid } from '../../src/fluid/run/runFluid.js';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { applyRtt } from '../../src/runs/scenarioAxes.js';
+import { tempDir } from '../helpers/tmp.js';
 
 /** The dumbbell (100 Mbit/s, one NewReno flow) with RED on its bottleneck: thresholds at 1/4 and 3/4 of the buffer. */
 function red(weight: number, rttS: number): Scenario {
@@ -19,7 +20,7 @@ function red(weight: number, rttS: number): Scenario {
 
 /** A copy of models/ whose bottleneck integrates RED's average whatever its speed (qssRatio 0). */
 function integratingModels(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cclab-red-'));
+  const dir = tempDir('cclab-red-');
   cpSync(new URL('../../models', import.meta.url), dir, { recursive: true });
   const f = join(dir, 'bottleneck.model.yaml');
   const text = readFileSync(f, 'utf8');

@@ -1,5 +1,5 @@
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, writeFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
@@ -9,6 +9,7 @@ import { runFluid } from '../../src/fluid/run/runFluid.js';
 import { presetScenario, PRESET_NAMES } from '../../src/scenario/presets.js';
 import { fluidVariants } from '../../src/variants.js';
 import { fatPipe } from './helpers.js';
+import { tempDir } from '../helpers/tmp.js';
 
 describe('runFluid(scenario)', () => {
   it('equilibrium: one flow, fixed RTT R, loss p gives W* = sqrt(2/(b p)) (b = 2, p = 1e-3)', () => {
@@ -114,7 +115,7 @@ describe('runFluid(scenario)', () => {
   });
 
   it('a model that blows up is a failed run with the reason, never numbers', () => {
-    const d = mkdtempSync(join(tmpdir(), 'cclab-blowup-'));
+    const d = tempDir('cclab-blowup-');
     copyFileSync(join(DEFAULT_MODELS_DIR, 'bottleneck.model.yaml'), join(d, 'bottleneck.model.yaml'));
     const boom = `kind: flow\nid: reno\ntitle: blows up\ncitation: a test of failure reporting\nstates:\n  W: { unit: segments, initial: 10 }\noutputs:\n  - rate = 1\n  - cwnd = W\nequations:\n  - dW/dt = W * W\n`;
     writeFileSync(join(d, 'reno.model.yaml'), boom);

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { InputError } from '../../src/errors.js';
 import { runFluid } from '../../src/fluid/run/runFluid.js';
 import { DEFAULT_MODELS_DIR, modelSystems, prepareSystems, systemStats } from '../../src/fluid/compiler/systemCache.js';
 import { presetScenario } from '../../src/scenario/presets.js';
+import { tempDir } from '../helpers/tmp.js';
 
 // The first test runs before the compiler (compiler/compileFiles.ts) is loaded in this process: its miss
 // compiles in a child process, as for a library user who calls runFluid without the CLI preparing
@@ -13,7 +14,7 @@ import { presetScenario } from '../../src/scenario/presets.js';
 
 const made: string[] = [];
 const tmp = (p: string) => {
-  const d = mkdtempSync(join(tmpdir(), p));
+  const d = tempDir(p);
   made.push(d);
   return d;
 };

@@ -1,7 +1,7 @@
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cclabProcess } from '../cli/cliHarness.js';
+import { cclabProcess } from '../helpers/cli.js';
 import { sandbox } from './harness.js';
 
 /** The contract end to end, through the real binary in a child process (the fuzz suite runs in process). */

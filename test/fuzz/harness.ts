@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
-import { cli as inProcess, type CliRun as InProcessRun } from '../cli/cliHarness.js';
+import { cli as inProcess, type CliRun as InProcessRun } from '../helpers/cli.js';
 
 /**
  * In-process CLI runs for the fuzz suite: `main(argv)` with stdout and stderr captured, and the
@@ -15,7 +13,7 @@ export interface CliRun extends InProcessRun {
   ms: number;
 }
 
-/** Runs `cclab <args>` in this process (test/cli/cliHarness.ts), timed. Give written paths under a sandbox. */
+/** Runs `cclab <args>` in this process (test/helpers/cli.ts), timed. Give written paths under a sandbox. */
 export async function cli(args: readonly string[]): Promise<CliRun> {
   const t0 = performance.now();
   const r = await inProcess([...args]);
@@ -36,16 +34,8 @@ export function violation(r: CliRun, opts: { maxMs: number; mustFail?: boolean; 
   return null;
 }
 
-const created: string[] = [];
-afterAll(() => {
-  for (const d of created.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-export function sandbox(prefix = 'cclab-fuzz-'): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  created.push(d);
-  return d;
-}
+/** Temp folders: the tests' one helper (test/helpers/tmp.ts), under the name the fuzz suite uses. */
+export { tempDir as sandbox } from '../helpers/tmp.js';
 
 /** Path -> sha256 of every file under `dir` (directories as entries too), to prove nothing changed. */
 export function treeDigest(dir: string): Map<string, string> {

@@ -1,5 +1,5 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
@@ -9,8 +9,9 @@ import { PACKAGE_ROOT } from '../../src/io/packageRoot.js';
 import { sourceClosure } from '../../src/io/sourceClosure.js';
 import { readUserFile } from '../../src/io/userFile.js';
 import { parseYaml } from '../../src/io/yaml.js';
+import { tempDir } from '../helpers/tmp.js';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'cclab-io-'));
+const tmp = () => tempDir('cclab-io-');
 const inputError = (f: () => unknown): InputError => {
   try {
     f();

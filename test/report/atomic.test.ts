@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
@@ -8,6 +8,7 @@ import { REPORT_MARKER, writeDirAtomic } from '../../src/report/atomicDir.js';
 import { validateRecipe } from '../../src/report/recipe.js';
 import { writeReport } from '../../src/report/write.js';
 import { fakeEngines } from './fakeEngines.js';
+import { tempDir } from '../helpers/tmp.js';
 
 const recipe = validateRecipe({ name: 'atomic', scenarios: ['ns3-lossy'], variants: ['reno'], duration: 10, charts: ['goodput'] });
 
@@ -17,7 +18,7 @@ function files(dir: string): string[] {
 
 describe('atomic report writing', () => {
   it('should leave the old report intact when writing fails before the commit', async () => {
-    const parent = mkdtempSync(join(tmpdir(), 'cclab-atomic-'));
+    const parent = tempDir('cclab-atomic-');
     const out = join(parent, 'r');
     await writeReport(recipe, out, { engines: fakeEngines, models: null });
     const before = readFileSync(join(out, 'index.html'), 'utf8');
@@ -35,7 +36,7 @@ describe('atomic report writing', () => {
   });
 
   it('should survive a process killed mid-write: old report intact, leftovers cleaned by the next write', () => {
-    const parent = mkdtempSync(join(tmpdir(), 'cclab-atomic-'));
+    const parent = tempDir('cclab-atomic-');
     const out = join(parent, 'r');
     writeDirAtomic(out, new Map([['index.html', 'old report'], ['goodput.csv', 'a\n1\n']]));
     // A child process writes a new report and is SIGKILLed after its temp dir is complete, before the rename.
@@ -53,7 +54,7 @@ describe('atomic report writing', () => {
   });
 
   it('should put the old report back if a writer died between its two renames', () => {
-    const parent = mkdtempSync(join(tmpdir(), 'cclab-atomic-'));
+    const parent = tempDir('cclab-atomic-');
     const out = join(parent, 'r');
     // A dead writer (pid 999999999 is above any Linux pid_max, so never alive) left only the old copy.
     const old = join(parent, '.r.old-999999999-x');
@@ -70,7 +71,7 @@ describe('atomic report writing', () => {
   });
 
   it('should refuse to replace a directory that is not a cclab report', () => {
-    const parent = mkdtempSync(join(tmpdir(), 'cclab-atomic-'));
+    const parent = tempDir('cclab-atomic-');
     writeFileSync(join(parent, 'precious.txt'), 'keep me');
     expect(() => writeDirAtomic(parent, new Map([['index.html', 'x']]))).toThrow(InputError);
     expect(readFileSync(join(parent, 'precious.txt'), 'utf8')).toBe('keep me');

@@ -1,5 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
@@ -8,6 +8,7 @@ import { validateRecipe } from '../../src/report/recipe.js';
 import { writeReport, type ReportOutput } from '../../src/report/write.js';
 import { compileWithWarnings } from '../../src/page/vega.js';
 import { loadEngines } from '../../src/engines.js';
+import { tempDir } from '../helpers/tmp.js';
 
 /**
  * The report as a person meets it: rendered with the engines, opened from disk in a real Chromium with
@@ -24,7 +25,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the report in a brows
   let browser: Browser;
   let out: ReportOutput;
   beforeAll(async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'cclab-browser-')), 'report');
+    const dir = join(tempDir('cclab-browser-'), 'report');
     const engines = await loadEngines();
     out = await writeReport(recipe, dir, { engines, workers: 0 });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });

@@ -1,10 +1,11 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { loadRecipe, parseRecipeText, recipeFromFlags, resolveContrast, resolveScenarios } from '../../src/report/recipe.js';
 import { recipeFromReportFlags } from '../../src/cli/report.js';
+import { tempDir } from '../helpers/tmp.js';
 
 /** The error a bad input throws, checked to be a one-line InputError. */
 function inputError(f: () => unknown): InputError {
@@ -82,7 +83,7 @@ describe('report recipes', () => {
   });
 
   it('should read JSON recipes by extension', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cclab-recipe-'));
+    const dir = tempDir('cclab-recipe-');
     const p = join(dir, 'r.json');
     writeFileSync(p, JSON.stringify({ name: 'j', scenarios: ['lfn'], variants: ['cubic'], duration: 30 }));
     expect(loadRecipe(p)).toMatchObject({ name: 'j', scenarios: ['lfn'], variants: ['cubic'], durationS: 30, source: p });

@@ -1,16 +1,17 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
+
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadRecipe } from '../../src/report/recipe.js';
 import { writeReport } from '../../src/report/write.js';
 import { fakeEngines } from './fakeEngines.js';
+import { tempDir } from '../helpers/tmp.js';
 
 describe('page size', () => {
   it('should keep the full seed study (15 cwnd charts of 20 000-point traces) under 5 MB', async () => {
     const recipe = loadRecipe('reports/recipes/seed-study.yaml');
     const progress: [number, number][] = [];
-    const out = await writeReport(recipe, join(mkdtempSync(join(tmpdir(), 'cclab-size-')), 'seed'), {
+    const out = await writeReport(recipe, join(tempDir('cclab-size-'), 'seed'), {
       engines: fakeEngines,
       onProgress: (d, t) => progress.push([d, t]),
     });

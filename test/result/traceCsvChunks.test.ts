@@ -1,16 +1,17 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../src/io/atomicWrite.js';
 import { runPacket } from '../../src/packet/run.js';
 import { tracesCsv, tracesCsvChunks } from '../../src/result/traceCsv.js';
 import { presetScenario } from '../../src/scenario/presets.js';
+import { tempDir } from '../helpers/tmp.js';
 
 describe('traces.csv written in chunks', () => {
   it('is the same text as the one-string form, one row per recorded point', () => {
     const r = runPacket(presetScenario('ns3-lfn', 'reno', { durationS: 5, flows: 2 }));
-    const dir = mkdtempSync(join(tmpdir(), 'cclab-csv-'));
+    const dir = tempDir('cclab-csv-');
     writeFileAtomic(join(dir, 'traces.csv'), tracesCsvChunks(r));
     const text = readFileSync(join(dir, 'traces.csv'), 'utf8');
     expect(text).toBe(tracesCsv(r));

@@ -1,15 +1,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { Cubic } from '../../src/cc/cubic.js';
-import { main } from '../../src/cli/main.js';
 import { scenarioFromOptions } from '../../src/cli/scenarioOptions.js';
 import { InputError } from '../../src/errors.js';
 import { buildPacketModel } from '../../src/packet/run.js';
 import { flowCc, flowVariants } from '../../src/scenario/flowCc.js';
 import { parseScenarioText } from '../../src/scenario/check/load.js';
 import { presetScenario } from '../../src/scenario/presets.js';
+import { tempDir } from '../helpers/tmp.js';
+import { cli } from '../helpers/cli.js';
 
 function thrown(f: () => unknown): InputError {
   try {
@@ -77,7 +78,7 @@ describe('per-flow congestion control in scenarios', () => {
 });
 
 describe('flow flags on the command line', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cclab-flows-'));
+  const dir = tempDir('cclab-flows-');
   const file = join(dir, 'nr.yaml');
   writeFileSync(file, 'variant: newreno\ndurationS: 20\nflows: 2\n');
 
@@ -121,13 +122,7 @@ describe('flow flags on the command line', () => {
 describe('cclab simulate with mixed flows (in process)', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-    let out = '';
-    let err = '';
-    vi.spyOn(process.stdout, 'write').mockImplementation((c) => ((out += String(c)), true));
-    vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((err += String(c)), true));
-    return main(['node', 'cclab', ...args]).then((code) => ({ code, out, err }));
-  }
+  const run = (args: string[]) => cli(args).then((r) => ({ code: r.code, out: r.stdout, err: r.stderr }));
 
   it('bad --flow-variants is one line and exit 2', async () => {
     const r = await run(['simulate', '--flows', '3', '--flow-variants', 'cubic,reno']);

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tmp, runSweepCli } from './helpers.js';
+import { cliOk } from '../helpers/cli.js';
+import { tmp } from './helpers.js';
 
 
 describe('cclab sweep on the fluid engine', () => {
@@ -9,7 +10,7 @@ describe('cclab sweep on the fluid engine', () => {
     const out = tmp();
     const cache = tmp();
     const args = ['sweep', '--variants', 'reno,cubic', '--engines', 'fluid', '--loss', '1e-3,1e-2', '--rtt', '20ms,100ms', '--scenario', 'ns3-lfn', '--duration', '10s', '--workers', '1', '--cache', cache, '--quiet', '--out', out];
-    const first = await runSweepCli(args);
+    const first = await cliOk(args);
     expect(first).toMatch(/^sweep: 8 runs \(0 cached, 0 failed\)/);
     const runs = readFileSync(join(out, 'runs.csv'), 'utf8').trim().split('\n');
     expect(runs).toHaveLength(9);
@@ -23,7 +24,7 @@ describe('cclab sweep on the fluid engine', () => {
     }
     expect(existsSync(join(out, 'index.html'))).toBe(true);
     expect(existsSync(join(out, 'points.csv'))).toBe(true);
-    const second = await runSweepCli(args);
+    const second = await cliOk(args);
     expect(second).toMatch(/^sweep: 8 runs \(8 cached, 0 failed\)/);
   });
 });

@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { gridFromFlags } from '../../src/cli/validate.js';
-import { buildProgram } from '../../src/cli/main.js';
-import { InputError } from '../../src/errors.js';
+import { cliInputError } from '../helpers/cli.js';
 import { DEFAULT_GRID } from '../../src/validate/grid.js';
 
 const defaults = { variants: DEFAULT_GRID.variants.join(','), loss: '1e-5,1e-4,1e-3,1e-2,5e-2', rtt: '10ms,30ms,100ms,300ms', seeds: '5', seed: '1', bandwidth: '100Mbps', minLossEvents: '20', cache: false as const, out: 'x' };
 
-async function inputError(argv: string[]): Promise<InputError> {
-  try {
-    await (await buildProgram()).parseAsync(['node', 'cclab', ...argv]);
-  } catch (e) {
-    expect(e).toBeInstanceOf(InputError);
-    return e as InputError;
-  }
-  throw new Error('expected an InputError');
-}
+const inputError = cliInputError;
 
 describe('cclab validate flags', () => {
   it('the defaults are the issue\'s grid', () => {

@@ -30,6 +30,25 @@ export async function cli(args: string[]): Promise<CliRun> {
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
+/** Runs `cclab <args>` in this process and returns its stdout; a non-zero exit throws with its stderr. */
+export async function cliOk(args: string[]): Promise<string> {
+  const r = await cli(args);
+  if (r.code !== 0) throw new Error(`cclab ${args.join(' ')} exited ${r.code}: ${r.stderr.trim()}`);
+  return r.stdout;
+}
+
+/**
+ * Runs `cclab <args>` in this process where it must refuse its input: exit 2 and one error line,
+ * returned without the `cclab: error: ` prefix, with the field it names (its first word).
+ */
+export async function cliInputError(args: string[]): Promise<{ message: string; field: string }> {
+  const r = await cli(args);
+  const errors = r.stderr.split('\n').filter((l) => l.startsWith('cclab: error: '));
+  if (r.code !== 2 || errors.length !== 1) throw new Error(`cclab ${args.join(' ')}: expected exit 2 and one error line, got ${r.code}: ${r.stderr.trim()}`);
+  const message = errors[0]!.slice('cclab: error: '.length);
+  return { message, field: message.split(' ')[0]! };
+}
+
 /** Runs the real `cclab` binary as a user would, in a child process (the end-to-end tests). */
 export function cclabProcess(args: string[], cwd?: string): CliRun {
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd, timeout: 300_000, env: { ...process.env, CCLAB_QUIET_STALE: '1' } });
