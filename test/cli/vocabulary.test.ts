@@ -5,7 +5,7 @@ import type { Command, Option } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { buildProgram } from '../../src/cli/main.js';
-import { cli } from './cliHarness.js';
+import { cli } from '../helpers/cli.js';
 
 /**
  * Issue 22, one vocabulary: walks every option of every command (commander's own tables, so a flag a
