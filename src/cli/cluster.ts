@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import { EXIT_RUN_FAILED, InputError } from '../errors.js';
 import { parseInteger } from '../units.js';
+import { MAX_ARRAY_SIZE, RUNS_PER_WORKER } from '../cluster/job.js';
 
 /**
  * The cluster flags of `cclab sweep` and `cclab validate` (--slurm, --k8s-indexed-job and friends):
@@ -30,7 +31,7 @@ export function addClusterOptions(cmd: Command, what: string): Command {
   return cmd
     .option('--slurm', `run the ${what} as a Slurm job array (one task per shard) plus a merge job; scripts in <out>/slurm`)
     .option('--wait', 'with --slurm: follow the jobs to the end, report each task and the merged output (exit 3 if a task failed)')
-    .option('--slurm-array-size <n>', `array tasks (default: about ${16} runs per worker of each task, at most 1000)`)
+    .option('--slurm-array-size <n>', `array tasks (default: about ${RUNS_PER_WORKER} runs per worker of each task, at most ${MAX_ARRAY_SIZE})`)
     .option('--slurm-opt <option>', 'sbatch option for both jobs, repeatable, e.g. --slurm-opt=--partition=short (default: none)', collect)
     .option('--slurm-dry-run', 'write the Slurm scripts and print the sbatch lines; submit nothing')
     .option('--slurm-tasks <list>', 'submit only these array tasks (e.g. the failed ones: 3,7) and the merge job (default: every task)')

@@ -47,9 +47,9 @@ const outcomeOf = (state: string): Outcome | undefined => (DONE.has(state) ? 'co
 
 /**
  * States of the given jobs, keyed `<array>_<task>` for array tasks and `<id>` otherwise. squeue
- * first; jobs it does not list (purged, or never split from a pending array) are asked of sacct.
+ * first; when it does not list one of `wanted` (purged), sacct is asked too.
  */
-export async function jobStates(shell: SlurmShell, ids: readonly string[]): Promise<Map<string, string>> {
+export async function jobStates(shell: SlurmShell, ids: readonly string[], wanted: readonly string[] = []): Promise<Map<string, string>> {
   const states = new Map<string, string>();
   const q = await shell.run('squeue', ['-h', '-r', '--states=all', '-j', ids.join(','), '-o', '%i|%T']);
   // squeue exits 1 with "Invalid job id specified" once every listed job is purged: not an error here.
@@ -57,6 +57,8 @@ export async function jobStates(shell: SlurmShell, ids: readonly string[]): Prom
     const [id, state] = line.trim().split('|');
     if (id && state) states.set(id, baseState(state));
   }
+  // sacct asks the accounting database: only when squeue left out a job we follow.
+  if (wanted.length > 0 && wanted.every((k) => states.has(k))) return states;
   const a = await shell.run('sacct', ['-n', '-X', '-P', '-j', ids.join(','), '-o', 'JobID,State']);
   if (a.code === 0) {
     for (const line of a.stdout.split('\n')) {
@@ -79,7 +81,8 @@ export async function waitForSubmission(shell: SlurmShell, sub: Submission, opts
   // Elapsed time for the polling schedule only (a monotonic clock; no result depends on it).
   const t0 = performance.now();
   for (;;) {
-    const states = await jobStates(shell, [sub.arrayJobId, sub.mergeJobId]);
+    const wanted = [...sub.tasks.filter((t) => !ended.has(t)).map((t) => `${sub.arrayJobId}_${t}`), sub.mergeJobId];
+    const states = await jobStates(shell, [sub.arrayJobId, sub.mergeJobId], wanted);
     // A job squeue listed and then forgot, with no sacct to ask, ended in an unknown state.
     for (const id of seen) if (!states.has(id)) states.set(id, UNKNOWN);
     for (const id of states.keys()) seen.add(id);

@@ -181,6 +181,22 @@ describe('cclab sweep --slurm-dry-run / --k8s-indexed-job', () => {
   });
 });
 
+describe('the tasks get the flags as typed', () => {
+  it('every sweep and validate option keeps its text (the scripts rebuild the command line from parsed values)', async () => {
+    const { buildProgram } = await import('../../src/cli/main.js');
+    const program = await buildProgram();
+    for (const name of ['sweep', 'validate']) {
+      const cmd = program.commands.find((c) => c.name() === name)!;
+      for (const opt of cmd.options) {
+        if (!opt.required && !opt.optional) continue; // a boolean switch
+        const text = opt.argChoices?.[0] ?? '1e-3,x';
+        const v: unknown = opt.parseArg ? opt.parseArg(text, undefined as never) : text;
+        expect([name, opt.long, v], 'a value parser that transforms its text would be passed on changed').toEqual([name, opt.long, opt.variadic || Array.isArray(v) ? [text] : text]);
+      }
+    }
+  });
+});
+
 describe('cluster flags: bad input is one line, exit 2, nothing written', () => {
   it('--slurm without sbatch on PATH', async () => {
     const out = join(tmp(), 'o');
