@@ -149,12 +149,12 @@ describe('cclab sweep --slurm-dry-run / --k8s-indexed-job', () => {
   });
   it('validate --slurm-dry-run: tasks fill the cache with --shard, the merge job re-runs validate for the table', async () => {
     const dir = tmp();
-    const r = await cli(['validate', '--variants', 'reno', '--loss', '1e-3', '--rtt', '20ms,80ms', '--seeds', '2', '--slurm-dry-run', '--slurm-array-size', '2', '--cache', join(dir, 'c'), '--out', join(dir, 'v')]);
+    const r = await cli(['validate', '--variants', 'reno', '--loss', '1e-3', '--rtt', '20ms,80ms', '--reps', '2', '--slurm-dry-run', '--slurm-array-size', '2', '--cache', join(dir, 'c'), '--out', join(dir, 'v')]);
     expect(r.code).toBe(0);
     const array = readFileSync(join(dir, 'v/slurm/array.sh'), 'utf8');
     const merge = readFileSync(join(dir, 'v/slurm/merge.sh'), 'utf8');
-    expect(array).toContain(`validate --variants reno --loss 1e-3 --rtt 20ms,80ms --seeds 2 --cache ${dir}/c --workers "\${SLURM_CPUS_PER_TASK:-1}" --quiet --shard "\${SLURM_ARRAY_TASK_ID}/2"\n`);
-    expect(merge).toContain(`validate --variants reno --loss 1e-3 --rtt 20ms,80ms --seeds 2 --cache ${dir}/c --workers "\${SLURM_CPUS_PER_TASK:-1}" --quiet --out ${dir}/v\n`);
+    expect(array).toContain(`validate --variants reno --loss 1e-3 --rtt 20ms,80ms --reps 2 --cache ${dir}/c --workers "\${SLURM_CPUS_PER_TASK:-1}" --quiet --shard "\${SLURM_ARRAY_TASK_ID}/2"\n`);
+    expect(merge).toContain(`validate --variants reno --loss 1e-3 --rtt 20ms,80ms --reps 2 --cache ${dir}/c --workers "\${SLURM_CPUS_PER_TASK:-1}" --quiet --out ${dir}/v\n`);
   });
   it('commonRoot gives the deepest shared folder, at least /', () => {
     expect(commonRoot(['/work/a/b', '/work/a/c/d'])).toBe('/work/a');
@@ -228,7 +228,7 @@ describe('cluster flags: bad input is one line, exit 2, nothing written', () => 
     expect(existsSync(out)).toBe(false);
   });
   it('validate --slurm --no-cache: the cache is how the tasks hand their runs on', async () => {
-    const r = await cli(['validate', '--variants', 'reno', '--loss', '1e-3', '--rtt', '20ms', '--seeds', '1', '--slurm-dry-run', '--no-cache', '--out', join(tmp(), 'v')]);
+    const r = await cli(['validate', '--variants', 'reno', '--loss', '1e-3', '--rtt', '20ms', '--reps', '1', '--slurm-dry-run', '--no-cache', '--out', join(tmp(), 'v')]);
     expect(r).toMatchObject({ code: 2, stderr: expect.stringMatching(/^cclab: error: --no-cache conflicts with --slurm/) });
   });
 });
