@@ -10,7 +10,7 @@
  * defaults): the packet engine, validateScenario, theory and the fluid models' binding all use those,
  * and a test checks that the models' copies of shared knobs (CUBIC's `c`, `beta`) agree.
  */
-export const VARIANTS = ['tahoe', 'reno', 'newreno', 'westwood', 'cubic', 'dctcp', 'bbr'] as const;
+export const VARIANTS = ['tahoe', 'reno', 'newreno', 'westwood', 'cubic', 'dctcp', 'bbr', 'bbr3'] as const;
 export type Variant = (typeof VARIANTS)[number];
 
 /** What a scenario runs when neither a flag nor a file names a variant. */
@@ -115,6 +115,16 @@ export const VARIANT_FACTS: Readonly<Record<Variant, VariantFacts>> = {
     // Rate-based: the bandwidth estimate ignores random loss below the long-term sampler's 20%
     // threshold, and goodput is the bottleneck's share whatever the RTT (Cardwell et al. 2016).
     elasticity: { loss: 0, rtt: 0, source: 'BBR: delivery-rate model, loss- and RTT-independent below ~20% loss (Cardwell et al. 2016)' },
+    engines: ['packet'],
+  },
+  bbr3: {
+    title: 'BBRv3',
+    counting: 'segments',
+    recovery: 'newreno',
+    closedForms: [],
+    // Rate-based with a loss bound: random loss below the 2% LossThresh leaves the bandwidth model
+    // alone (draft-ietf-ccwg-bbr 5.5.9), and goodput is the path's rate whatever the RTT.
+    elasticity: { loss: 0, rtt: 0, source: 'BBRv3: delivery-rate model; loss below 2% per round is tolerated (draft-ietf-ccwg-bbr-06)' },
     engines: ['packet'],
   },
 };

@@ -9,3 +9,4 @@ export { westwood, WestwoodPlus } from './westwood.js';
 export { cubic, Cubic, cubicK, wCubic, renoFriendlyAlpha } from './cubic.js';
 export { HyStart } from './hystart.js';
 export { dctcp, Dctcp } from './dctcp.js';
+export { bbr3, Bbr3 } from './bbr3.js';

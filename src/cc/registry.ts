@@ -7,6 +7,7 @@
 import { InputError } from '../errors.js';
 import { VARIANTS, type Variant } from '../variants.js';
 import { bbr } from './bbr.js';
+import { bbr3 } from './bbr3.js';
 import { cubic } from './cubic.js';
 import { dctcp } from './dctcp.js';
 import { newreno } from './newreno.js';
@@ -70,6 +71,7 @@ export const CONGESTION_CONTROLS: Readonly<Record<Variant, CongestionControlFact
   cubic,
   dctcp,
   bbr,
+  bbr3,
 });
 
 /** The factory for a variant; throws InputError for an unknown id (e.g. from a JSON scenario). */

@@ -41,9 +41,9 @@ describe('registry', () => {
     }
   });
 
-  it('the recovery of each variant without SACK: tahoe none, reno/newreno/westwood/cubic/dctcp/bbr newreno (RFC 5681 reno with partialAcks = 0)', () => {
+  it('the recovery of each variant without SACK: tahoe none, reno/newreno/westwood/cubic/dctcp/bbr/bbr3 newreno (RFC 5681 reno with partialAcks = 0)', () => {
     const rec = Object.fromEntries(VARIANTS.map((v) => [v, createCongestionControl(v).recovery]));
-    expect(rec).toEqual({ tahoe: 'none', reno: 'newreno', newreno: 'newreno', westwood: 'newreno', cubic: 'newreno', dctcp: 'newreno', bbr: 'newreno' });
+    expect(rec).toEqual({ tahoe: 'none', reno: 'newreno', newreno: 'newreno', westwood: 'newreno', cubic: 'newreno', dctcp: 'newreno', bbr: 'newreno', bbr3: 'newreno' });
     expect(createCongestionControl('reno', { partialAcks: 0 }).recovery).toBe('reno');
   });
 
@@ -86,7 +86,7 @@ describe('registry', () => {
   it('getCongestionControl(unknown) throws InputError naming the accepted variants', () => {
     const e = thrown(() => getCongestionControl('vegas' as Variant));
     expect(e.field).toBe('variant');
-    expect(e.message).toContain('tahoe, reno, newreno, westwood, cubic, dctcp, bbr');
+    expect(e.message).toContain('tahoe, reno, newreno, westwood, cubic, dctcp, bbr, bbr3');
   });
 });
 

@@ -17,7 +17,7 @@ async function expectBadInput(args: string[], pattern: RegExp): Promise<void> {
 
 describe('cclab simulate: bad input', () => {
   it('unknown variant names the accepted ones', async () => {
-    await expectBadInput(['simulate', '--variant', 'vegas'], /--variant must be one of tahoe, reno, newreno, westwood, cubic, dctcp, bbr, got 'vegas'/);
+    await expectBadInput(['simulate', '--variant', 'vegas'], /--variant must be one of tahoe, reno, newreno, westwood, cubic, dctcp, bbr, bbr3, got 'vegas'/);
   });
   it('dctcp without ECN: exit 2 naming tcp.ecn (or --ecn) and the reason', async () => {
     await expectBadInput(['simulate', '--variant', 'dctcp', '--duration', '1'], /^cclab: error: command line: tcp\.ecn must be true to run dctcp: it reacts to ECN marks, not loss alone \(RFC 8257\); add --ecn on or tcp\.ecn: true$/);

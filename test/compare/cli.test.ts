@@ -9,7 +9,7 @@ const inputError = cliInputError;
 describe('cclab compare and cclab report: bad input', () => {
   it('should reject an unknown variant before running anything', async () => {
     const e = await inputError(['compare', '--scenario', 'ns3-lossy', '--variants', 'reno,vegas']);
-    expect(e.message).toBe("--variants must be one of tahoe, reno, newreno, westwood, cubic, dctcp, bbr, got 'vegas'");
+    expect(e.message).toBe("--variants must be one of tahoe, reno, newreno, westwood, cubic, dctcp, bbr, bbr3, got 'vegas'");
   });
   it('should reject bad scenario flags with the flag named', async () => {
     expect((await inputError(['compare', '--scenario', 'ns3-lossy', '--loss', '2'])).field).toBe('--loss');

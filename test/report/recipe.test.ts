@@ -58,7 +58,7 @@ describe('report recipes', () => {
   });
 
   it.each([
-    ['name: x\nvariants: [reno, vegas]\n', 'variants[1]', 'must be one of tahoe, reno, newreno, westwood, cubic, dctcp, bbr'],
+    ['name: x\nvariants: [reno, vegas]\n', 'variants[1]', 'must be one of tahoe, reno, newreno, westwood, cubic, dctcp, bbr, bbr3'],
     ['name: x\nscenarios: [lossy, mars]\n', 'scenarios[1]', 'must be a preset (normal, lfn, lossy, ns3-normal, ns3-lfn, ns3-lossy)'],
     ['name: x\nduration: 10 parsecs\n', 'duration', 'unknown unit'],
     ['name: x\nduration: 2s\n', 'duration', 'must be in (3 s'],
@@ -94,7 +94,7 @@ describe('report recipes', () => {
     const r = recipeFromFlags({ scenarios: ['lossy'], variants: ['reno', 'cubic'], durationS: 20 }, base);
     expect(r).toMatchObject({ name: 'seed-study', scenarios: ['lossy'], variants: ['reno', 'cubic'], durationS: 20, seed: 1 });
     const e = inputError(() => recipeFromFlags({ variants: ['reno', 'vegas'] }));
-    expect(e.message).toBe("--variants must be one of tahoe, reno, newreno, westwood, cubic, dctcp, bbr, got 'vegas'");
+    expect(e.message).toBe("--variants must be one of tahoe, reno, newreno, westwood, cubic, dctcp, bbr, bbr3, got 'vegas'");
   });
 
   it('should parse CLI flag strings (units, lists) and use reports/recipes/<name>.yaml as the base', () => {

@@ -56,7 +56,7 @@ describe('per-flow congestion control in scenarios', () => {
   it('names the flow and the accepted ids or range for a bad flow variant or knob', () => {
     const four = (last: string) => `flows:\n  - {}\n  - {}\n  - {}\n  - ${last}\n`;
     expect(thrown(() => parseScenarioText(four('{variant: vegas}'), 'v.yaml')).message).toBe(
-      "v.yaml: flows[3].variant must be one of tahoe, reno, newreno, westwood, cubic, dctcp, bbr, got 'vegas'",
+      "v.yaml: flows[3].variant must be one of tahoe, reno, newreno, westwood, cubic, dctcp, bbr, bbr3, got 'vegas'",
     );
     expect(thrown(() => parseScenarioText(four('{variant: cubic, ccParams: {x: 1}}'), 'x.yaml')).message).toBe(
       'x.yaml: flows[3].ccParams.x is not a parameter of cubic (accepted: c, beta, fastConvergence, renoFriendly, hystart, cntClamp, hystartNs3, cntArithmetic, hystartDetect)',

@@ -36,7 +36,7 @@ describe('scenario files', () => {
     expect(() => parseScenarioText('bottleneck: {loss: {rate: 1}}', 'l.yaml')).toThrow(/bottleneck.loss.rate must be in \[0, 1\), got 1/);
     expect(() => parseScenarioText('bottleneck: {bandwidthBps: 0}', 'b.yaml')).toThrow(/bottleneck.bandwidthBps must be in \(0, 1e13\], got 0/);
     expect(() => parseScenarioText('flows: [{startS: 200}]', 'f.yaml')).toThrow(/flows\[0\].startS must be below durationS/);
-    expect(() => parseScenarioText('variant: vegas', 'v.yaml')).toThrow(/variant must be one of tahoe, reno, newreno, westwood, cubic, dctcp, bbr/);
+    expect(() => parseScenarioText('variant: vegas', 'v.yaml')).toThrow(/variant must be one of tahoe, reno, newreno, westwood, cubic, dctcp, bbr, bbr3/);
     expect(() => parseScenarioText('base: wan', 'w.yaml')).toThrow(/base must be one of dumbbell, normal, lfn, lossy/);
   });
 
