@@ -67,6 +67,20 @@ describe('Appendix A on the packet engine (10 Mbit/s, 40 ms)', () => {
     for (const p of run.trace.filter((q) => q.mode === 'probe_bw_down')) expect(p.pacingGain).toBe(0.9);
   });
 
+  it('A.9 Exiting PROBE_DOWN After Max Time: 10% less bandwidth from the moment DOWN starts keeps inflight above the BDP; DOWN ends in REFILL after bw_probe_wait (2-3 s), bypassing CRUISE', () => {
+    // The same run up to the first UP -> DOWN (the engine is deterministic), then the step.
+    const down = tr.find((x) => x.from === 'probe_bw_up' && x.to === 'probe_bw_down')!;
+    const s = bbr3Line({ ...base, queuePackets: 70, durationS: down.at.t + 3.5 });
+    s.bottleneck.rateChanges = [{ atS: down.at.t, bandwidthBps: 0.9 * C }];
+    const stepped = runTraced(s);
+    const after = transitions(stepped.trace).find((x) => x.from === 'probe_bw_down' && x.at.t > down.at.t)!;
+    expect(after.to).toBe('probe_bw_refill');
+    expect(after.at.t - down.at.t).toBeGreaterThan(2);
+    expect(after.at.t - down.at.t).toBeLessThanOrEqual(3 + RTT);
+    const inDown = stepped.trace.filter((p) => p.mode === 'probe_bw_down' && p.t > down.at.t + RTT && p.t < after.at.t);
+    for (const p of inDown) expect(p.inflight).toBeGreaterThan(p.maxBw * p.minRtt);
+  });
+
   it('steady state: goodput >= 95% of the payload rate from 2 s, min_rtt within 1% of 40 ms (+ one serialisation)', () => {
     expect(run.result.flows[0]!.summary.goodputBps).toBeGreaterThanOrEqual(0.95 * 8 * RATE);
     const last = run.trace.at(-1)!;
