@@ -20,9 +20,15 @@ export function initPacingRate(ctx: Bbr3Ctx, srttS: number): void {
   ctx.s.pacingRateBytesPerS = ctx.cfg.startupPacingGain * nominal;
 }
 
-/** Draft SetPacingRateWithGain(): gain x bw, pacingMarginPercent below; never lowered before the pipe was full. */
+/**
+ * Draft SetPacingRateWithGain(): gain x bw, pacingMarginPercent below; never lowered before the pipe
+ * was full. Without any bandwidth sample (bw = 0: STARTUP can end on loss before a valid sample, as on
+ * a 10%-loss line) the rate in force stays: a rate of 0 would never send again (v3 floors its rate at
+ * 1 byte/s and bw_lo at 1 unit, which stalls the same way).
+ */
 export function setPacingRateWithGain(ctx: Bbr3Ctx, gain: number): void {
   const rate = (gain * ctx.s.bwBytesPerS * (100 - ctx.cfg.pacingMarginPercent)) / 100;
+  if (rate <= 0) return;
   if (ctx.s.fullBwReached || rate > ctx.s.pacingRateBytesPerS) ctx.s.pacingRateBytesPerS = rate;
 }
 
