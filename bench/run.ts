@@ -10,6 +10,7 @@ const parts: Record<string, () => Promise<void>> = {
   packet: async () => (await import('./packet.js')).benchPacket(),
   flows: async () => (await import('./flows.js')).benchFlows(),
   qdisc: async () => (await import('./qdisc.js')).benchQdisc(),
+  bbr: async () => (await import('./bbr.js')).benchBbr(),
   fluid: async () => (await import('./fluid.js')).benchFluid(),
   sweep: async () => (await import('./sweep.js')).benchSweep(),
   scoreboard: async () => (await import('./scoreboard.js')).benchScoreboard(),

@@ -411,9 +411,9 @@ export class Bbr implements CongestionControl {
     const acked = rs.ackedSackedBytes;
     let cwnd = tcb.cwndBytes;
     if (acked > 0) {
-      const recovering = this.recoverOrRestore(tcb, rs, conn);
-      cwnd = recovering.cwndBytes;
-      if (!recovering.conserving) {
+      const conserving = this.recoverOrRestore(tcb, rs, conn);
+      cwnd = this.recoveryCwndBytes;
+      if (!conserving) {
         let target = this.bdpBytes(tcb, this.bwBytesPerS, this.cwndGain) + this.ackAggregationCwnd();
         target = this.quantizationBudget(tcb, target);
         if (this.fullBwReached) cwnd = Math.min(cwnd + acked, target);
@@ -425,8 +425,14 @@ export class Bbr implements CongestionControl {
     tcb.cwndBytes = cwnd;
   }
 
-  /** bbr_set_cwnd_to_recover_or_restore: packet conservation in the first recovery round, restore after. */
-  private recoverOrRestore(tcb: TcpState, rs: RateSample, conn: RateConnection): { cwndBytes: number; conserving: boolean } {
+  /** What recoverOrRestore sets cwnd to (a field, not a returned object: no allocation per ACK). */
+  private recoveryCwndBytes = 0;
+
+  /**
+   * bbr_set_cwnd_to_recover_or_restore: packet conservation in the first recovery round, restore
+   * after. Leaves the cwnd in recoveryCwndBytes; returns true while conserving packets.
+   */
+  private recoverOrRestore(tcb: TcpState, rs: RateSample, conn: RateConnection): boolean {
     const state = tcb.caState;
     const prev = this.prevCaState;
     const acked = rs.ackedSackedBytes;
@@ -441,8 +447,8 @@ export class Bbr implements CongestionControl {
       this.packetConservation = false;
     }
     this.prevCaState = state;
-    if (this.packetConservation) return { cwndBytes: Math.max(cwnd, tcb.bytesInFlight + acked), conserving: true };
-    return { cwndBytes: cwnd, conserving: false };
+    this.recoveryCwndBytes = this.packetConservation ? Math.max(cwnd, tcb.bytesInFlight + acked) : cwnd;
+    return this.packetConservation;
   }
 
   /** bbr_bdp: ceil(bw x min RTT x gain) in whole segments; 10 segments before any RTT sample. */
