@@ -8,7 +8,6 @@ import { EV_ARRIVE, EV_TX_END } from './events.js';
 import { droptail } from './qdisc/droptail.js';
 import { createQueueDisc } from './qdisc/registry.js';
 import { VERDICT_DROP, type QdiscContext, type QueueDisc } from './qdisc/types.js';
-import { sackOptionBytes } from '../tcp/sack-blocks.js';
 import {
   ACK as ACK_TYPE,
   DATA as DATA_TYPE,
@@ -26,6 +25,7 @@ import {
   ROW_SLOTS,
   SACK_SLOTS,
   TCP_ECE as TCP_ECE_FLAG,
+  sackOptionBytes,
 } from './packets.js';
 
 // Module-local copies: imported bindings are read through accessor functions under tsx/vite, which

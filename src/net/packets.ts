@@ -33,6 +33,11 @@ export const F_PAYLOAD_OR_RWND = 6;
 /** Data: 1 if this transmission is a retransmission. ACK: SACK blocks carried (0-3). */
 export const F_RETX_OR_SACKS = 7;
 
+/** Wire bytes of a SACK option with n blocks: kind + length + 8 per block, padded by two NOPs (as Linux sends it). */
+export function sackOptionBytes(blocks: number): number {
+  return blocks > 0 ? 4 + 8 * blocks : 0;
+}
+
 /**
  * ECN bits of a packet's headers, one byte per packet id in {@link PacketPool.ecn}: bits 0-1 the IP
  * ECN field (RFC 3168 §5 codepoints), bits 2-3 the TCP header's ECE and CWR flags (§6.1). A byte

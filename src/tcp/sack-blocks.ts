@@ -3,10 +3,8 @@ import type { RangeSet } from './ranges.js';
 /** SACK blocks that fit in the 40 option bytes beside the timestamp option (10 + 2 padding): 3. */
 export const MAX_SACK_BLOCKS_WITH_TIMESTAMPS = 3;
 
-/** Wire bytes of a SACK option with n blocks: kind + length + 8 per block, padded by two NOPs (as Linux sends it). */
-export function sackOptionBytes(blocks: number): number {
-  return blocks > 0 ? 4 + 8 * blocks : 0;
-}
+/** The SACK option's wire size is the packet format's (src/net/packets.ts), re-exported for the receiver's users. */
+export { sackOptionBytes } from '../net/packets.js';
 
 /**
  * The receiver's choice of SACK blocks, RFC 2018 section 4: the first block holds the segment that
