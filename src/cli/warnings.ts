@@ -1,3 +1,4 @@
+import { queueParams } from '../net/qdisc/registry.js';
 import type { Scenario } from '../scenario/types.js';
 import { bottleneckWarnings, isNs3ExampleLinks } from '../scenario/pathWarnings.js';
 
@@ -6,7 +7,17 @@ import { bottleneckWarnings, isNs3ExampleLinks } from '../scenario/pathWarnings.
  * preset's own 10 Mbit/s access link, which is what that preset is for (pages still state it).
  */
 export function cliWarnings(s: Scenario): string[] {
-  return isNs3ExampleLinks(s) ? [] : bottleneckWarnings(s);
+  return [...(isNs3ExampleLinks(s) ? [] : bottleneckWarnings(s)), ...ecnWarnings(s)];
+}
+
+/**
+ * ECN on (tcp.ecn) over a bottleneck that never marks CE (drop-tail, a policer, a discipline with
+ * `ecn: false`): legal, as on a real path without an ECN-marking router, but ECN then changes nothing.
+ */
+export function ecnWarnings(s: Scenario): string[] {
+  const q = s.bottleneck.queue;
+  if (s.tcp.ecn !== true || queueParams(q).ecn === true) return [];
+  return [`tcp.ecn is on but the bottleneck queue (${q.kind}) never marks CE, so ECN changes nothing; use a marking discipline (red, codel, fq_codel or pie with ecn: true, or step)`];
 }
 
 /** Prints the warnings of a scenario (or of several, each once) on stderr. */

@@ -10,7 +10,9 @@ import { tempDir } from '../helpers/tmp.js';
 async function expectBadInput(args: string[], pattern: RegExp): Promise<void> {
   const r = await cli(args);
   expect(r.code).toBe(2);
-  const lines = r.stderr.trim().split('\n');
+  // Warnings about the scenario (e.g. ECN over a queue that never marks) may come first.
+  const lines = r.stderr.trim().split('\n').filter((l) => !l.startsWith('cclab: warning: '));
+  expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(pattern);
   expect(r.stderr).not.toMatch(/\n\s+at /);
 }
@@ -27,6 +29,12 @@ describe('cclab simulate: bad input', () => {
   });
   it('dctcp on the fluid engine: no model, exit 2', async () => {
     await expectBadInput(['predict', '--variant', 'dctcp', '--ecn', 'on', '--duration', '1', '--access-bandwidth', '10Gbps'], /variant dctcp: no fluid model yet \(packet engine only\)/);
+  });
+  it('ECN over a queue that never marks: a warning naming the queue, not an error', async () => {
+    const r = await cli(['simulate', '--ecn', 'on', '--duration', '1', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('cclab: warning: tcp.ecn is on but the bottleneck queue (droptail) never marks CE, so ECN changes nothing; use a marking discipline');
+    expect((await cli(['simulate', '--duration', '1', '--json'])).stderr).not.toContain('tcp.ecn');
   });
   it('unknown preset', async () => {
     await expectBadInput(['simulate', '--scenario', 'wan'], /--scenario must be one of normal, lfn, lossy, ns3-normal, ns3-lfn, ns3-lossy or a .json\/.yaml file, got 'wan'/);
