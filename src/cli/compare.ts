@@ -7,7 +7,7 @@ import { asUserIo, checkOutDir } from '../io/outDir.js';
 import { formatBps, formatNumber, formatPct } from '../compare/format.js';
 import type { ComparisonCase } from '../compare/run.js';
 import type { Comparison } from '../compare/types.js';
-import { primaryClosed } from '../report/tables.js';
+import { closedFormFlags, primaryClosed } from '../report/tables.js';
 import { DEFAULT_VARIANT, VARIANTS } from '../variants.js';
 import { warnAbout } from './warnings.js';
 import { addScenarioOptions, parseVariantList, scenarioFromOptions, type ScenarioFlags } from './scenarioOptions.js';
@@ -20,8 +20,15 @@ function pad(cells: string[][]): string {
 /** The `cclab compare` table: one row per variant, flags as numbered notes under it. */
 export function formatComparisonTable(comparisons: readonly Comparison[]): string {
   const notes: string[] = [];
+  // Closed-form notes only of the formula the column shows (the report's rule): on lossy the column is
+  // PFTK, and Mathis' validity is not its.
+  const shown = (c: Comparison) => {
+    const cf = primaryClosed(c);
+    const own = new Set(closedFormFlags(c, cf));
+    return c.flags.filter((f) => f.subject !== 'closed-form' || own.has(f));
+  };
   const mark = (c: Comparison) =>
-    c.flags
+    shown(c)
       .filter((f) => f.severity !== 'info')
       .map((f) => {
         const text = `${f.subject}: ${f.message}`;
@@ -50,7 +57,7 @@ export function formatComparisonTable(comparisons: readonly Comparison[]): strin
     ];
   });
   const lines = [pad([head, ...rows])];
-  lines.push('', 'goodput in bit/s; errors are (model - packet) / packet; cwnd in segments (time-averaged).');
+  lines.push('', 'goodput with its unit in each cell (bit/s, kbit/s, Mbit/s, Gbit/s); errors are (model - packet) / packet; cwnd in segments (time-averaged); closed form: the formula in brackets, its notes only.');
   if (notes.length > 0) lines.push('', ...notes.map((n, i) => `[${i + 1}] ${n}`));
   return lines.join('\n');
 }
@@ -84,7 +91,7 @@ export function register(program: Command): void {
       const scenarios = opts.variants === undefined ? [scenarioFromOptions(opts)] : parseVariantList(opts.variants).map((v) => scenarioFromOptions(opts, v));
       const variants = scenarios.map((s) => s.variant);
       if (opts.out) checkOutDir(opts.out, '--out');
-      warnAbout(scenarios.slice(0, 1));
+      warnAbout(scenarios.slice(0, 1), opts);
       const modelsDir = opts.models === undefined ? undefined : resolve(opts.models);
       const [{ runComparison }, { loadEngines, prepareFluidModels }] = await Promise.all([import('../compare/run.js'), import('../engines.js')]);
       await prepareFluidModels([...new Set(scenarios.flatMap((s) => flowVariants(s)))], { modelsDir });

@@ -77,6 +77,17 @@ async function presetsText(json: boolean): Promise<string> {
   ]);
 }
 
+/**
+ * What a variant's recovery id means for the sender, in both SACK settings: SACK (on in every preset)
+ * recovers by RFC 6675 whatever the id; the id is the SACK-less behaviour (Reno's default is NewReno's
+ * partial-ACK rule, as Linux and ns-3 run Reno: `newreno` there is not a mistake).
+ */
+const RECOVERY_TEXT: Readonly<Record<string, string>> = {
+  newreno: 'RFC 6675 SACK; NewReno partial ACKs (RFC 6582)',
+  reno: 'RFC 6675 SACK; RFC 5681 Reno (partialAcks=0)',
+  none: 'slow start after every loss (Tahoe)',
+};
+
 async function variantsText(json: boolean): Promise<string> {
   const [{ CONGESTION_CONTROLS }, { VARIANTS, VARIANT_FACTS }] = await Promise.all([import('../cc/registry.js'), import('../variants.js')]);
   const rows = VARIANTS.map((v) => {
@@ -86,8 +97,8 @@ async function variantsText(json: boolean): Promise<string> {
   });
   if (json) return JSON.stringify(rows, null, 1);
   return table([
-    ['variant', 'control', 'loss recovery', 'engines', 'cc-params', 'title'],
-    ...rows.map((r) => [r.id, r.control, r.recovery, r.engines.length > 1 ? r.engines.join(', ') : `${r.engines.join(', ')} (no fluid model yet)`, r.params.join(', ') || '–', r.title]),
+    ['variant', 'control', 'loss recovery (SACK on; without SACK)', 'engines', 'cc-params', 'title'],
+    ...rows.map((r) => [r.id, r.control, RECOVERY_TEXT[r.recovery] ?? r.recovery, r.engines.length > 1 ? r.engines.join(', ') : `${r.engines.join(', ')} (no fluid model yet)`, r.params.join(', ') || '–', r.title]),
   ]);
 }
 

@@ -25,7 +25,7 @@ export function register(program: Command): void {
     .action(async (opts: PredictFlags) => {
       const scenario = scenarioFromOptions(opts, opts.variant === undefined ? undefined : parseVariant(opts.variant));
       if (opts.out) checkOutDir(opts.out, '--out');
-      warnAbout([scenario]);
+      warnAbout([scenario], opts);
       const { loadFluid, loadClosedForms, prepareFluidModels } = await import('../engines.js');
       const modelsDir = opts.models === undefined ? undefined : resolve(opts.models);
       const [runFluid, closedForms] = await Promise.all([loadFluid(), loadClosedForms(), prepareFluidModels(flowVariants(scenario), { modelsDir })]);

@@ -106,7 +106,7 @@ export function register(program: Command): void {
       const workers = opts.workers === undefined ? undefined : parseInteger(opts.workers, '--workers');
       if (workers !== undefined && (workers < 0 || workers > 256)) throw new InputError('--workers', `must be a whole number in [0, 256], got ${workers}`);
       // After every check: a refused report prints its one error line and no warning before it.
-      warnAbout(resolveScenarios(recipe));
+      warnAbout(resolveScenarios(recipe), opts);
       const [{ writeReport }, { progressReporter }] = await Promise.all([import('../report/write.js'), import('./progress.js')]);
       const progress = progressReporter({ name: 'report', unit: 'steps', quiet: opts.quiet });
       let out;

@@ -324,3 +324,25 @@ function applyFileOverrides(s: Scenario, f: ReturnType<typeof parseFlags>): void
     s.flows.forEach((flow, i) => (flow.startS = firstS + i * f.startStaggerS!));
   }
 }
+
+/** A number with no unit: the flag's base unit (bit/s for rates, seconds for times) applies. */
+const BARE = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
+
+/**
+ * Values valid for their unit but implausible for the flag, as warnings (printed after every check):
+ * a bare `--bandwidth 100` is a 100 bit/s link, a bare `--delay 100` a 100 s one-way delay.
+ */
+export function unitWarnings(o: ScenarioFlags): string[] {
+  const out: string[] = [];
+  for (const [flag, text] of [['--bandwidth', o.bandwidth], ['--access-bandwidth', o.accessBandwidth]] as const) {
+    if (text !== undefined && BARE.test(text) && Number(text) > 0 && Number(text) < 1e4) {
+      out.push(`${flag} ${text} is ${text} bit/s (a number without a unit is bit/s): did you mean ${text.trim()}Mbps?`);
+    }
+  }
+  for (const [flag, text] of [['--delay', o.delay], ['--access-delay', o.accessDelay]] as const) {
+    if (text !== undefined && BARE.test(text) && Number(text) >= 1) {
+      out.push(`${flag} ${text} is ${text} s (a number without a unit is seconds): did you mean ${text.trim()}ms?`);
+    }
+  }
+  return out;
+}

@@ -19,7 +19,7 @@ export function register(program: Command): void {
     .action(async (opts: SimulateFlags) => {
       const scenario = scenarioFromOptions(opts, opts.variant === undefined ? undefined : parseVariant(opts.variant));
       if (opts.out && !opts.printScenario) checkOutDir(opts.out, '--out');
-      warnAbout([scenario]);
+      warnAbout([scenario], opts);
       if (opts.printScenario) {
         process.stdout.write(JSON.stringify(scenario, null, 2) + '\n');
         return;

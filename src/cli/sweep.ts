@@ -12,7 +12,7 @@ import { MODELLED_VARIANTS, VARIANTS } from '../variants.js';
 import { PRESET_NAMES } from '../scenario/presets.js';
 import { formatDuration, progressReporter } from './progress.js';
 import { cliWarnings } from './warnings.js';
-import { addLineOptions, parseEngines, parseVariantList, scenarioFromOptions, type ScenarioFlags } from './scenarioOptions.js';
+import { addLineOptions, unitWarnings, parseEngines, parseVariantList, scenarioFromOptions, type ScenarioFlags } from './scenarioOptions.js';
 
 /**
  * `cclab sweep` and `cclab merge`. The sweep flags take ranges (`from..to:lin|log:count` or comma
@@ -60,6 +60,7 @@ const MAX_WORKERS = 256;
 
 /** Builds the plan from the flags (exported for tests). */
 export function planFromFlags(o: SweepFlags): SweepPlan {
+  const engines = parseEngines(o.engines);
   const variants = parseVariantList(o.variants);
   const seed = parseInteger(o.seed, '--seed');
   // Every scenario flag but the axes (and the sweep's seed, from which each run's seed is derived).
@@ -72,7 +73,7 @@ export function planFromFlags(o: SweepFlags): SweepPlan {
   for (const [key, text] of headline) if (text !== undefined) axes.push(headlineAxis(key, text));
   for (const s of o.set ?? []) axes.push(setAxis(base, s));
   checkAxes(base, axes);
-  return { base, axes, variants, engines: parseEngines(o.engines), reps: parseInteger(o.reps, '--reps'), seed };
+  return { base, axes, variants, engines, reps: parseInteger(o.reps, '--reps'), seed };
 }
 
 /** The nominal bottleneck is not the tightest link at some grid point (e.g. --bandwidth above the access rate). */
@@ -138,7 +139,7 @@ export function register(program: Command): void {
         if (o.cache !== false) checkOutDir(o.cache, '--cache');
       }
       // After every check: a refused sweep prints its one error line and nothing else.
-      for (const w of warnings(plan)) process.stderr.write(`cclab: warning: ${w}\n`);
+      for (const w of [...unitWarnings({ ...o, bandwidth: undefined }), ...warnings(plan)]) process.stderr.write(`cclab: warning: ${w}\n`);
       const modelsDir = o.models === undefined ? undefined : resolve(o.models);
       if (plan.engines.includes('fluid')) {
         // Compile missing models here, once, before workers start (a broken file fails fast, by name).
@@ -158,7 +159,7 @@ export function register(program: Command): void {
         const est = estimateSweep(expandPlan(plan, maxRuns).filter((r) => inShard(r.index, shard)), { cacheDir, workers: parallel, codeVersion });
         process.stdout.write(
           `${points} points x ${plan.variants.length} variants x ${plan.engines.join('+')} = ${runs} runs${shard ? `, ${mine} in shard ${o.shard}` : ''}\n` +
-            `${est.unique} to compute (identical runs share one result), ${est.cached} cached${cacheDir === null ? ' (cache off)' : ` in ${o.cache}`}\n` +
+            `${est.unique} distinct (identical runs share one result): ${est.cached} cached${cacheDir === null ? ' (cache off)' : ` in ${o.cache}`}, ${est.unique - est.cached} to compute\n` +
             `estimated time: ${formatDuration(est.estimatedS)} on ${parallel} worker${parallel === 1 ? '' : 's'} (${est.basis})\n`,
         );
         return;

@@ -79,6 +79,8 @@ export function register(program: Command): void {
   addClusterOptions(validate, 'validation grid').action(async (o: ValidateFlags, cmd: Command) => {
       checkClusterFlags(o);
       const grid = gridFromFlags(o);
+      // Before the models compile: a 10^8-run grid is refused at once.
+      (await import('../validate/grid.js')).checkGridSize(grid);
       const { parseShard } = await import('../runs/shard.js');
       const shard = o.shard === undefined ? undefined : parseShard(o.shard);
       const workers = o.workers === undefined ? availableParallelism() : parseInteger(o.workers, '--workers');
@@ -103,7 +105,17 @@ export function register(program: Command): void {
         const { points, runs } = expandGrid(grid, hybrid);
         const simS = points.reduce((a, p) => a + p.scenario.durationS * (grid.seeds + fluidRunsPerPoint(grid, hybrid.has(p.variant))), 0);
         const fluidRuns = hybrid.size === 0 ? '1 fluid' : `1 fluid, ${grid.seeds} for ${[...hybrid].join(', ')}`;
-        process.stdout.write(`${points.length} points x (${grid.seeds} packet + ${fluidRuns}) = ${runs.length} runs, ${simS.toFixed(0)} s simulated\n`);
+        // As sweep --dry-run says it: grid points (not points x variants), the cache, an estimated time.
+        const [{ estimateSweep }, { engineCodeVersion }, { formatDuration }] = await Promise.all([import('../sweep/estimate.js'), import('../runs/codeVersion.js'), import('./progress.js')]);
+        const cacheDir = o.cache === false ? null : resolve(o.cache);
+        const parallel = Math.max(1, workers);
+        const est = estimateSweep(runs, { cacheDir, workers: parallel, codeVersion: (e) => engineCodeVersion(e, undefined, { modelsDir }) });
+        const gridPoints = grid.losses.length * grid.rttsS.length;
+        process.stdout.write(
+          `${gridPoints} points (${grid.losses.length} losses x ${grid.rttsS.length} RTTs) x ${grid.variants.length} variants x (${grid.seeds} packet + ${fluidRuns}) = ${runs.length} runs, ${simS.toFixed(0)} s simulated\n` +
+            `${est.unique} distinct (identical runs share one result): ${est.cached} cached${cacheDir === null ? ' (cache off)' : ` in ${o.cache}`}, ${est.unique - est.cached} to compute\n` +
+            `estimated time: ${formatDuration(est.estimatedS)} on ${parallel} worker${parallel === 1 ? '' : 's'} (${est.basis})\n`,
+        );
         return;
       }
       if (wantsCluster(o)) return (await import('./clusterJobs.js')).validateOnCluster(o, cmd, grid, modelsDir);

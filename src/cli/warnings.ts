@@ -1,6 +1,7 @@
 import { queueParams } from '../net/qdisc/registry.js';
 import type { Scenario } from '../scenario/types.js';
 import { bottleneckWarnings, isNs3ExampleLinks } from '../scenario/pathWarnings.js';
+import { unitWarnings, type ScenarioFlags } from './scenarioOptions.js';
 
 /**
  * The warnings the command line prints for a scenario: the path warnings, except about an ns3-*
@@ -20,9 +21,10 @@ export function ecnWarnings(s: Scenario): string[] {
   return [`tcp.ecn is on but the bottleneck queue (${q.kind}) never marks CE, so ECN changes nothing; use a marking discipline (red, codel, fq_codel or pie with ecn: true, or step)`];
 }
 
-/** Prints the warnings of a scenario (or of several, each once) on stderr. */
-export function warnAbout(scenarios: readonly Scenario[]): void {
+/** Prints the warnings of a scenario (or of several, each once) on stderr, the flags' unit warnings first. */
+export function warnAbout(scenarios: readonly Scenario[], flags: ScenarioFlags = {}): void {
   const seen = new Set<string>();
+  for (const w of unitWarnings(flags)) process.stderr.write(`cclab: warning: ${w}\n`);
   for (const s of scenarios) {
     for (const w of cliWarnings(s)) {
       if (!seen.has(w)) process.stderr.write(`cclab: warning: ${w}\n`);

@@ -174,18 +174,24 @@ export function hybridVariants(variants: readonly Variant[], modelsDir?: string)
 export const fluidRunsPerPoint = (g: Pick<ValidateGrid, 'seeds'>, hybrid: boolean): number => (hybrid ? g.seeds : 1);
 
 /**
+ * Counted before anything is built or compiled, as a sweep does (two 10,000-point ranges are 10^8
+ * runs). A lower bound with hybrid models, which add seeds - 1 fluid runs per point: the guard is for 10^8.
+ */
+export function checkGridSize(g: Pick<ValidateGrid, 'variants' | 'losses' | 'rttsS' | 'seeds'>): void {
+  const total = g.variants.length * g.losses.length * g.rttsS.length * (g.seeds + 1);
+  if (!(total <= DEFAULT_MAX_RUNS)) {
+    throw new InputError('--loss/--rtt/--reps', `give ${total} runs (${g.variants.length} variants x ${g.losses.length} x ${g.rttsS.length} points x ${g.seeds + 1} runs), more than the ${DEFAULT_MAX_RUNS} a grid may have`);
+  }
+}
+
+/**
  * The points and runs of a grid, in plan order (point by point: the packet seeds, then the fluid
  * runs). Seeds come from the sweep's derivation (common random numbers across variants). Every
  * point's scenario passes validateScenario before any run starts.
  * @param hybrid variants whose fluid model runs once per packet seed with Poisson loss events ({@link hybridVariants})
  */
 export function expandGrid(g: ValidateGrid, hybrid: ReadonlySet<Variant> = new Set()): { points: ValidatePoint[]; runs: RunSpec[] } {
-  // Counted before anything is built, as a sweep does (two 10,000-point ranges are 10^8 runs).
-  // (A lower bound with hybrid models, which add seeds - 1 fluid runs per point: the guard is for 10^8.)
-  const total = g.variants.length * g.losses.length * g.rttsS.length * (g.seeds + 1);
-  if (!(total <= DEFAULT_MAX_RUNS)) {
-    throw new InputError('--loss/--rtt/--reps', `give ${total} runs (${g.variants.length} variants x ${g.losses.length} x ${g.rttsS.length} points x ${g.seeds + 1} runs), more than the ${DEFAULT_MAX_RUNS} a grid may have`);
-  }
+  checkGridSize(g);
   const axes = [
     { ...HEADLINE_AXES.loss, values: g.losses },
     { ...HEADLINE_AXES.rtt, values: g.rttsS },
