@@ -52,7 +52,11 @@ export function gridFromFlags(o: ValidateFlags): ValidateGrid {
   if (minLossEvents < 1 || minLossEvents > 10_000) throw new InputError('--min-loss-events', `must be a whole number in [1, 10000], got ${minLossEvents}`);
   const seed = parseInteger(o.seed, '--seed');
   if (seed < 0 || seed > 2 ** 32 - 1) throw new InputError('--seed', `must be a whole number in [0, 4294967295], got ${seed}`);
-  return { variants: parseVariantList(o.variants), losses, rttsS, seeds, seed, bandwidthBps, minLossEvents };
+  const variants = parseVariantList(o.variants);
+  // Validation compares the fluid model with the packet engine: a variant without a model cannot take part.
+  const unmodelled = variants.find((v) => !MODELLED_VARIANTS.includes(v));
+  if (unmodelled !== undefined) throw new InputError('--variants', `must name variants with a fluid model (${MODELLED_VARIANTS.join(', ')}), got '${unmodelled}'`);
+  return { variants, losses, rttsS, seeds, seed, bandwidthBps, minLossEvents };
 }
 
 export function register(program: Command): void {
