@@ -28,12 +28,27 @@ export function formatRunTable(r: RunResult): string {
     ['fast recoveries', String(s.fastRecoveries)],
     ['loss rate', s.lossRate.toExponential(3)],
     ['drops', `queue ${s.drops.queue}, random ${s.drops.random}, ACK random ${s.drops.ackRandom}, ACK queue ${s.drops.ackQueue}`],
+    ...queueRows(r),
     ...competitionRows(r),
     ...(r.stats.events !== undefined ? ([['events', String(r.stats.events)]] as [string, string][]) : []),
     ['wall time', `${r.stats.wallS.toFixed(3)} s`],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
+}
+
+/** Packet runs: what the traced queue's discipline did and the queueing delay it held. */
+function queueRows(r: RunResult): [string, string][] {
+  const q = r.queue;
+  if (!q.discipline) return [];
+  const byReason = (counts: Record<string, number>): string =>
+    Object.entries(counts)
+      .filter(([, n]) => n > 0)
+      .map(([reason, n]) => `${reason} ${n}`)
+      .join(', ') || 'none';
+  const rows: [string, string][] = [['queue', `${q.discipline.kind} at ${q.link ?? 'the bottleneck'}: drops ${byReason(q.discipline.drops)}; CE marks ${byReason(q.discipline.marks)}`]];
+  if (q.delay) rows.push(['queue delay', `mean ${(1000 * q.delay.meanS).toFixed(2)} ms, p99 ${(1000 * q.delay.p99S).toFixed(2)} ms (${q.delay.packets} packets)`]);
+  return rows;
 }
 
 /** Flows listed one per row in the table; more are summarised (all are in --json and --out). */

@@ -1,7 +1,7 @@
 import { flowCc } from '../scenario/flowCc.js';
 import type { Variant } from '../variants.js';
 import { jainIndex } from './fairness.js';
-import type { FlowSummary, RunResult } from './types.js';
+import type { FlowSummary, QueueDelaySummary, QueueDisciplineStats, RunResult } from './types.js';
 
 /** The flat summary the CLI prints with `--json` (one object; keys stable, documented in the README). */
 export interface SummaryJson {
@@ -26,6 +26,10 @@ export interface SummaryJson {
   /** Jain's fairness index of the flows' goodputs (1 = equal shares); null if nothing was delivered. */
   jainIndex: number | null;
   drops: RunResult['summary']['drops'];
+  /** Packet engine: the traced queue's discipline with its drops and CE marks by reason; null otherwise. */
+  queueDiscipline: QueueDisciplineStats | null;
+  /** Packet engine: mean and 99th-percentile queueing delay at the traced queue over the measured interval; null otherwise. */
+  queueDelay: QueueDelaySummary | null;
   events: number | null;
   wallS: number;
   perFlow: (FlowSummary & { variant: Variant })[];
@@ -52,6 +56,8 @@ export function summaryJson(r: RunResult): SummaryJson {
     lossRate: r.summary.lossRate,
     jainIndex: jainIndex(r.flows.map((f) => f.summary.goodputBps)),
     drops: r.summary.drops,
+    queueDiscipline: r.queue.discipline ?? null,
+    queueDelay: r.queue.delay ?? null,
     events: r.stats.events ?? null,
     wallS: r.stats.wallS,
     perFlow: r.flows.map((f, i) => ({ ...f.summary, variant: flowCc(r.spec, i).variant })),

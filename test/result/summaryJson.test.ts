@@ -19,7 +19,7 @@ describe('summaryJson', () => {
     const r = run();
     const j = summaryJson(r);
     expect(Object.keys(j).sort()).toEqual(
-      ['engine', 'status', 'variant', 'scenario', 'seed', 'durationS', 'mssBytes', 'flows', 'goodputBps', 'throughputBps', 'meanCwndBytes', 'meanCwndSegments', 'retransmits', 'timeouts', 'fastRecoveries', 'lossRate', 'jainIndex', 'drops', 'events', 'wallS', 'perFlow'].sort(),
+      ['engine', 'status', 'variant', 'scenario', 'seed', 'durationS', 'mssBytes', 'flows', 'goodputBps', 'throughputBps', 'meanCwndBytes', 'meanCwndSegments', 'retransmits', 'timeouts', 'fastRecoveries', 'lossRate', 'jainIndex', 'drops', 'queueDiscipline', 'queueDelay', 'events', 'wallS', 'perFlow'].sort(),
     );
     expect(j).toMatchObject({ engine: 'packet', status: 'ok', variant: 'reno', scenario: 'ns3-lossy', seed: r.spec.seed, durationS: 10, mssBytes: 340, flows: 2, goodputBps: 50_000, timeouts: 2, fastRecoveries: 7 });
     expect(j.perFlow.map((f) => f.variant)).toEqual(['reno', 'cubic']);
