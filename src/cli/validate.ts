@@ -83,8 +83,6 @@ export function register(program: Command): void {
   addClusterOptions(validate, 'validation grid').action(async (o: ValidateFlags, cmd: Command) => {
       checkClusterFlags(o);
       const grid = gridFromFlags(o);
-      // Before the models compile: a 10^8-run grid is refused at once.
-      (await import('../validate/grid.js')).checkGridSize(grid);
       const { parseShard } = await import('../runs/shard.js');
       const shard = o.shard === undefined ? undefined : parseShard(o.shard);
       const workers = o.workers === undefined ? availableParallelism() : parseInteger(o.workers, '--workers');
@@ -100,6 +98,9 @@ export function register(program: Command): void {
         if (!shard) checkOutDir(o.out, '--out');
         if (o.cache !== false) checkOutDir(o.cache, '--cache');
       }
+      // Before the models compile: a 10^8-run grid is refused at once. After the folder checks, because
+      // validate/grid.js loads the model compiler (mathjs, ~2 s): a bad --out is refused in well under a second.
+      (await import('../validate/grid.js')).checkGridSize(grid);
       // Compile (and check) the models once, before workers start: a broken file fails fast, by name.
       const { prepareFluidModels } = await import('../engines.js');
       await prepareFluidModels(grid.variants, { modelsDir });
