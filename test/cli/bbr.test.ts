@@ -36,6 +36,6 @@ describe('cclab with bbr', () => {
 
   it('list shows bbr as rate-based, packet engine only', async () => {
     const r = await cli(['list', 'variants']);
-    expect(r.stdout).toMatch(/^bbr\s+rate\s+newreno\s+packet \(no fluid model yet\)/m);
+    expect(r.stdout).toMatch(/^bbr\s+rate\s+RFC 6675 SACK; NewReno partial ACKs \(RFC 6582\)\s+packet \(no fluid model yet\)/m);
   });
 });
