@@ -52,21 +52,20 @@ function timeShareAtLeast(run: RunResult, levelBytes: number): number {
 
 const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
 
-/** Flags for one packet/fluid pair. The packet run is the witness of what the network did. */
-export function validityFlags(packet: RunResult, fluid: RunResult, closed: readonly ClosedFormPrediction[]): ValidityFlag[] {
-  const flags: ValidityFlag[] = [];
-  for (const r of [packet, fluid]) {
-    if (r.status === 'failed') {
-      flags.push({
-        code: 'run-failed',
-        severity: 'invalid',
-        subject: r.engine === 'fluid' ? 'fluid' : 'comparison',
-        message: `${r.engine} run failed: ${r.failure ?? 'no reason given'}`,
-      });
-    }
-  }
-  if (packet.status === 'failed') return flags;
+/** A flag for every failed run of the pair. */
+function failedRunFlags(packet: RunResult, fluid: RunResult): ValidityFlag[] {
+  return [packet, fluid]
+    .filter((r) => r.status === 'failed')
+    .map((r) => ({
+      code: 'run-failed',
+      severity: 'invalid',
+      subject: r.engine === 'fluid' ? 'fluid' : 'comparison',
+      message: `${r.engine} run failed: ${r.failure ?? 'no reason given'}`,
+    }));
+}
 
+/** Timeouts that dominate the loss reactions, or the time (informational: the fluid models carry them). */
+function timeoutFlags(packet: RunResult): ValidityFlag[] {
   const spec = packet.spec;
   const s = packet.summary;
   const lossEvents = s.timeouts + s.fastRecoveries;
@@ -74,82 +73,119 @@ export function validityFlags(packet: RunResult, fluid: RunResult, closed: reado
   const intervalS = spec.durationS - spec.measureFromS;
   const idleShare = (s.timeouts * spec.tcp.minRtoS) / (intervalS * Math.max(1, spec.flows.length));
   if (s.timeouts >= VALIDITY.minTimeouts && timeoutShare > VALIDITY.maxTimeoutShare) {
-    flags.push({
+    return [{
       code: 'timeouts-dominate',
       severity: 'info',
       subject: 'fluid',
       message: `timeouts dominate: ${s.timeouts} timeouts vs ${s.fastRecoveries} fast recoveries; the fluid models include them (timeout probability and RTO idle time)`,
       value: timeoutShare,
       threshold: VALIDITY.maxTimeoutShare,
-    });
-  } else if (s.timeouts >= VALIDITY.minTimeouts && idleShare > VALIDITY.maxTimeoutIdleShare) {
-    flags.push({
+    }];
+  }
+  if (s.timeouts >= VALIDITY.minTimeouts && idleShare > VALIDITY.maxTimeoutIdleShare) {
+    return [{
       code: 'timeouts-dominate',
       severity: 'info',
       subject: 'fluid',
       message: `timeouts dominate the time: ${s.timeouts} timeouts of at least ${spec.tcp.minRtoS} s leave the sender idle for ${pct(idleShare)} or more of the run; the fluid models include that idle time`,
       value: idleShare,
       threshold: VALIDITY.maxTimeoutIdleShare,
-    });
+    }];
   }
-  if (s.meanCwndSegments < VALIDITY.minPacketsPerRtt) {
-    flags.push({
-      code: 'few-packets-per-rtt',
-      severity: 'invalid',
-      subject: 'fluid',
-      message: `only ${s.meanCwndSegments.toFixed(1)} packets per RTT on average (< ${VALIDITY.minPacketsPerRtt}): too few for a fluid approximation or for three duplicate ACKs`,
-      value: s.meanCwndSegments,
-      threshold: VALIDITY.minPacketsPerRtt,
-    });
-  }
-  const capacity = pathPayloadCapacityBps(spec);
+  return [];
+}
+
+/** A mean window too small for a fluid. */
+function fewPacketsFlags(packet: RunResult): ValidityFlag[] {
+  const s = packet.summary;
+  if (!(s.meanCwndSegments < VALIDITY.minPacketsPerRtt)) return [];
+  return [{
+    code: 'few-packets-per-rtt',
+    severity: 'invalid',
+    subject: 'fluid',
+    message: `only ${s.meanCwndSegments.toFixed(1)} packets per RTT on average (< ${VALIDITY.minPacketsPerRtt}): too few for a fluid approximation or for three duplicate ACKs`,
+    value: s.meanCwndSegments,
+    threshold: VALIDITY.minPacketsPerRtt,
+  }];
+}
+
+/** The link, not random loss, sets the rate: a warning for the fluid model, invalid for the closed forms. */
+function bandwidthFlags(packet: RunResult, closed: readonly ClosedFormPrediction[]): ValidityFlag[] {
+  const s = packet.summary;
+  const capacity = pathPayloadCapacityBps(packet.spec);
   const share = s.goodputBps / capacity;
   const congestionDrops = s.drops.queue > Math.max(0, s.drops.random);
-  if (share >= VALIDITY.bandwidthShare || congestionDrops) {
-    const why =
-      share >= VALIDITY.bandwidthShare
-        ? `goodput is ${pct(share)} of the path's payload capacity (${(capacity / 1e6).toPrecision(3)} Mbit/s)`
-        : `most losses are queue overflows (${s.drops.queue} vs ${s.drops.random} random drops), so the window sets the loss rate`;
-    flags.push({ code: 'bandwidth-limited', severity: 'warn', subject: 'fluid', message: `bandwidth limited: ${why}`, value: share, threshold: VALIDITY.bandwidthShare });
-    if (closed.length > 0) {
-      flags.push({
-        code: 'bandwidth-limited',
-        severity: 'invalid',
-        subject: 'closed-form',
-        message: `closed forms assume a loss-limited flow with a given loss rate; here ${why}`,
-        value: share,
-        threshold: VALIDITY.bandwidthShare,
-      });
-    }
-  }
-  const rwnd = spec.tcp.rcvBufBytes;
-  const rwndShare = timeShareAtLeast(packet, 0.95 * rwnd);
-  if (rwndShare > VALIDITY.rwndTimeShare) {
+  if (!(share >= VALIDITY.bandwidthShare || congestionDrops)) return [];
+  const why =
+    share >= VALIDITY.bandwidthShare
+      ? `goodput is ${pct(share)} of the path's payload capacity (${(capacity / 1e6).toPrecision(3)} Mbit/s)`
+      : `most losses are queue overflows (${s.drops.queue} vs ${s.drops.random} random drops), so the window sets the loss rate`;
+  const flags: ValidityFlag[] = [{ code: 'bandwidth-limited', severity: 'warn', subject: 'fluid', message: `bandwidth limited: ${why}`, value: share, threshold: VALIDITY.bandwidthShare }];
+  if (closed.length > 0) {
     flags.push({
-      code: 'receiver-window-limited',
-      severity: 'warn',
-      subject: 'fluid',
-      message: `receiver-window limited: cwnd is at the ${Math.round(rwnd / 1024)} KiB receive buffer ${pct(rwndShare)} of the time`,
-      value: rwndShare,
-      threshold: VALIDITY.rwndTimeShare,
-    });
-  }
-  // The theory module states each closed form's own validity (regime, packets per RTT, timeouts).
-  for (const c of closed) {
-    for (const reason of c.validity.reasons) {
-      const code = /receive-window/.test(reason) ? 'receiver-window-limited' : 'closed-form-not-applicable';
-      flags.push({ code, severity: 'invalid', subject: 'closed-form', message: `${c.title}: ${reason}` });
-    }
-  }
-  if (lossEvents < VALIDITY.minLossEvents) {
-    flags.push({
-      code: 'few-loss-events',
-      severity: 'warn',
-      subject: 'comparison',
-      message: `only ${lossEvents} loss reactions in the run: the means are shaped by the first slow start (run longer)`,
-      value: lossEvents,
-      threshold: VALIDITY.minLossEvents,
+      code: 'bandwidth-limited',
+      severity: 'invalid',
+      subject: 'closed-form',
+      message: `closed forms assume a loss-limited flow with a given loss rate; here ${why}`,
+      value: share,
+      threshold: VALIDITY.bandwidthShare,
     });
   }
   return flags;
+}
+
+/** A window that sits at the receive buffer. */
+function receiverWindowFlags(packet: RunResult): ValidityFlag[] {
+  const rwnd = packet.spec.tcp.rcvBufBytes;
+  const rwndShare = timeShareAtLeast(packet, 0.95 * rwnd);
+  if (!(rwndShare > VALIDITY.rwndTimeShare)) return [];
+  return [{
+    code: 'receiver-window-limited',
+    severity: 'warn',
+    subject: 'fluid',
+    message: `receiver-window limited: cwnd is at the ${Math.round(rwnd / 1024)} KiB receive buffer ${pct(rwndShare)} of the time`,
+    value: rwndShare,
+    threshold: VALIDITY.rwndTimeShare,
+  }];
+}
+
+/** The theory module states each closed form's own validity (regime, packets per RTT, timeouts). */
+function closedFormFlags(closed: readonly ClosedFormPrediction[]): ValidityFlag[] {
+  return closed.flatMap((c) =>
+    c.validity.reasons.map((reason): ValidityFlag => ({
+      code: /receive-window/.test(reason) ? 'receiver-window-limited' : 'closed-form-not-applicable',
+      severity: 'invalid',
+      subject: 'closed-form',
+      message: `${c.title}: ${reason}`,
+    })),
+  );
+}
+
+/** Too few loss reactions: means shaped by the first slow start. */
+function fewLossEventsFlags(packet: RunResult): ValidityFlag[] {
+  const lossEvents = packet.summary.timeouts + packet.summary.fastRecoveries;
+  if (!(lossEvents < VALIDITY.minLossEvents)) return [];
+  return [{
+    code: 'few-loss-events',
+    severity: 'warn',
+    subject: 'comparison',
+    message: `only ${lossEvents} loss reactions in the run: the means are shaped by the first slow start (run longer)`,
+    value: lossEvents,
+    threshold: VALIDITY.minLossEvents,
+  }];
+}
+
+/** Flags for one packet/fluid pair. The packet run is the witness of what the network did. */
+export function validityFlags(packet: RunResult, fluid: RunResult, closed: readonly ClosedFormPrediction[]): ValidityFlag[] {
+  const failed = failedRunFlags(packet, fluid);
+  if (packet.status === 'failed') return failed;
+  return [
+    ...failed,
+    ...timeoutFlags(packet),
+    ...fewPacketsFlags(packet),
+    ...bandwidthFlags(packet, closed),
+    ...receiverWindowFlags(packet),
+    ...closedFormFlags(closed),
+    ...fewLossEventsFlags(packet),
+  ];
 }

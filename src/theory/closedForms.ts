@@ -97,6 +97,154 @@ interface FormulaOutcome {
   modelsLink?: boolean;
 }
 
+/** What every formula of one scenario reads: flow 0's path, the loss rate and the caps (see {@link closedForms}). */
+interface FormulaContext {
+  s: Scenario;
+  /** Random loss rate of the bottleneck. */
+  p: number;
+  /** Base RTT, s. */
+  R: number;
+  b: number;
+  /** PFTK's T0, s. */
+  T0: number;
+  /** Receive window, segments. */
+  wmax: number;
+  /** Flow 0's max-min fair share of the tightest link, packets/s. */
+  shareRate: number;
+  /** The tightest queue's packets per flow. */
+  queuePerFlow: number;
+  /** What the path holds in flight for this flow, segments (with the cap slack). */
+  holdSeg: number;
+  /** The figures every note opens with. */
+  common: string;
+}
+
+function formulaContext(s: Scenario): FormulaContext {
+  const path = flowPath(s, 0);
+  const p = s.bottleneck.loss.rate;
+  const R = path.baseRttS;
+  const b = effectiveB(s);
+  const n = s.flows.length;
+  const shareRate = path.fairShareBps / packetBits(s);
+  // What the path holds in flight for this flow: its share of the link over the base RTT and of the tightest queue.
+  const q = sharedQueue(s);
+  const holdSeg = (shareRate * R + q.queuePackets / n) * (1 + CLOSED_FORM_VALIDITY.capSlack);
+  return {
+    s, p, R, b, T0: steadyRtoS(s, R), wmax: s.tcp.rcvBufBytes / s.mssBytes, shareRate,
+    queuePerFlow: q.queuePackets / n, holdSeg, common: `p = ${p}, RTT = ${R.toFixed(4)} s, b = ${b}`,
+  };
+}
+
+const NO_LOSS_NOTE = 'no random loss (p = 0): the formula needs a loss rate';
+
+/** A formula's window capped by the receive window, by what the path holds and by the fair share; the regime that set it. */
+function capOutcome(ctx: FormulaContext, f: FormulaOutcome & { windowSeg: number }): { w: number; rate: number; regime: ClosedFormRegime; reasons: string[] } {
+  const { wmax, holdSeg, shareRate } = ctx;
+  const reasons: string[] = [];
+  let regime: ClosedFormRegime = 'loss-limited';
+  let w = f.windowSeg;
+  if (w > wmax) {
+    w = wmax;
+    regime = 'rwnd-limited';
+    if (!f.modelsTimeouts) reasons.push(`receive-window limited: the formula's ${f.windowSeg.toFixed(0)} segments exceed the receive window of ${Math.floor(wmax)}`);
+  }
+  if (w > holdSeg) {
+    w = holdSeg;
+    regime = 'link-limited';
+  }
+  let rate = w / f.rttS;
+  if (rate > shareRate * (1 + CLOSED_FORM_VALIDITY.capSlack)) {
+    rate = shareRate;
+    regime = 'link-limited';
+  }
+  if (regime === 'link-limited' && !f.modelsLink) {
+    reasons.push(`link-limited: the formula's ${(f.windowSeg / f.rttS).toFixed(0)} packets/s exceed the flow's share of the tightest link (${shareRate.toFixed(0)} packets/s), so the link, not loss, sets the rate`);
+  }
+  return { w, rate, regime, reasons };
+}
+
+/** The assumptions a formula without a timeout term makes at window `w`, one reason per failed one. */
+function assumptionReasons(ctx: FormulaContext, w: number, timeoutTimeShare: number): string[] {
+  const { s, p } = ctx;
+  const reasons: string[] = [];
+  if (w < CLOSED_FORM_VALIDITY.minPacketsPerRtt) {
+    reasons.push(`only ${w.toFixed(1)} packets per RTT (< ${CLOSED_FORM_VALIDITY.minPacketsPerRtt}): too few for three duplicate ACKs`);
+  }
+  if (w * p > CLOSED_FORM_VALIDITY.maxLossesPerWindow) {
+    reasons.push(`${(w * p).toFixed(1)} losses per window on average (> ${CLOSED_FORM_VALIDITY.maxLossesPerWindow}): a recovery every round, which the formula's cycle between losses does not have`);
+  }
+  if (timeoutTimeShare > CLOSED_FORM_VALIDITY.maxTimeoutTimeShare) {
+    reasons.push(`timeouts take ${(100 * timeoutTimeShare).toFixed(0)}% of the time (PFTK's time budget, ${s.tcp.sack ? 'a timeout per lost retransmission with SACK' : 'Reno\'s timeout probability'}; > ${100 * CLOSED_FORM_VALIDITY.maxTimeoutTimeShare}%), which the formula leaves out`);
+  }
+  return reasons;
+}
+
+/** One formula's outcome as a prediction: capped, its goodput, its validity. */
+function predict(ctx: FormulaContext, formula: ClosedFormId, title: string, appliesTo: readonly Variant[], f: FormulaOutcome): ClosedFormPrediction {
+  const { s, p, R, b, T0 } = ctx;
+  if (f.windowSeg === null || !(p > 0)) {
+    return {
+      formula, title, appliesTo, cwndSegments: null, goodputBps: null, note: NO_LOSS_NOTE,
+      validity: { regime: 'no-loss', valid: false, reasons: [NO_LOSS_NOTE], rawCwndSegments: null, packetsPerRtt: null, timeoutProbability: null, timeoutTimeShare: null },
+    };
+  }
+  const { w, rate, regime, reasons } = capOutcome(ctx, { ...f, windowSeg: f.windowSeg });
+  // With SACK a loss ends in a timeout only when its retransmission is lost too (p); without it,
+  // PFTK's Reno estimate (a loss among the last segments of a window, or several in one).
+  const timeoutProbability = s.tcp.sack ? Math.min(1, p) : pftkTimeoutProbability(p, w);
+  const timeoutTimeShare = pftkTimeoutTimeShare(p, R, b, T0, w, timeoutProbability);
+  if (!f.modelsTimeouts) reasons.push(...assumptionReasons(ctx, w, timeoutTimeShare));
+  const capped = regime === 'loss-limited' ? '' : `; ${regime}`;
+  return {
+    formula, title, appliesTo,
+    cwndSegments: w,
+    goodputBps: rate * (1 - p) * packetBits(s) * payloadFraction(s),
+    note: `${f.note}${capped}`,
+    validity: { regime, valid: reasons.length === 0, reasons, rawCwndSegments: f.windowSeg, packetsPerRtt: w, timeoutProbability, timeoutTimeShare },
+  };
+}
+
+/** The loss-rate formulas (title and outcome) by id, in the order a report lists them; null without loss. */
+function formulaOutcomes(ctx: FormulaContext, ccParams: Scenario['ccParams']): Partial<Record<ClosedFormId, () => { title: string; outcome: FormulaOutcome }>> {
+  const { p, R, b, T0, wmax, shareRate, queuePerFlow, common } = ctx;
+  const has = p > 0;
+  return {
+    mathis: () => ({ title: 'Mathis et al. 1997, sqrt(3/(2bp))', outcome: { windowSeg: has ? mathisWindow(p, b) : null, rttS: R, note: `${common}; periodic loss, no timeouts`, modelsTimeouts: false } }),
+    'pftk-full': () => ({
+      title: 'Padhye et al. 2000, full model',
+      outcome: { windowSeg: has ? pftkFull(p, R, b, T0, wmax) * R : null, rttS: R, note: `${common}, T0 = ${T0.toFixed(3)} s, Wmax = ${Math.round(wmax)}; Reno with timeouts`, modelsTimeouts: true },
+    }),
+    'pftk-approx': () => ({
+      title: 'Padhye et al. 1998, approximation',
+      outcome: { windowSeg: has ? pftkApprox(p, R, b, T0, wmax) * R : null, rttS: R, note: `${common}, T0 = ${T0.toFixed(3)} s`, modelsTimeouts: true },
+    }),
+    tahoe: () => ({ title: 'Tahoe sawtooth (periodic loss, slow start to W/2)', outcome: { windowSeg: has ? tahoeWindow(p, b) : null, rttS: R, note: `${common}; derived like Mathis et al.`, modelsTimeouts: false } }),
+    cubic: () => {
+      // The knobs' defaults come from CUBIC's own param specs (src/cc/cubic.ts), their one home.
+      const { c, beta } = validateCcParams('cubic', ccParams) as { c: number; beta: number };
+      const resp = has ? cubicResponseWindow(p, R, c, beta) : null;
+      const region = has && cubicAvgWindow(p, R, c, beta) < resp! ? 'Reno-friendly region' : 'cubic region';
+      return { title: 'CUBIC response function, RFC 9438 §5', outcome: { windowSeg: resp, rttS: R, note: `${common}, C = ${c}, beta = ${beta}; ${region}`, modelsTimeouts: false } };
+    },
+    westwood: () => {
+      const eq = has ? westwoodEquilibrium(p, R, shareRate, queuePerFlow / shareRate) : null;
+      return {
+        title: 'Westwood+ fluid equilibrium',
+        outcome: {
+          windowSeg: eq ? eq.window : null,
+          rttS: eq ? R + eq.tqS : R,
+          note: eq ? `${common}; standing queue Tq* = ${eq.tqS.toFixed(4)} s fills the link (filter lag not modelled)` : '',
+          modelsTimeouts: false,
+          modelsLink: true,
+        },
+      };
+    },
+  };
+}
+
+/** The order predictions are listed in (a report's tables follow it). */
+const FORMULA_ORDER: readonly ClosedFormId[] = ['mathis', 'pftk-full', 'pftk-approx', 'tahoe', 'cubic', 'westwood'];
+
 /**
  * Every closed form that applies to flow 0's congestion control, on flow 0's path: base RTT R (propagation
  * plus serialisation, queue empty: the loss-limited regime), random loss rate p of the bottleneck,
@@ -107,110 +255,18 @@ interface FormulaOutcome {
  * With p = 0 the formulas have no answer (loss comes from the queue alone): values are null.
  */
 export function closedForms(s: Scenario): ClosedFormPrediction[] {
-  const path = flowPath(s, 0);
-  const p = s.bottleneck.loss.rate;
-  const R = path.baseRttS;
-  const b = effectiveB(s);
-  const T0 = steadyRtoS(s, R);
-  const wmax = s.tcp.rcvBufBytes / s.mssBytes;
-  const n = s.flows.length;
-  const shareRate = path.fairShareBps / packetBits(s);
-  // What the path holds in flight for this flow: its share of the link over the base RTT and of the tightest queue.
-  const q = sharedQueue(s);
-  const holdSeg = (shareRate * R + q.queuePackets / n) * (1 + CLOSED_FORM_VALIDITY.capSlack);
-  const common = `p = ${p}, RTT = ${R.toFixed(4)} s, b = ${b}`;
-  const out: ClosedFormPrediction[] = [];
-
-  const add = (formula: ClosedFormId, title: string, appliesTo: readonly Variant[], f: FormulaOutcome): void => {
-    if (f.windowSeg === null || !(p > 0)) {
-      out.push({
-        formula, title, appliesTo, cwndSegments: null, goodputBps: null, note: 'no random loss (p = 0): the formula needs a loss rate',
-        validity: { regime: 'no-loss', valid: false, reasons: ['no random loss (p = 0): the formula needs a loss rate'], rawCwndSegments: null, packetsPerRtt: null, timeoutProbability: null, timeoutTimeShare: null },
-      });
-      return;
-    }
-    const reasons: string[] = [];
-    let regime: ClosedFormRegime = 'loss-limited';
-    let w = f.windowSeg;
-    if (w > wmax) {
-      w = wmax;
-      regime = 'rwnd-limited';
-      if (!f.modelsTimeouts) reasons.push(`receive-window limited: the formula's ${f.windowSeg.toFixed(0)} segments exceed the receive window of ${Math.floor(wmax)}`);
-    }
-    if (w > holdSeg) {
-      w = holdSeg;
-      regime = 'link-limited';
-    }
-    let rate = w / f.rttS;
-    if (rate > shareRate * (1 + CLOSED_FORM_VALIDITY.capSlack)) {
-      rate = shareRate;
-      regime = 'link-limited';
-    }
-    if (regime === 'link-limited' && !f.modelsLink) {
-      reasons.push(`link-limited: the formula's ${(f.windowSeg / f.rttS).toFixed(0)} packets/s exceed the flow's share of the tightest link (${shareRate.toFixed(0)} packets/s), so the link, not loss, sets the rate`);
-    }
-    // With SACK a loss ends in a timeout only when its retransmission is lost too (p); without it,
-    // PFTK's Reno estimate (a loss among the last segments of a window, or several in one).
-    const timeoutProbability = s.tcp.sack ? Math.min(1, p) : pftkTimeoutProbability(p, w);
-    const timeoutTimeShare = pftkTimeoutTimeShare(p, R, b, T0, w, timeoutProbability);
-    if (!f.modelsTimeouts) {
-      if (w < CLOSED_FORM_VALIDITY.minPacketsPerRtt) {
-        reasons.push(`only ${w.toFixed(1)} packets per RTT (< ${CLOSED_FORM_VALIDITY.minPacketsPerRtt}): too few for three duplicate ACKs`);
-      }
-      if (w * p > CLOSED_FORM_VALIDITY.maxLossesPerWindow) {
-        reasons.push(`${(w * p).toFixed(1)} losses per window on average (> ${CLOSED_FORM_VALIDITY.maxLossesPerWindow}): a recovery every round, which the formula's cycle between losses does not have`);
-      }
-      if (timeoutTimeShare > CLOSED_FORM_VALIDITY.maxTimeoutTimeShare) {
-        reasons.push(`timeouts take ${(100 * timeoutTimeShare).toFixed(0)}% of the time (PFTK's time budget, ${s.tcp.sack ? 'a timeout per lost retransmission with SACK' : 'Reno\'s timeout probability'}; > ${100 * CLOSED_FORM_VALIDITY.maxTimeoutTimeShare}%), which the formula leaves out`);
-      }
-    }
-    const capped = regime === 'loss-limited' ? '' : `; ${regime}`;
-    out.push({
-      formula, title, appliesTo,
-      cwndSegments: w,
-      goodputBps: rate * (1 - p) * packetBits(s) * payloadFraction(s),
-      note: `${f.note}${capped}`,
-      validity: { regime, valid: reasons.length === 0, reasons, rawCwndSegments: f.windowSeg, packetsPerRtt: w, timeoutProbability, timeoutTimeShare },
-    });
-  };
-
+  const ctx = formulaContext(s);
   const { variant: v, ccParams } = flowCc(s, 0);
-  const has = p > 0;
   // Which formulas describe which variants is the registry's fact (src/variants.ts).
   const forms: readonly ClosedFormId[] = VARIANT_FACTS[v].closedForms;
   const appliesTo = (id: ClosedFormId): Variant[] => VARIANTS.filter((x) => VARIANT_FACTS[x].closedForms.includes(id));
-  if (forms.includes('mathis')) {
-    add('mathis', 'Mathis et al. 1997, sqrt(3/(2bp))', appliesTo('mathis'), { windowSeg: has ? mathisWindow(p, b) : null, rttS: R, note: `${common}; periodic loss, no timeouts`, modelsTimeouts: false });
-  }
-  if (forms.includes('pftk-full')) {
-    add('pftk-full', 'Padhye et al. 2000, full model', appliesTo('pftk-full'), {
-      windowSeg: has ? pftkFull(p, R, b, T0, wmax) * R : null, rttS: R, note: `${common}, T0 = ${T0.toFixed(3)} s, Wmax = ${Math.round(wmax)}; Reno with timeouts`, modelsTimeouts: true,
-    });
-  }
-  if (forms.includes('pftk-approx')) {
-    add('pftk-approx', 'Padhye et al. 1998, approximation', appliesTo('pftk-approx'), {
-      windowSeg: has ? pftkApprox(p, R, b, T0, wmax) * R : null, rttS: R, note: `${common}, T0 = ${T0.toFixed(3)} s`, modelsTimeouts: true,
-    });
-  }
-  if (forms.includes('tahoe')) {
-    add('tahoe', 'Tahoe sawtooth (periodic loss, slow start to W/2)', appliesTo('tahoe'), { windowSeg: has ? tahoeWindow(p, b) : null, rttS: R, note: `${common}; derived like Mathis et al.`, modelsTimeouts: false });
-  }
-  if (forms.includes('cubic')) {
-    // The knobs' defaults come from CUBIC's own param specs (src/cc/cubic.ts), their one home.
-    const { c, beta } = validateCcParams('cubic', ccParams) as { c: number; beta: number };
-    const resp = has ? cubicResponseWindow(p, R, c, beta) : null;
-    const region = has && cubicAvgWindow(p, R, c, beta) < resp! ? 'Reno-friendly region' : 'cubic region';
-    add('cubic', 'CUBIC response function, RFC 9438 §5', appliesTo('cubic'), { windowSeg: resp, rttS: R, note: `${common}, C = ${c}, beta = ${beta}; ${region}`, modelsTimeouts: false });
-  }
-  if (forms.includes('westwood')) {
-    const eq = has ? westwoodEquilibrium(p, R, shareRate, q.queuePackets / n / shareRate) : null;
-    add('westwood', 'Westwood+ fluid equilibrium', appliesTo('westwood'), {
-      windowSeg: eq ? eq.window : null,
-      rttS: eq ? R + eq.tqS : R,
-      note: eq ? `${common}; standing queue Tq* = ${eq.tqS.toFixed(4)} s fills the link (filter lag not modelled)` : '',
-      modelsTimeouts: false,
-      modelsLink: true,
-    });
+  const outcomes = formulaOutcomes(ctx, ccParams);
+  const out: ClosedFormPrediction[] = [];
+  for (const id of FORMULA_ORDER) {
+    const formula = outcomes[id];
+    if (!forms.includes(id) || !formula) continue;
+    const { title, outcome } = formula();
+    out.push(predict(ctx, id, title, appliesTo(id), outcome));
   }
   return out;
 }
