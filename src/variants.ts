@@ -31,7 +31,7 @@ export interface Elasticity {
  * The closed forms cclab evaluates (src/theory/closedForms.ts computes them); named here, where each
  * variant lists the ones that describe it, so the variant table needs nothing from theory above it.
  */
-export type ClosedFormId = 'mathis' | 'pftk-full' | 'pftk-approx' | 'cubic' | 'westwood' | 'tahoe';
+export type ClosedFormId = 'mathis' | 'pftk-full' | 'pftk-approx' | 'cubic' | 'westwood' | 'tahoe' | 'bbr-steady' | 'ware-extended' | 'ware-simple';
 
 /** Loss recovery styles of the packet sender without SACK (see {@link VariantFacts.recovery}). */
 export type Recovery = 'none' | 'reno' | 'newreno';
@@ -39,6 +39,12 @@ export type Recovery = 'none' | 'reno' | 'newreno';
 export interface VariantFacts {
   /** Short name for tables, legends and headings. */
   title: string;
+  /**
+   * 'window': a loss-based window (ssthresh and per-ACK growth; the packet sender runs the loss
+   * response); 'rate': a rate-based algorithm that sets cwnd and pacing rate from rate samples (the
+   * congControl hook, src/cc/types.ts). A test checks it against the algorithm.
+   */
+  control: 'window' | 'rate';
   /**
    * How congestion avoidance counts ACKs in the packet engine: 'segments' grows by acknowledged
    * segments (Linux tcp_cong_avoid_ai), so delayed ACKs do not slow it (b = 1 in the formulas);
@@ -83,11 +89,12 @@ const RENO_FORMS: readonly ClosedFormId[] = ['pftk-full', 'mathis', 'pftk-approx
  * function W ∝ (RTT / p)^(3/4), G = W / RTT ∝ p^(-3/4) RTT^(-1/4) (RFC 9438 §5.1, cubic region).
  */
 export const VARIANT_FACTS: Readonly<Record<Variant, VariantFacts>> = {
-  tahoe: { title: 'Tahoe', counting: 'acks', recovery: 'none', closedForms: ['tahoe'], elasticity: MATHIS, engines: BOTH },
-  reno: { title: 'Reno', counting: 'segments', recovery: 'newreno', recoveryParam: 'partialAcks', closedForms: RENO_FORMS, elasticity: MATHIS, engines: BOTH },
-  newreno: { title: 'NewReno', counting: 'acks', recovery: 'newreno', closedForms: RENO_FORMS, elasticity: MATHIS, engines: BOTH },
+  tahoe: { title: 'Tahoe', control: 'window', counting: 'acks', recovery: 'none', closedForms: ['tahoe'], elasticity: MATHIS, engines: BOTH },
+  reno: { title: 'Reno', control: 'window', counting: 'segments', recovery: 'newreno', recoveryParam: 'partialAcks', closedForms: RENO_FORMS, elasticity: MATHIS, engines: BOTH },
+  newreno: { title: 'NewReno', control: 'window', counting: 'acks', recovery: 'newreno', closedForms: RENO_FORMS, elasticity: MATHIS, engines: BOTH },
   westwood: {
     title: 'Westwood+',
+    control: 'window',
     counting: 'acks',
     countingParam: 'segmentCounting',
     recovery: 'newreno',
@@ -97,6 +104,7 @@ export const VARIANT_FACTS: Readonly<Record<Variant, VariantFacts>> = {
   },
   cubic: {
     title: 'CUBIC',
+    control: 'window',
     counting: 'segments',
     recovery: 'newreno',
     closedForms: ['cubic'],
@@ -106,12 +114,14 @@ export const VARIANT_FACTS: Readonly<Record<Variant, VariantFacts>> = {
   // DCTCP grows and meets loss as Reno (RFC 8257 3.5), so Reno's square-root law holds on a line
   // without marks; the loss formulas are not listed because DCTCP runs on a marking queue, where the
   // window follows the marks (Alizadeh et al. 2010/2011), which no closed form here describes.
-  dctcp: { title: 'DCTCP', counting: 'segments', recovery: 'newreno', closedForms: [], elasticity: MATHIS, engines: ['packet'] },
+  dctcp: { title: 'DCTCP', control: 'window', counting: 'segments', recovery: 'newreno', closedForms: [], elasticity: MATHIS, engines: ['packet'] },
   bbr: {
     title: 'BBR',
+    control: 'rate',
     counting: 'segments',
     recovery: 'newreno',
-    closedForms: [],
+    // One flow alone: its steady state from the gain cycle; against loss-based flows: Ware et al. 2019.
+    closedForms: ['bbr-steady', 'ware-extended', 'ware-simple'],
     // Rate-based: the bandwidth estimate ignores random loss below the long-term sampler's 20%
     // threshold, and goodput is the bottleneck's share whatever the RTT (Cardwell et al. 2016).
     elasticity: { loss: 0, rtt: 0, source: 'BBR: delivery-rate model, loss- and RTT-independent below ~20% loss (Cardwell et al. 2016)' },
@@ -119,8 +129,11 @@ export const VARIANT_FACTS: Readonly<Record<Variant, VariantFacts>> = {
   },
   bbr3: {
     title: 'BBRv3',
+    control: 'rate',
     counting: 'segments',
     recovery: 'newreno',
+    // No closed form of BBRv3 is published: Ware's and Scherrer's models diverge from it (Sarpkaya et
+    // al., IFIP Networking 2025), so none is listed rather than BBRv1's.
     closedForms: [],
     // Rate-based with a loss bound: random loss below the 2% LossThresh leaves the bandwidth model
     // alone (draft-ietf-ccwg-bbr 5.5.9), and goodput is the path's rate whatever the RTT.

@@ -121,7 +121,8 @@ function bandwidthFlags(packet: RunResult, closed: readonly ClosedFormPrediction
       ? `goodput is ${pct(share)} of the path's payload capacity (${(capacity / 1e6).toPrecision(3)} Mbit/s)`
       : `most losses are queue overflows (${s.drops.queue} vs ${s.drops.random} random drops), so the window sets the loss rate`;
   const flags: ValidityFlag[] = [{ code: 'bandwidth-limited', severity: 'warn', subject: 'fluid', message: `bandwidth limited: ${why}`, value: share, threshold: VALIDITY.bandwidthShare }];
-  if (closed.length > 0) {
+  // BBR's closed forms model the link itself (src/theory/bbrClosedForms.ts): only the loss-rate formulas are out of their regime.
+  if (closed.some((c) => c.bbr === undefined)) {
     flags.push({
       code: 'bandwidth-limited',
       severity: 'invalid',

@@ -3,6 +3,7 @@ import { flowCc } from '../scenario/flowCc.js';
 import { flowPath, packetBits, payloadFraction, sharedQueue } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
 import { countsSegments, VARIANT_FACTS, VARIANTS, type ClosedFormId, type Variant } from '../variants.js';
+import { bbrClosedForms } from './bbrClosedForms.js';
 import {
   cubicAvgWindow,
   cubicResponseWindow,
@@ -53,6 +54,22 @@ export interface ClosedFormPrediction {
   goodputBps: number | null;
   note: string;
   validity: ClosedFormValidity;
+  /** The BBR closed forms' own figures (src/theory/bbrClosedForms.ts); absent for the loss-rate formulas. */
+  bbr?: BbrClosedFormFigures;
+}
+
+/** What a BBR closed form predicts beyond a window and a goodput. */
+export interface BbrClosedFormFigures {
+  /** The BBR flows' aggregate share of the link against loss-based flows (Ware et al.); null for the steady state. */
+  share: number | null;
+  /** Mean standing queue at the bottleneck, packets, and its delay, s. */
+  meanQueuePackets: number;
+  meanQueueDelayS: number;
+  /** Share of packets the bottleneck drops (null where the form has no loss figure). */
+  lossRate: number | null;
+  bbrFlows: number;
+  /** The form's operating regime in words: pacing-limited, buffer-overflow, cwnd-limited, cap-limited, whole link. */
+  regime: string;
 }
 
 /** Thresholds of the closed forms' validity (as src/compare/validity.ts's for the fluid models). */
@@ -268,5 +285,7 @@ export function closedForms(s: Scenario): ClosedFormPrediction[] {
     const { title, outcome } = formula();
     out.push(predict(ctx, id, title, appliesTo(id), outcome));
   }
+  // BBR's forms read the path and the flow mix, not a loss rate (src/theory/bbrClosedForms.ts).
+  out.push(...bbrClosedForms(s));
   return out;
 }

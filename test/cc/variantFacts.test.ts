@@ -42,6 +42,10 @@ describe('variant registry (src/variants.ts)', () => {
     },
   );
 
+  it.each([...VARIANTS])("%s: 'control' says whether the algorithm sets cwnd and pacing itself (the congControl hook)", (v) => {
+    expect(VARIANT_FACTS[v].control).toBe(createCongestionControl(v).congControl === undefined ? 'window' : 'rate');
+  });
+
   it("fluid models' copies of an algorithm's knobs have its defaults and admit its whole range", () => {
     let shared = 0;
     for (const v of VARIANTS.filter((x) => hasEngine(x, 'fluid'))) {
