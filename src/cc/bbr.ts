@@ -27,71 +27,19 @@
  * time is at most one slot away, so in-network = in-flight, as ns-3 takes it), and is_ack_delayed.
  */
 import { rngStream, type Uniform } from '../engine/rng.js';
-import type { CaState, CcEnvironment, CongestionControl, CongestionControlFactory, LossKind, ParamSpec, RateConnection, RateSample, TcpState } from './types.js';
+import type { CaState, CcEnvironment, CongestionControl, CongestionControlFactory, LossKind, RateConnection, RateSample, TcpState } from './types.js';
+import { BbrAckAggregation } from './bbr-ack-aggregation.js';
+import { BbrLongTermSampler, LT_EXPIRED, LT_POLICER_FOUND, RTO_LOSS_SAMPLE } from './bbr-long-term.js';
+import { CA_ORDER, setCwnd } from './bbr-cwnd.js';
+import { BBR_CYCLE_LEN, BBR_PARAMS, INIT_CWND_SEGMENTS, tsoSegsGoal } from './bbr-params.js';
+import { updateMinRtt } from './bbr-probe-rtt.js';
 import { WindowedFilter } from './windowedFilter.js';
+
+export { BBR_CYCLE_LEN, BBR_PARAMS } from './bbr-params.js';
 
 export type BbrMode = 'startup' | 'drain' | 'probe_bw' | 'probe_rtt';
 
-/** Phases of the PROBE_BW gain cycle (Linux CYCLE_LEN). */
-export const BBR_CYCLE_LEN = 8;
-/** Linux TCP_INIT_CWND: cwnd cap before any RTT sample, and slow start below it. */
-const INIT_CWND_SEGMENTS = 10;
-/** Linux sk_pacing_shift: TSO autosizing aims at 1/2^10 s (~1 ms) of data per burst. */
-const PACING_SHIFT = 10;
-/** GSO_MAX_SIZE - 1 - MAX_TCP_HEADER (x86-64): the largest TSO burst, bytes. */
-const GSO_MAX_BYTES = 65536 - 1 - 320;
-/** bbr_min_tso_rate: below 1.2 Mbit/s one-segment bursts. */
-const MIN_TSO_RATE_BPS = 1.2e6;
-/** Linux bbr_ack_epoch_acked_reset_thresh, in segments. */
-const ACK_EPOCH_RESET_SEGMENTS = 1 << 20;
-
-const CA_ORDER: Readonly<Record<CaState, number>> = { open: 0, disorder: 1, cwr: 2, recovery: 3, loss: 4 };
-
-export const BBR_PARAMS: readonly ParamSpec[] = [
-  { name: 'highGain', doc: 'STARTUP pacing and cwnd gain, 2/ln 2 (Linux 739/256 in fixed point, ns-3 HighGain 2.89)', unit: 'ratio', default: 2 / Math.LN2, min: 1.01, max: 10 },
-  { name: 'drainGain', doc: 'DRAIN pacing gain, 1/high gain (Linux bbr_drain_gain)', unit: 'ratio', default: Math.LN2 / 2, min: 0.01, max: 1 },
-  { name: 'cwndGain', doc: 'PROBE_BW cwnd gain (Linux bbr_cwnd_gain)', unit: 'ratio', default: 2, min: 0.1, max: 10 },
-  { name: 'probeUpGain', doc: 'PROBE_BW phase 0 pacing gain, probing for more bandwidth (Linux bbr_pacing_gain[0])', unit: 'ratio', default: 1.25, min: 1, max: 4 },
-  { name: 'probeDownGain', doc: 'PROBE_BW phase 1 pacing gain, draining the probe\'s queue (Linux bbr_pacing_gain[1])', unit: 'ratio', default: 0.75, min: 0.01, max: 1 },
-  { name: 'cycleRand', doc: 'PROBE_BW starts at phase 8 - 1 - U{0..cycleRand-1} + 1: Linux 7 (never the 0.75 phase), ns-3 6', unit: 'count', default: 7, min: 1, max: 7 },
-  { name: 'bwWindowRounds', doc: 'Max-bandwidth filter window, packet-timed rounds (Linux bbr_bw_rtts = CYCLE_LEN + 2)', unit: 'count', default: 10, min: 1, max: 1000 },
-  { name: 'minRttWindowS', doc: 'Min-RTT filter window; PROBE_RTT when the estimate is this old (Linux bbr_min_rtt_win_sec)', unit: 's', default: 10, min: 0.01, max: 3600 },
-  { name: 'probeRttS', doc: 'Least time at the minimum cwnd in PROBE_RTT (Linux bbr_probe_rtt_mode_ms); 0: never PROBE_RTT', unit: 's', default: 0.2, min: 0, max: 10 },
-  { name: 'minCwndSegments', doc: 'Smallest cwnd, and PROBE_RTT\'s cwnd (Linux bbr_cwnd_min_target)', unit: 'segments', default: 4, min: 1, max: 100 },
-  { name: 'fullBwThresh', doc: 'Full-pipe rule: growth of the max bw that counts as still growing (Linux bbr_full_bw_thresh)', unit: 'ratio', default: 1.25, min: 1.001, max: 4 },
-  { name: 'fullBwRounds', doc: 'Full-pipe rule: rounds without that growth before STARTUP ends (Linux bbr_full_bw_cnt)', unit: 'count', default: 3, min: 1, max: 100 },
-  { name: 'pacingMarginPercent', doc: 'Pace this much below the estimated bandwidth (Linux bbr_pacing_margin_percent)', unit: '%', default: 1, min: 0, max: 50 },
-  { name: 'extraAckedGain', doc: 'Gain on the ACK-aggregation allowance added to cwnd (Linux bbr_extra_acked_gain); 0: none', unit: 'ratio', default: 1, min: 0, max: 10 },
-  { name: 'extraAckedWindowRounds', doc: 'ACK-aggregation filter window, rounds (Linux bbr_extra_acked_win_rtts)', unit: 'count', default: 5, min: 1, max: 31 },
-  { name: 'extraAckedMaxS', doc: 'ACK-aggregation allowance at most bw x this (Linux bbr_extra_acked_max_us)', unit: 's', default: 0.1, min: 0, max: 10 },
-  { name: 'longTermSampling', doc: 'Long-term (policer) bandwidth sampling (Linux bbr_lt_bw_sampling): 1 on, 0 off (ns-3 TcpBbr has none)', unit: 'flag', default: 1, min: 0, max: 1 },
-  { name: 'ltIntervalMinRounds', doc: 'Long-term sampling: shortest interval, rounds (Linux bbr_lt_intvl_min_rtts)', unit: 'count', default: 4, min: 1, max: 100 },
-  { name: 'ltLossThresh', doc: 'Long-term sampling: lost/delivered above which an interval is lossy (Linux bbr_lt_loss_thresh 50/256)', unit: 'ratio', default: 50 / 256, min: 0.001, max: 1 },
-  { name: 'ltBwRatio', doc: 'Long-term sampling: two intervals\' bw within this ratio are consistent (Linux bbr_lt_bw_ratio 1/8)', unit: 'ratio', default: 1 / 8, min: 0, max: 1 },
-  { name: 'ltBwDiffBps', doc: 'Long-term sampling: ...or within this difference (Linux bbr_lt_bw_diff, 4 kbit/s)', unit: 'bit/s', default: 4000, min: 0, max: 1e9 },
-  { name: 'ltBwMaxRounds', doc: 'Long-term sampling: rounds the policed rate is used before probing again (Linux bbr_lt_bw_max_rtts)', unit: 'count', default: 48, min: 1, max: 1000 },
-  { name: 'ns3SendQuantum', doc: 'Send quantum in the cwnd budget: 0 = Linux (3 TSO bursts of ~1 ms at the pacing rate, 2..127 segments), 1 = ns-3 (3 segments)', unit: 'flag', default: 0, min: 0, max: 1 },
-];
-
 type P = Readonly<Record<string, number>>;
-
-/** What bbr_set_state hands the long-term sampler at an RTO: one loss, nothing else. */
-const RTO_LOSS_SAMPLE: RateSample = {
-  deliveredBytes: 0,
-  intervalS: 0,
-  deliveryRateBps: 0,
-  sendIntervalS: 0,
-  ackIntervalS: 0,
-  rttS: -1,
-  isAppLimited: false,
-  isRetrans: false,
-  lostBytes: 1,
-  ackedSackedBytes: 0,
-  priorInFlightBytes: 0,
-  priorDeliveredBytes: 0,
-  txInFlightBytes: 0,
-  lostSinceTxBytes: 0,
-};
 
 /** One flow's BBR state (Linux struct bbr). Public fields are read by tests and traces. */
 export class Bbr implements CongestionControl {
@@ -112,9 +60,11 @@ export class Bbr implements CongestionControl {
   /** Packet-timed rounds so far (Linux rtt_cnt). */
   roundCount = 0;
   roundStart = false;
-  private nextRoundDeliveredBytes = 0;
+  /** conn.deliveredBytes at which the next packet-timed round starts (Linux next_rtt_delivered). */
+  nextRoundDeliveredBytes = 0;
   packetConservation = false;
-  private prevCaState: CaState = 'open';
+  /** The congestion state at the previous ACK (Linux prev_ca_state). */
+  prevCaState: CaState = 'open';
   priorCwndBytes = 0;
   fullBwReached = false;
   private fullBwBps = 0;
@@ -122,32 +72,41 @@ export class Bbr implements CongestionControl {
   cycleIndex = 0;
   private cycleStampS = 0;
   private hasSeenRtt = false;
-  // Long-term (policer) sampling (Linux lt_*).
-  ltUseBw = false;
-  ltBwBytesPerS = 0;
-  private ltIsSampling = false;
-  private ltRoundCount = 0;
-  private ltLastDeliveredBytes = 0;
-  private ltLastStampS = 0;
-  private ltLastLostBytes = 0;
-  // ACK aggregation (Linux ack_epoch_*, extra_acked[]).
-  private ackEpochStampS = 0;
-  private ackEpochAckedBytes = 0;
-  private readonly extraAckedBytes = [0, 0];
-  private extraAckedWinRounds = 0;
-  private extraAckedIdx = 0;
+  /** Long-term (policer) sampling (Linux lt_*; src/cc/bbr-long-term.ts). */
+  readonly longTerm: BbrLongTermSampler;
+  /** ACK-aggregation estimate (Linux ack_epoch_*, extra_acked[]; src/cc/bbr-ack-aggregation.ts). */
+  readonly ackAggregation: BbrAckAggregation;
   private readonly random: Uniform;
   /** The connection's delivery state (the sender's sampler; the same object on every call). */
   private conn: RateConnection | null = null;
 
   constructor(
-    private readonly p: P,
+    readonly p: P,
     env?: CcEnvironment,
   ) {
     this.pacingGain = p.highGain!;
     this.cwndGain = p.highGain!;
     this.bwFilter = new WindowedFilter('max', p.bwWindowRounds!, 0);
     this.random = rngStream(env?.seed ?? 0, `bbr:${env?.flow ?? 0}`);
+    this.longTerm = new BbrLongTermSampler({
+      ltIntervalMinRounds: p.ltIntervalMinRounds!,
+      ltLossThresh: p.ltLossThresh!,
+      ltBwRatio: p.ltBwRatio!,
+      ltBwDiffBps: p.ltBwDiffBps!,
+      ltBwMaxRounds: p.ltBwMaxRounds!,
+      pacingMarginPercent: p.pacingMarginPercent!,
+    });
+    this.ackAggregation = new BbrAckAggregation(p.extraAckedWindowRounds!);
+  }
+
+  /** A policer was found and its rate is in use (Linux lt_use_bw). */
+  get ltUseBw(): boolean {
+    return this.longTerm.useBw;
+  }
+
+  /** The long-term (policed) rate, bytes/s (Linux lt_bw). */
+  get ltBwBytesPerS(): number {
+    return this.longTerm.bwBytesPerS;
   }
 
   /** Windowed max bandwidth, bytes/s (bbr_max_bw). */
@@ -157,7 +116,7 @@ export class Bbr implements CongestionControl {
 
   /** The bandwidth BBR uses: the policed long-term rate when it found one, else the max (bbr_bw). */
   get bwBytesPerS(): number {
-    return this.ltUseBw ? this.ltBwBytesPerS : this.bwFilter.best;
+    return this.longTerm.useBw ? this.longTerm.bwBytesPerS : this.bwFilter.best;
   }
 
   /** bbr_init: ssthresh infinite, min RTT from the connection, the first pacing rate from cwnd / 1 ms. */
@@ -165,7 +124,7 @@ export class Bbr implements CongestionControl {
     tcb.ssthreshBytes = Infinity;
     this.minRttS = tcb.minRttS;
     this.minRttStampS = nowS;
-    this.ackEpochStampS = nowS;
+    this.ackAggregation.start(nowS);
     this.enterStartup();
     this.initPacingRate(tcb);
   }
@@ -206,7 +165,7 @@ export class Bbr implements CongestionControl {
         this.cwndGain = p.highGain!;
         break;
       case 'probe_bw':
-        this.pacingGain = this.ltUseBw ? 1 : this.cycleGain(this.cycleIndex);
+        this.pacingGain = this.longTerm.useBw ? 1 : this.cycleGain(this.cycleIndex);
         this.cwndGain = p.cwndGain!;
         break;
       case 'probe_rtt':
@@ -251,10 +210,10 @@ export class Bbr implements CongestionControl {
     if (this.mode === 'probe_bw' && this.isNextCyclePhase(tcb, rs, conn)) this.advanceCyclePhase(conn.deliveredTimeS);
     this.checkFullBwReached(rs);
     this.checkDrain(tcb, conn);
-    this.updateMinRtt(tcb, rs, conn, nowS);
+    updateMinRtt(this, tcb, rs, conn, nowS);
     this.updateGains();
     this.setPacingRate(tcb, this.bwBytesPerS, this.pacingGain);
-    this.setCwnd(tcb, rs, conn);
+    setCwnd(this, tcb, rs, conn);
   }
 
   private initPacingRate(tcb: TcpState): void {
@@ -298,32 +257,15 @@ export class Bbr implements CongestionControl {
   private updateAckAggregation(tcb: TcpState, rs: RateSample, conn: RateConnection): void {
     const p = this.p;
     if (p.extraAckedGain === 0 || rs.ackedSackedBytes <= 0 || rs.deliveredBytes < 0 || rs.intervalS <= 0) return;
-    if (this.roundStart) {
-      this.extraAckedWinRounds = Math.min(31, this.extraAckedWinRounds + 1);
-      if (this.extraAckedWinRounds >= p.extraAckedWindowRounds!) {
-        this.extraAckedWinRounds = 0;
-        this.extraAckedIdx = 1 - this.extraAckedIdx;
-        this.extraAckedBytes[this.extraAckedIdx] = 0;
-      }
-    }
-    let expected = this.bwBytesPerS * (conn.deliveredTimeS - this.ackEpochStampS);
-    const resetBytes = ACK_EPOCH_RESET_SEGMENTS * tcb.mssBytes;
-    if (this.ackEpochAckedBytes <= expected || this.ackEpochAckedBytes + rs.ackedSackedBytes >= resetBytes) {
-      this.ackEpochAckedBytes = 0;
-      this.ackEpochStampS = conn.deliveredTimeS;
-      expected = 0;
-    }
-    this.ackEpochAckedBytes = Math.min(resetBytes, this.ackEpochAckedBytes + rs.ackedSackedBytes);
-    const extra = Math.min(this.ackEpochAckedBytes - expected, tcb.cwndBytes);
-    if (extra > this.extraAckedBytes[this.extraAckedIdx]!) this.extraAckedBytes[this.extraAckedIdx] = extra;
+    this.ackAggregation.update(this.roundStart, this.bwBytesPerS, rs.ackedSackedBytes, conn.deliveredTimeS, tcb.mssBytes, tcb.cwndBytes);
   }
 
   /** bbr_ack_aggregation_cwnd. */
-  private ackAggregationCwnd(): number {
+  ackAggregationCwnd(): number {
     const p = this.p;
     if (p.extraAckedGain === 0 || !this.fullBwReached) return 0;
     const most = this.bwBytesPerS * p.extraAckedMaxS!;
-    return Math.min(p.extraAckedGain! * Math.max(this.extraAckedBytes[0]!, this.extraAckedBytes[1]!), most);
+    return Math.min(p.extraAckedGain! * this.ackAggregation.extraAckedMaxBytes, most);
   }
 
   /** bbr_is_next_cycle_phase. */
@@ -365,90 +307,10 @@ export class Bbr implements CongestionControl {
     if (this.mode === 'drain' && tcb.bytesInFlight <= this.inflightBytes(tcb, this.bwFilter.best, 1)) this.enterProbeBw(conn.deliveredTimeS);
   }
 
-  /** bbr_update_min_rtt: the 10 s min filter and PROBE_RTT. */
-  private updateMinRtt(tcb: TcpState, rs: RateSample, conn: RateConnection, nowS: number): void {
-    const p = this.p;
-    const expired = nowS > this.minRttStampS + p.minRttWindowS!;
-    if (rs.rttS >= 0 && (rs.rttS <= this.minRttS || expired)) {
-      this.minRttS = rs.rttS;
-      this.minRttStampS = nowS;
-    }
-    if (p.probeRttS! > 0 && expired && this.mode !== 'probe_rtt') {
-      this.enterProbeRtt();
-      this.saveCwnd(tcb);
-      this.probeRttDoneS = -1;
-    }
-    if (this.mode !== 'probe_rtt') return;
-    // Samples while inflight is held down would drag the estimate: mark them app-limited.
-    conn.appLimitedUntilBytes = conn.deliveredBytes + tcb.bytesInFlight || 1;
-    if (this.probeRttDoneS < 0 && tcb.bytesInFlight <= p.minCwndSegments! * tcb.mssBytes) {
-      this.probeRttDoneS = nowS + p.probeRttS!;
-      this.probeRttRoundDone = false;
-      this.nextRoundDeliveredBytes = conn.deliveredBytes;
-    } else if (this.probeRttDoneS >= 0) {
-      if (this.roundStart) this.probeRttRoundDone = true;
-      if (this.probeRttRoundDone && nowS > this.probeRttDoneS) this.exitProbeRtt(tcb, nowS);
-    }
-  }
-
-  /** bbr_check_probe_rtt_done: back to the mode the pipe calls for, cwnd restored. */
-  private exitProbeRtt(tcb: TcpState, nowS: number): void {
-    this.minRttStampS = nowS;
-    tcb.cwndBytes = Math.max(tcb.cwndBytes, this.priorCwndBytes);
-    if (this.fullBwReached) this.enterProbeBw(nowS);
-    else this.enterStartup();
-  }
-
   /** bbr_save_cwnd: the last good cwnd, for after recovery or PROBE_RTT. */
-  private saveCwnd(tcb: TcpState): void {
+  saveCwnd(tcb: TcpState): void {
     if (CA_ORDER[this.prevCaState] < CA_ORDER.recovery && this.mode !== 'probe_rtt') this.priorCwndBytes = tcb.cwndBytes;
     else this.priorCwndBytes = Math.max(this.priorCwndBytes, tcb.cwndBytes);
-  }
-
-  /** bbr_set_cwnd. */
-  private setCwnd(tcb: TcpState, rs: RateSample, conn: RateConnection): void {
-    const mss = tcb.mssBytes;
-    const acked = rs.ackedSackedBytes;
-    let cwnd = tcb.cwndBytes;
-    if (acked > 0) {
-      const conserving = this.recoverOrRestore(tcb, rs, conn);
-      cwnd = this.recoveryCwndBytes;
-      if (!conserving) {
-        let target = this.bdpBytes(tcb, this.bwBytesPerS, this.cwndGain) + this.ackAggregationCwnd();
-        target = this.quantizationBudget(tcb, target);
-        if (this.fullBwReached) cwnd = Math.min(cwnd + acked, target);
-        else if (cwnd < target || conn.deliveredBytes < INIT_CWND_SEGMENTS * mss) cwnd += acked;
-        cwnd = Math.max(cwnd, this.p.minCwndSegments! * mss);
-      }
-    }
-    if (this.mode === 'probe_rtt') cwnd = Math.min(cwnd, this.p.minCwndSegments! * mss);
-    tcb.cwndBytes = cwnd;
-  }
-
-  /** What recoverOrRestore sets cwnd to (a field, not a returned object: no allocation per ACK). */
-  private recoveryCwndBytes = 0;
-
-  /**
-   * bbr_set_cwnd_to_recover_or_restore: packet conservation in the first recovery round, restore
-   * after. Leaves the cwnd in recoveryCwndBytes; returns true while conserving packets.
-   */
-  private recoverOrRestore(tcb: TcpState, rs: RateSample, conn: RateConnection): boolean {
-    const state = tcb.caState;
-    const prev = this.prevCaState;
-    const acked = rs.ackedSackedBytes;
-    let cwnd = tcb.cwndBytes;
-    if (rs.lostBytes > 0) cwnd = Math.max(cwnd - rs.lostBytes, tcb.mssBytes);
-    if (state === 'recovery' && prev !== 'recovery') {
-      this.packetConservation = true;
-      this.nextRoundDeliveredBytes = conn.deliveredBytes; // the round starts now
-      cwnd = tcb.bytesInFlight + acked;
-    } else if (CA_ORDER[prev] >= CA_ORDER.recovery && CA_ORDER[state] < CA_ORDER.recovery) {
-      cwnd = Math.max(cwnd, this.priorCwndBytes);
-      this.packetConservation = false;
-    }
-    this.prevCaState = state;
-    this.recoveryCwndBytes = this.packetConservation ? Math.max(cwnd, tcb.bytesInFlight + acked) : cwnd;
-    return this.packetConservation;
   }
 
   /** bbr_bdp: ceil(bw x min RTT x gain) in whole segments; 10 segments before any RTT sample. */
@@ -463,7 +325,7 @@ export class Bbr implements CongestionControl {
   }
 
   /** bbr_quantization_budget: 3 send bursts, rounded up to an even segment count, +2 in the 1.25 phase. */
-  private quantizationBudget(tcb: TcpState, cwndBytes: number): number {
+  quantizationBudget(tcb: TcpState, cwndBytes: number): number {
     const mss = tcb.mssBytes;
     let segs = Math.ceil(cwndBytes / mss) + 3 * this.tsoSegsGoal(tcb);
     segs = (segs + 1) & ~1;
@@ -471,78 +333,16 @@ export class Bbr implements CongestionControl {
     return segs * mss;
   }
 
-  /** bbr_tso_segs_goal: segments per send burst (ns-3's send quantum: 1). */
+  /** bbr_tso_segs_goal at the current pacing rate. */
   private tsoSegsGoal(tcb: TcpState): number {
-    if (this.p.ns3SendQuantum === 1) return 1;
-    const rateBytesPerS = tcb.pacingRateBps / 8;
-    const minSegs = rateBytesPerS < MIN_TSO_RATE_BPS / 8 ? 1 : 2;
-    const bytes = Math.min(rateBytesPerS / 2 ** PACING_SHIFT, GSO_MAX_BYTES);
-    return Math.min(Math.max(Math.floor(bytes / tcb.mssBytes), minSegs), 0x7f);
+    return tsoSegsGoal(tcb.pacingRateBps, tcb.mssBytes, this.p.ns3SendQuantum === 1);
   }
 
-  /** bbr_lt_bw_sampling: two lossy intervals at a consistent rate mean a policer; use its rate. */
+  /** bbr_lt_bw_sampling (src/cc/bbr-long-term.ts), and what its outcome does to the state machine. */
   private ltBwSampling(rs: RateSample, conn: RateConnection): void {
-    if (this.ltUseBw) {
-      if (this.mode === 'probe_bw' && this.roundStart && ++this.ltRoundCount >= this.p.ltBwMaxRounds!) {
-        this.resetLtSampling(conn);
-        this.enterProbeBw(conn.deliveredTimeS);
-      }
-      return;
-    }
-    if (!this.ltIsSampling) {
-      if (rs.lostBytes <= 0) return;
-      this.resetLtInterval(conn);
-      this.ltIsSampling = true;
-    }
-    if (rs.isAppLimited) {
-      this.resetLtSampling(conn);
-      return;
-    }
-    if (this.roundStart) this.ltRoundCount++;
-    const minRounds = this.p.ltIntervalMinRounds!;
-    if (this.ltRoundCount < minRounds) return;
-    if (this.ltRoundCount > 4 * minRounds) {
-      this.resetLtSampling(conn);
-      return;
-    }
-    if (rs.lostBytes <= 0) return;
-    const lost = conn.lostBytes - this.ltLastLostBytes;
-    const delivered = conn.deliveredBytes - this.ltLastDeliveredBytes;
-    if (delivered <= 0 || lost < this.p.ltLossThresh! * delivered) return;
-    const t = conn.deliveredTimeS - this.ltLastStampS;
-    if (t < 0.001) return; // Linux: an interval under 1 ms waits
-    this.ltIntervalDone(delivered / t, conn);
-  }
-
-  private ltIntervalDone(bw: number, conn: RateConnection): void {
-    const p = this.p;
-    if (this.ltBwBytesPerS > 0) {
-      const diff = Math.abs(bw - this.ltBwBytesPerS);
-      const diffRateBps = diff * 8 * (1 - p.pacingMarginPercent! / 100);
-      if (diff <= p.ltBwRatio! * this.ltBwBytesPerS || diffRateBps <= p.ltBwDiffBps!) {
-        this.ltBwBytesPerS = (bw + this.ltBwBytesPerS) / 2;
-        this.ltUseBw = true;
-        this.pacingGain = 1;
-        this.ltRoundCount = 0;
-        return;
-      }
-    }
-    this.ltBwBytesPerS = bw;
-    this.resetLtInterval(conn);
-  }
-
-  private resetLtInterval(conn: RateConnection): void {
-    this.ltLastStampS = conn.deliveredTimeS;
-    this.ltLastDeliveredBytes = conn.deliveredBytes;
-    this.ltLastLostBytes = conn.lostBytes;
-    this.ltRoundCount = 0;
-  }
-
-  private resetLtSampling(conn: RateConnection): void {
-    this.ltBwBytesPerS = 0;
-    this.ltUseBw = false;
-    this.ltIsSampling = false;
-    this.resetLtInterval(conn);
+    const outcome = this.longTerm.sample(rs, conn, this.roundStart, this.mode === 'probe_bw');
+    if (outcome === LT_POLICER_FOUND) this.pacingGain = 1;
+    else if (outcome === LT_EXPIRED) this.enterProbeBw(conn.deliveredTimeS);
   }
 }
 
