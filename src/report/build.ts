@@ -87,16 +87,36 @@ function byEngine(pairs: [string, Series | null][]): Record<string, Series> {
   return out;
 }
 
-/** Assemble the page and its data files from finished comparisons. No engine runs here. */
-export async function buildReport(recipe: ReportRecipe, cases: readonly ComparisonCase[], opts: BuildOptions = {}): Promise<BuiltReport> {
+/** Renders a chart, counts it for progress and returns its figure's HTML. */
+type ChartAdder = (r: Parameters<typeof buildChart>[0]) => Promise<string>;
+
+/** What every section builder of one report reads (and the lists they append to). */
+interface ReportContext {
+  recipe: ReportRecipe;
+  cases: readonly ComparisonCase[];
+  opts: BuildOptions;
+  warnings: string[];
+  /** Relative path -> content. */
+  files: Map<string, string>;
+  charts: BuiltChart[];
+  add: ChartAdder;
+  version: string;
+  scenarios: Scenario[];
+  scenarioNames: string[];
+  variants: Variant[];
+  order: { scenarioOrder: string[]; variantOrder: Variant[] };
+  /** Packet figures per case (caseKey): replicated, or the case's own run. */
+  figures: Map<string, ReplicatedFigures>;
+  lines: LineFigures[];
+  /** The flag notes the goodput and comparison tables number. */
+  notes: FlagNotes;
+}
+
+function reportContext(recipe: ReportRecipe, cases: readonly ComparisonCase[], opts: BuildOptions): ReportContext {
   const warnings: string[] = [];
-  const files = new Map<string, string>();
-  const version = cclabVersion();
-  const outDir = opts.outDir ?? `reports/${recipe.name}`;
   const scenarios = [...new Map(cases.map((c) => [c.scenario.name, c.scenario])).values()];
   const scenarioNames = scenarios.map((s) => s.name);
   const variants = recipe.variants.filter((v) => cases.some((c) => c.comparison.variant === v));
-  const order = { scenarioOrder: scenarioNames, variantOrder: [...variants] };
   const figures = new Map<string, ReplicatedFigures>();
   for (const c of cases) {
     const key = caseKey(c.scenario.name, c.comparison.variant);
@@ -108,14 +128,20 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
   const totalCharts = chartCount(recipe, cases.length);
   let doneCharts = 0;
   const charts: BuiltChart[] = [];
-  const add = async (r: Parameters<typeof buildChart>[0]) => {
+  const add: ChartAdder = async (r) => {
     const c = await buildChart(r);
     charts.push(c);
     opts.onChart?.(++doneCharts, totalCharts, r.title);
     return chartFigure(c.page);
   };
+  return {
+    recipe, cases, opts, warnings, files: new Map(), charts, add, version: cclabVersion(),
+    scenarios, scenarioNames, variants, order: { scenarioOrder: scenarioNames, variantOrder: [...variants] }, figures, lines, notes: new FlagNotes(),
+  };
+}
 
-  // Tables as data.
+/** The tables as data beside the page. */
+function writeDataFiles({ recipe, cases, scenarios, figures, files }: ReportContext): void {
   const gRows = goodputRows(cases, figures);
   const cRows = comparisonRows(cases);
   const sRows = scenarioRows(scenarios);
@@ -127,29 +153,40 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
   files.set('scenarios.json', JSON.stringify(scenarios, null, 1) + '\n');
   const { source: _source, ...recipeData } = recipe;
   files.set('recipe.json', JSON.stringify({ ...recipeData, scenarios }, null, 1) + '\n');
+}
 
-  // Goodput.
-  const notes = new FlagNotes();
-  const contrastLines = (opts.contrast?.scenarios ?? []).map((s) => lineFigures(s, variants, opts.contrast!.figures));
+/** The reference table (which variant suits which line), with the recipe's contrast setups (and their CSV). */
+function referenceHtml(ctx: ReportContext, contrastLines: readonly LineFigures[]): string {
+  const { recipe, lines, variants } = ctx;
   const setups = setupsHtml(setupPairs(lines, contrastLines), variants, { mainDurationS: recipe.durationS, otherDurationS: recipe.contrast?.durationS ?? recipe.durationS });
   if (contrastLines.length > 0) {
     const rows = contrastLines.flatMap((l) => l.rows.map((r) => ({ ...setupRow(r.cclab), scenario: l.scenario.name, variant: r.variant })));
-    files.set('contrast.csv', toCsv(rows, CONTRAST_COLUMNS));
+    ctx.files.set('contrast.csv', toCsv(rows, CONTRAST_COLUMNS));
   }
-  const referenceHtml = referenceIntro(recipe, lines) + referenceTableHtml(lines, variants) + lines.map(lineParagraph).join('') + setups;
-  let goodputHtml = goodputIntro() + goodputTableHtml(cases, scenarioNames, variants, notes, figures);
+  return referenceIntro(recipe, lines) + referenceTableHtml(lines, variants) + lines.map(lineParagraph).join('') + setups;
+}
+
+/** Goodput per case: the packet median (with its interval), the fluid model and the primary closed form. */
+function goodputBars(cases: readonly ComparisonCase[], figures: ReadonlyMap<string, ReplicatedFigures>): GoodputBar[] {
+  return cases.flatMap((cc) => {
+    const c = cc.comparison;
+    const cf = primaryClosed(c);
+    const rows: GoodputBar[] = [];
+    const p = packetGoodput(cc, figures.get(caseKey(c.scenario, c.variant)));
+    if (p.median !== null) rows.push({ scenario: c.scenario, variant: c.variant, source: 'packet', goodputBps: p.median, ...(p.low !== null && p.high !== null ? { lowBps: p.low, highBps: p.high } : {}) });
+    if (c.fluid.status === 'ok') rows.push({ scenario: c.scenario, variant: c.variant, source: 'fluid', goodputBps: c.fluid.goodputBps });
+    if (cf?.goodputBpsAllFlows != null) rows.push({ scenario: c.scenario, variant: c.variant, source: 'closed form', goodputBps: cf.goodputBpsAllFlows });
+    return rows;
+  });
+}
+
+/** The goodput table and chart (the table numbers its flag notes first). */
+async function goodputHtml(ctx: ReportContext): Promise<string> {
+  const { recipe, cases, scenarioNames, variants, notes, figures, order } = ctx;
+  let html = goodputIntro() + goodputTableHtml(cases, scenarioNames, variants, notes, figures);
   if (recipe.charts.includes('goodput')) {
-    const bars: GoodputBar[] = cases.flatMap((cc) => {
-      const c = cc.comparison;
-      const cf = primaryClosed(c);
-      const rows: GoodputBar[] = [];
-      const p = packetGoodput(cc, figures.get(caseKey(c.scenario, c.variant)));
-      if (p.median !== null) rows.push({ scenario: c.scenario, variant: c.variant, source: 'packet', goodputBps: p.median, ...(p.low !== null && p.high !== null ? { lowBps: p.low, highBps: p.high } : {}) });
-      if (c.fluid.status === 'ok') rows.push({ scenario: c.scenario, variant: c.variant, source: 'fluid', goodputBps: c.fluid.goodputBps });
-      if (cf?.goodputBpsAllFlows != null) rows.push({ scenario: c.scenario, variant: c.variant, source: 'closed form', goodputBps: cf.goodputBpsAllFlows });
-      return rows;
-    });
-    goodputHtml += await add({
+    const bars = goodputBars(cases, figures);
+    html += await ctx.add({
       id: 'goodput',
       title: 'Goodput by variant',
       caption: 'Goodput of each variant from the packet simulation (median, with its 95% interval when replicated), the fluid model and the closed form, in Mbit/s; each scenario has its own scale.',
@@ -157,139 +194,158 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
       staticSpec: goodputChart(bars, { ...order, interactive: false }),
     });
   }
+  return html;
+}
 
-  // Errors.
-  let errorsHtml = errorsIntro();
+/** Relative errors of the fluid model and the primary closed form against the packet figures, per case. */
+function errorRows(cases: readonly ComparisonCase[], figures: ReadonlyMap<string, ReplicatedFigures>): ErrorRow[] {
+  return cases.flatMap((cc) => {
+    const c = cc.comparison;
+    const note = c.flags.filter((f) => f.severity !== 'info').map((f) => f.code).join(', ') || 'none';
+    const out: ErrorRow[] = [];
+    const e = errorsAgainstMedian(cc, packetGoodput(cc, figures.get(caseKey(c.scenario, c.variant))));
+    if (e.fluid !== null) out.push({ scenario: c.scenario, variant: c.variant, metric: 'fluid goodput', errorPct: 100 * e.fluid, trusted: c.fluidTrusted, note });
+    if (c.relErr.meanCwnd !== null) out.push({ scenario: c.scenario, variant: c.variant, metric: 'fluid mean cwnd', errorPct: 100 * c.relErr.meanCwnd, trusted: c.fluidTrusted, note });
+    const cf = primaryClosed(c);
+    if (cf && e.closed !== null) out.push({ scenario: c.scenario, variant: c.variant, metric: 'closed-form goodput', errorPct: 100 * e.closed, trusted: !closedFormFlags(c, cf).some((f) => f.severity === 'invalid'), note });
+    return out;
+  });
+}
+
+/** The error chart and the comparison table. */
+async function errorsHtml(ctx: ReportContext): Promise<string> {
+  const { recipe, cases, figures, order, notes } = ctx;
+  let html = errorsIntro();
   if (recipe.charts.includes('errors')) {
-    const rows: ErrorRow[] = cases.flatMap((cc) => {
-      const c = cc.comparison;
-      const note = c.flags.filter((f) => f.severity !== 'info').map((f) => f.code).join(', ') || 'none';
-      const out: ErrorRow[] = [];
-      const e = errorsAgainstMedian(cc, packetGoodput(cc, figures.get(caseKey(c.scenario, c.variant))));
-      if (e.fluid !== null) out.push({ scenario: c.scenario, variant: c.variant, metric: 'fluid goodput', errorPct: 100 * e.fluid, trusted: c.fluidTrusted, note });
-      if (c.relErr.meanCwnd !== null) out.push({ scenario: c.scenario, variant: c.variant, metric: 'fluid mean cwnd', errorPct: 100 * c.relErr.meanCwnd, trusted: c.fluidTrusted, note });
-      const cf = primaryClosed(c);
-      if (cf && e.closed !== null) out.push({ scenario: c.scenario, variant: c.variant, metric: 'closed-form goodput', errorPct: 100 * e.closed, trusted: !closedFormFlags(c, cf).some((f) => f.severity === 'invalid'), note });
-      return out;
-    });
-    errorsHtml += await add({ id: 'errors', title: 'Error summary', caption: 'Relative error (model − packet) / packet in percent (goodput against the packet median; mean cwnd against the charted run), per scenario, on a symmetric log scale (linear within ±10%); faded bars are outside the model\'s validity.', spec: errorSummaryChart(rows, order), staticSpec: errorSummaryChart(rows, { ...order, interactive: false }) });
+    const rows = errorRows(cases, figures);
+    html += await ctx.add({ id: 'errors', title: 'Error summary', caption: 'Relative error (model − packet) / packet in percent (goodput against the packet median; mean cwnd against the charted run), per scenario, on a symmetric log scale (linear within ±10%); faded bars are outside the model\'s validity.', spec: errorSummaryChart(rows, order), staticSpec: errorSummaryChart(rows, { ...order, interactive: false }) });
   }
-  errorsHtml += comparisonTableHtml(cases, notes);
+  return html + comparisonTableHtml(cases, notes);
+}
 
-  // cwnd over time, per scenario: one y range per line (shared by its variants), in bytes by default.
-  const cwndSections: Section[] = [];
-  if (recipe.charts.includes('cwnd')) {
-    const buckets = Math.max(150, Math.min(500, Math.floor(BUCKET_BUDGET / Math.max(1, cases.length))));
-    for (const s of scenarios) {
-      let html = scenarioLine(s);
-      const mine = cases.filter((x) => x.scenario.name === s.name);
-      const windows = new Map(mine.map((c) => [c.comparison.variant, [...windowSeries(c.packet), ...windowSeries(c.fluid)]]));
-      const fullMax = 1.05 * Math.max(0, ...[...windows.values()].map((w) => maxCwnd(w)));
-      // The steady-state zoom starts a fifth of the way from the end of the first slow start to the end
-      // of the run, past the recovery right after the first loss; never above the full range.
-      const zoomFrom = (c: ComparisonCase) => {
-        const from = c.comparison.transient.steadyFromS ?? 0;
-        return from + 0.2 * (s.durationS - from);
-      };
-      const steadyMax = Math.min(fullMax, 1.2 * Math.max(0, ...mine.map((c) => maxCwnd(windows.get(c.comparison.variant)!, zoomFrom(c)))));
-      for (const c of mine) {
-        const v = c.comparison.variant;
-        const series = windows.get(v)!;
-        const queue = recipe.charts.includes('queue') ? byEngine([['packet', c.packet.status === 'ok' ? c.packet.queue.packets : null], ['fluid', c.fluid.status === 'ok' ? c.fluid.queue.packets : null]]) : undefined;
-        // Only the closed form of the goodput table: near-equal formulas would stack their labels.
-        const cf = primaryClosed(c.comparison);
-        const references = cf && cf.cwndSegments !== null ? [{ label: cf.formula, title: cf.title, bytes: cf.cwndSegments * s.mssBytes }] : [];
-        if (series.length === 0) {
-          html += `<h4>${escapeHtml(v)}</h4><p class="untrusted">No trace: ${escapeHtml([c.packet.failure, c.fluid.failure].filter(Boolean).join('; '))}</p>`;
-          continue;
-        }
-        const steadyFromS = c.comparison.transient.steadyFromS;
-        const input = {
-          title: `${v} on ${s.name}`,
-          mssBytes: s.mssBytes,
-          series,
-          ...(queue && Object.keys(queue).length > 0 ? { queue } : {}),
-          references,
-          ...(fullMax > 0 ? { yMaxBytes: fullMax } : {}),
-          ...(steadyMax > 0 ? { steadyMaxBytes: steadyMax } : {}),
-          steadyFromS,
-        };
-        const fmt = (seg: number) => `${formatBytesSI(seg * s.mssBytes)} (${seg.toFixed(1)} segments)`;
-        html += `<h4 id="${chartId('case', s.name, v)}">${escapeHtml(variantTitle(v))}</h4>`;
-        html += await add({
-          id: chartId('cwnd', s.name, v),
-          title: `${v} on ${s.name}`,
-          caption:
-            `${variantTitle(v)} on ${s.name} (packet run of seed ${c.packet.spec.seed}): mean cwnd packet ${fmt(c.comparison.packet.meanCwndSegments)} vs fluid ${c.comparison.fluid.status === 'ok' ? fmt(c.comparison.fluid.meanCwndSegments) : '–'}.` +
-            (steadyFromS !== null ? ` The steady state the tables compare starts at ${steadyFromS.toFixed(1)} s (green line).` : ' No steady state was detected.') +
-            ' The y axis spans the whole run, as every chart of this line does; "zoom to steady state" rescales it to the steady state.' +
-            (queue ? queueNote(c) : ''),
-          spec: cwndChart(input, { buckets }),
-          // The static SVG is the fallback with scripts off: a coarser trace keeps the page small.
-          staticSpec: cwndChart(input, { buckets: Math.ceil(buckets / 3), interactive: false }),
-        });
-      }
-      cwndSections.push({ id: chartId('scenario', s.name), title: `Scenario ${s.name}`, html });
-    }
+/** One line's shared y ranges: the whole run, and the steady-state zoom. */
+interface LineRanges {
+  buckets: number;
+  fullMax: number;
+  steadyMax: number;
+}
+
+/** One case's cwnd chart (with the queue and the primary closed form's window), or why there is none. */
+async function caseCwndHtml(ctx: ReportContext, s: Scenario, c: ComparisonCase, series: WindowSeries[], ranges: LineRanges): Promise<string> {
+  const { recipe } = ctx;
+  const { buckets, fullMax, steadyMax } = ranges;
+  const v = c.comparison.variant;
+  const queue = recipe.charts.includes('queue') ? byEngine([['packet', c.packet.status === 'ok' ? c.packet.queue.packets : null], ['fluid', c.fluid.status === 'ok' ? c.fluid.queue.packets : null]]) : undefined;
+  // Only the closed form of the goodput table: near-equal formulas would stack their labels.
+  const cf = primaryClosed(c.comparison);
+  const references = cf && cf.cwndSegments !== null ? [{ label: cf.formula, title: cf.title, bytes: cf.cwndSegments * s.mssBytes }] : [];
+  if (series.length === 0) {
+    return `<h4>${escapeHtml(v)}</h4><p class="untrusted">No trace: ${escapeHtml([c.packet.failure, c.fluid.failure].filter(Boolean).join('; '))}</p>`;
   }
+  const steadyFromS = c.comparison.transient.steadyFromS;
+  const input = {
+    title: `${v} on ${s.name}`,
+    mssBytes: s.mssBytes,
+    series,
+    ...(queue && Object.keys(queue).length > 0 ? { queue } : {}),
+    references,
+    ...(fullMax > 0 ? { yMaxBytes: fullMax } : {}),
+    ...(steadyMax > 0 ? { steadyMaxBytes: steadyMax } : {}),
+    steadyFromS,
+  };
+  const fmt = (seg: number) => `${formatBytesSI(seg * s.mssBytes)} (${seg.toFixed(1)} segments)`;
+  let html = `<h4 id="${chartId('case', s.name, v)}">${escapeHtml(variantTitle(v))}</h4>`;
+  html += await ctx.add({
+    id: chartId('cwnd', s.name, v),
+    title: `${v} on ${s.name}`,
+    caption:
+      `${variantTitle(v)} on ${s.name} (packet run of seed ${c.packet.spec.seed}): mean cwnd packet ${fmt(c.comparison.packet.meanCwndSegments)} vs fluid ${c.comparison.fluid.status === 'ok' ? fmt(c.comparison.fluid.meanCwndSegments) : '–'}.` +
+      (steadyFromS !== null ? ` The steady state the tables compare starts at ${steadyFromS.toFixed(1)} s (green line).` : ' No steady state was detected.') +
+      ' The y axis spans the whole run, as every chart of this line does; "zoom to steady state" rescales it to the steady state.' +
+      (queue ? queueNote(c) : ''),
+    spec: cwndChart(input, { buckets }),
+    // The static SVG is the fallback with scripts off: a coarser trace keeps the page small.
+    staticSpec: cwndChart(input, { buckets: Math.ceil(buckets / 3), interactive: false }),
+  });
+  return html;
+}
 
-  // Fluid models.
-  let modelsSection = '';
+/** cwnd over time on one line: one y range per line (shared by its variants), in bytes by default. */
+async function scenarioCwndSection(ctx: ReportContext, s: Scenario, buckets: number): Promise<Section> {
+  let html = scenarioLine(s);
+  const mine = ctx.cases.filter((x) => x.scenario.name === s.name);
+  const windows = new Map(mine.map((c) => [c.comparison.variant, [...windowSeries(c.packet), ...windowSeries(c.fluid)]]));
+  const fullMax = 1.05 * Math.max(0, ...[...windows.values()].map((w) => maxCwnd(w)));
+  // The steady-state zoom starts a fifth of the way from the end of the first slow start to the end
+  // of the run, past the recovery right after the first loss; never above the full range.
+  const zoomFrom = (c: ComparisonCase) => {
+    const from = c.comparison.transient.steadyFromS ?? 0;
+    return from + 0.2 * (s.durationS - from);
+  };
+  const steadyMax = Math.min(fullMax, 1.2 * Math.max(0, ...mine.map((c) => maxCwnd(windows.get(c.comparison.variant)!, zoomFrom(c)))));
+  for (const c of mine) html += await caseCwndHtml(ctx, s, c, windows.get(c.comparison.variant)!, { buckets, fullMax, steadyMax });
+  return { id: chartId('scenario', s.name), title: `Scenario ${s.name}`, html };
+}
+
+/** cwnd over time, per scenario (none unless the recipe asks for the cwnd charts). */
+async function cwndSections(ctx: ReportContext): Promise<Section[]> {
+  const out: Section[] = [];
+  if (!ctx.recipe.charts.includes('cwnd')) return out;
+  const buckets = Math.max(150, Math.min(500, Math.floor(BUCKET_BUDGET / Math.max(1, ctx.cases.length))));
+  for (const s of ctx.scenarios) out.push(await scenarioCwndSection(ctx, s, buckets));
+  return out;
+}
+
+/** The fluid models' equations, each model once; a broken model file costs its own equations only. */
+async function modelsHtmlOf(ctx: ReportContext): Promise<string> {
+  const { recipe, opts, variants, warnings } = ctx;
+  if (!recipe.charts.includes('equations')) return '';
   const modelErrors: string[] = [];
-  if (recipe.charts.includes('equations')) {
-    const docs: ModelDoc[] = [];
-    if (opts.models) {
-      const seen = new Set<string>();
-      for (const v of variants) {
-        let got: ModelDoc[];
-        try {
-          got = await opts.models(v);
-        } catch (e) {
-          // A broken model file costs its own equations, named in the page and on stderr; the rest stay.
-          if (!(e instanceof Error && e.name === 'InputError')) throw e;
-          modelErrors.push(`${v}: ${e.message}`);
-          warnings.push(`fluid model of ${v}: ${e.message}`);
-          continue;
-        }
-        for (const d of got) {
-          if (!seen.has(d.id)) docs.push(d);
-          seen.add(d.id);
-        }
+  const docs: ModelDoc[] = [];
+  if (opts.models) {
+    const seen = new Set<string>();
+    for (const v of variants) {
+      let got: ModelDoc[];
+      try {
+        got = await opts.models(v);
+      } catch (e) {
+        // A broken model file costs its own equations, named in the page and on stderr; the rest stay.
+        if (!(e instanceof Error && e.name === 'InputError')) throw e;
+        modelErrors.push(`${v}: ${e.message}`);
+        warnings.push(`fluid model of ${v}: ${e.message}`);
+        continue;
+      }
+      for (const d of got) {
+        if (!seen.has(d.id)) docs.push(d);
+        seen.add(d.id);
       }
     }
-    modelsSection = modelsHtml(docs, warnings) + (modelErrors.length ? `<p class="untrusted">Not shown: ${modelErrors.map(escapeHtml).join('; ')}</p>` : '');
   }
+  return modelsHtml(docs, warnings) + (modelErrors.length ? `<p class="untrusted">Not shown: ${modelErrors.map(escapeHtml).join('; ')}</p>` : '');
+}
 
-  const dataFiles = ['goodput.csv', 'goodput.json', 'comparison.csv', 'comparison.json', 'scenarios.csv', 'scenarios.json', 'recipe.json', ...(contrastLines.length > 0 ? ['contrast.csv'] : []), 'charts/'];
-  const sections: Section[] = [
-    { id: 'reference-section', title: 'Which congestion control suits which line', html: referenceHtml },
-    { id: 'goodput-section', title: 'The models against the simulation', html: goodputHtml + validityIntro() + notes.html() },
-    { id: 'errors-section', title: 'How far the models are from the simulation, in detail', html: errorsHtml + '<p class="muted">Numbered marks refer to the notes under the goodput table.</p>' },
-  ];
-  if (cwndSections.length > 0) sections.push({ id: 'cwnd-section', title: 'Congestion window over time', html: cwndIntro(), children: cwndSections });
-  const competing = await competitionSection(cases, add);
-  if (competing) sections.push(competing);
-  // A section that cannot be computed costs that section, said on the page and on stderr, not the report.
-  let stability: Section | null;
+/** The linear-stability section; a section that cannot be computed costs that section, said on the page and on stderr, not the report. */
+function stabilityOrNote(ctx: ReportContext): Section | null {
   try {
-    stability = stabilitySection(cases, warnings, { example: recipe.charts.includes('stability') });
+    return stabilitySection(ctx.cases, ctx.warnings, { example: ctx.recipe.charts.includes('stability') });
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    warnings.push(`linear stability not computed: ${why}`);
-    stability = { id: 'stability-section', title: 'Linear stability', html: `<p class="untrusted">Not computed: ${escapeHtml(why)}</p>` };
+    ctx.warnings.push(`linear stability not computed: ${why}`);
+    return { id: 'stability-section', title: 'Linear stability', html: `<p class="untrusted">Not computed: ${escapeHtml(why)}</p>` };
   }
-  if (stability) sections.push(stability);
-  if (modelsSection) sections.push({ id: 'models-section', title: 'Fluid models', html: `<p>The equations each fluid model integrates (delay-differential equations solved with Dormand–Prince 5).</p>${modelsSection}` });
-  sections.push({ id: 'scenarios-section', title: 'Scenarios and how to rerun', html: scenarioTableHtml(scenarios) + rerunHtml(recipe, outDir, version, dataFiles) });
+}
 
-  const when = (opts.now ?? new Date()).toISOString().replace(/\.\d+Z$/, 'Z');
+/** The page around the sections, its chart specs beside it, and the size warning. */
+function finishReport(ctx: ReportContext, sections: Section[], math: boolean): BuiltReport {
+  const { recipe, cases, lines, version, scenarioNames, variants, warnings, files, charts } = ctx;
+  const when = (ctx.opts.now ?? new Date()).toISOString().replace(/\.\d+Z$/, 'Z');
   const intro = `<p class="muted">${escapeHtml(recipe.name)} · ${scenarioNames.length} scenario${scenarioNames.length > 1 ? 's' : ''} × ${variants.length} variant${variants.length > 1 ? 's' : ''} · cclab ${escapeHtml(version)} · seed ${recipe.seed} · ${escapeHtml(when)}</p>${recipe.description ? `<p>${escapeHtml(recipe.description)}</p>` : ''}${headline(cases, lines)}`;
   const html = renderPage({
     title: recipe.title,
     intro,
     sections,
     charts: charts.map((c) => c.page),
-    math: modelsSection.includes('class="katex'),
+    math,
     footer: `Generated by cclab ${escapeHtml(version)} on ${escapeHtml(when)}. Charts: Vega-Lite / Vega, equations: KaTeX, all inlined; the page works offline.`,
   });
   const bytes = Buffer.byteLength(html);
@@ -297,6 +353,37 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
   for (const c of charts) files.set(c.specFile.path, c.specFile.text);
   files.set('index.html', html);
   return { html, files, warnings, charts: charts.length };
+}
+
+/**
+ * Assemble the page and its data files from finished comparisons. No engine runs here. The page is a
+ * list of sections, each from its own builder, in the order they appear (charts are numbered in the
+ * order they are built, so the builders run in page order).
+ */
+export async function buildReport(recipe: ReportRecipe, cases: readonly ComparisonCase[], opts: BuildOptions = {}): Promise<BuiltReport> {
+  const ctx = reportContext(recipe, cases, opts);
+  writeDataFiles(ctx);
+  const contrastLines = (opts.contrast?.scenarios ?? []).map((s) => lineFigures(s, ctx.variants, opts.contrast!.figures));
+  const reference = referenceHtml(ctx, contrastLines);
+  const goodput = await goodputHtml(ctx);
+  const errors = await errorsHtml(ctx);
+  const cwnd = await cwndSections(ctx);
+  const models = await modelsHtmlOf(ctx);
+
+  const dataFiles = ['goodput.csv', 'goodput.json', 'comparison.csv', 'comparison.json', 'scenarios.csv', 'scenarios.json', 'recipe.json', ...(contrastLines.length > 0 ? ['contrast.csv'] : []), 'charts/'];
+  const sections: Section[] = [
+    { id: 'reference-section', title: 'Which congestion control suits which line', html: reference },
+    { id: 'goodput-section', title: 'The models against the simulation', html: goodput + validityIntro() + ctx.notes.html() },
+    { id: 'errors-section', title: 'How far the models are from the simulation, in detail', html: errors + '<p class="muted">Numbered marks refer to the notes under the goodput table.</p>' },
+  ];
+  if (cwnd.length > 0) sections.push({ id: 'cwnd-section', title: 'Congestion window over time', html: cwndIntro(), children: cwnd });
+  const competing = await competitionSection(cases, ctx.add);
+  if (competing) sections.push(competing);
+  const stability = stabilityOrNote(ctx);
+  if (stability) sections.push(stability);
+  if (models) sections.push({ id: 'models-section', title: 'Fluid models', html: `<p>The equations each fluid model integrates (delay-differential equations solved with Dormand–Prince 5).</p>${models}` });
+  sections.push({ id: 'scenarios-section', title: 'Scenarios and how to rerun', html: scenarioTableHtml(ctx.scenarios) + rerunHtml(recipe, opts.outDir ?? `reports/${recipe.name}`, ctx.version, dataFiles) });
+  return finishReport(ctx, sections, models.includes('class="katex'));
 }
 
 const CONTRAST_COLUMNS = ['scenario', 'variant', 'runs', 'goodput_median_bps', 'goodput_low_bps', 'goodput_high_bps', 'coverage'] as const;

@@ -116,19 +116,16 @@ const STEADY_STYLE = { name: 'steady state from', color: '#2a8a4a', dash: [4, 4]
 /** `40 kB` / `12 seg` tick labels for the two units of the window axis. */
 const WINDOW_LABELS = "window_unit === 'segments' ? format(datum.value, '~s') + ' seg' : format(datum.value, '~s') + 'B'";
 
-/**
- * cwnd and ssthresh over time, both engines, in bytes (as the seed study plots them) with a toggle to
- * segments; the closed form's mean window and the start of the steady state as marked lines; the
- * y axis over the whole run (the first slow start's peak included) with a "zoom to steady state"
- * checkbox, both ranges shared by every chart of a line. The bottleneck queue sits below on the
- * same time axis. Every series is in one legend with the line style it is drawn with.
- */
-export function cwndChart(input: CwndChartInput, opts: BuildOptions = {}): TopLevelSpec {
-  const interactive = opts.interactive ?? true;
-  const buckets = opts.buckets ?? DEFAULT_BUCKETS;
-  const mss = input.mssBytes;
-  const rows: { t: number; v: number; series: string }[] = [];
-  for (const s of input.series) {
+interface WindowRow {
+  t: number;
+  v: number;
+  series: string;
+}
+
+/** The windows as long-format rows ("packet cwnd", ...), downsampled and rounded. */
+function windowRows(series: readonly WindowSeries[], buckets: number): WindowRow[] {
+  const rows: WindowRow[] = [];
+  for (const s of series) {
     // The fluid solution is smooth and the thresholds change only at losses: fewer points draw them.
     const d = minMaxDownsample(s.bytes, s.engine === 'packet' && s.what === 'cwnd' ? buckets : Math.ceil(buckets / 2));
     const name = `${s.engine} ${s.what}`;
@@ -137,22 +134,31 @@ export function cwndChart(input: CwndChartInput, opts: BuildOptions = {}): TopLe
       if (Number.isFinite(v)) rows.push({ t: roundSig(d.t[i]!, 5), v: roundSig(v, 3), series: name });
     }
   }
-  const cwndMax = Math.max(0, ...rows.filter((r) => r.series.endsWith('cwnd')).map((r) => r.v));
-  const fullMax = roundSig(input.yMaxBytes ?? cwndMax * 1.05, 3);
-  const steadyMax = roundSig(input.steadyMaxBytes ?? fullMax, 3);
-  const refs = (input.references ?? []).filter((r) => Number.isFinite(r.bytes));
-  const tEnd = Math.max(0, ...input.series.map((s) => s.bytes.t.at(-1) ?? 0));
+  return rows;
+}
+
+type Reference = NonNullable<CwndChartInput['references']>[number];
+
+/**
+ * Colour and dash of every series drawn (windows present, closed forms, the steady-state line). Both
+ * encode the same field with the same legend: Vega-Lite merges them into one legend whose symbols
+ * are the strokes drawn.
+ */
+function windowLegend(rows: readonly WindowRow[], refs: readonly Reference[], steadyFromS: number | null | undefined) {
   const present = new Set(rows.map((r) => r.series));
   const legend = [
     ...WINDOW_SERIES.filter((w) => present.has(w.name)),
     ...refs.map((r) => ({ name: `closed form: ${r.label}`, ...REFERENCE_STYLE })),
-    ...(input.steadyFromS != null ? [STEADY_STYLE] : []),
+    ...(steadyFromS != null ? [STEADY_STYLE] : []),
   ];
-  // Colour and dash encode the same field with the same legend: Vega-Lite merges them into one
-  // legend whose symbols are the strokes drawn.
   const legendStyle = { orient: 'bottom', direction: 'horizontal', symbolType: 'stroke', symbolStrokeWidth: 2, columns: 3, labelLimit: 260 } as const;
   const color = { field: 'series', type: 'nominal', title: null, scale: { domain: legend.map((l) => l.name), range: legend.map((l) => l.color) }, legend: legendStyle } as const;
   const strokeDash = { field: 'series', type: 'nominal', title: null, scale: { domain: legend.map((l) => l.name), range: legend.map((l) => l.dash) }, legend: legendStyle } as const;
+  return { color, strokeDash };
+}
+
+/** The window axis over the line's shared range, in bytes or (interactive) segments. */
+function windowAxis(interactive: boolean, mss: number, fullMax: number, steadyMax: number) {
   // Bytes or segments: the data are bytes; the toggle divides by the MSS, and the axis follows.
   const scaleExpr = interactive ? `(window_unit === 'segments' ? ${mss} : 1)` : '1';
   const y = {
@@ -163,8 +169,35 @@ export function cwndChart(input: CwndChartInput, opts: BuildOptions = {}): TopLe
     scale: interactive ? { domainMin: 0, domainMax: { expr: `(steady_zoom ? ${steadyMax} : ${fullMax}) / ${scaleExpr}` }, nice: false } : { domain: [0, fullMax], nice: false },
     axis: interactive ? { labelExpr: WINDOW_LABELS } : { format: '~s', labelExpr: "datum.label + 'B'" },
   } as const;
+  return { y, calc: { calculate: `datum.v / ${scaleExpr}`, as: 'y' } };
+}
+
+/** Nearest-point tooltips of the window panel (interactive only). */
+function windowHoverLayer(x: object, calc: object, mss: number) {
+  return {
+    transform: [calc, { calculate: `datum.v / ${mss}`, as: 'segments' }],
+    mark: { type: 'point', filled: true, size: 40, clip: true },
+    params: [{ name: 'hover_window', select: { type: 'point', on: 'pointerover', nearest: true, clear: 'pointerout' } }],
+    encoding: {
+      x,
+      y: { field: 'y', type: 'quantitative' },
+      // No colour encoding: a legend-less copy of the series scale would fight the line layers' legend.
+      color: { value: '#222222' },
+      opacity: { condition: { param: 'hover_window', empty: false, value: 1 }, value: 0 },
+      tooltip: [
+        { field: 'series', type: 'nominal' },
+        { field: 't', type: 'quantitative', title: 'time (s)', format: '.3f' },
+        { field: 'v', type: 'quantitative', title: 'window (bytes)', format: ',.0f' },
+        { field: 'segments', type: 'quantitative', title: 'window (segments)', format: '.1f' },
+      ],
+    },
+  };
+}
+
+/** The window panel's layers: both engines' lines, the closed forms' rules, the steady-state rule, the hover points. */
+function windowLayers(input: CwndChartInput, refs: readonly Reference[], rows: readonly WindowRow[], interactive: boolean, y: object, calc: object): unknown[] {
+  const { color, strokeDash } = windowLegend(rows, refs, input.steadyFromS);
   const x = { ...timeAxis, ...(input.queue ? { title: null } : {}) };
-  const calc = { calculate: `datum.v / ${scaleExpr}`, as: 'y' };
   const line = (engine: string, interpolate: 'step-after' | 'linear', zoom: boolean) => ({
     transform: [{ filter: `indexof(datum.series, '${engine} ') === 0` }, calc],
     mark: { type: 'line', strokeWidth: 1.2, clip: true, interpolate },
@@ -173,6 +206,7 @@ export function cwndChart(input: CwndChartInput, opts: BuildOptions = {}): TopLe
   });
   const layers: unknown[] = [line('packet', 'step-after', true), line('fluid', 'linear', false)];
   if (refs.length > 0) {
+    const tEnd = Math.max(0, ...input.series.map((s) => s.bytes.t.at(-1) ?? 0));
     const values = refs.map((r) => ({ v: roundSig(r.bytes, 4), t: tEnd, series: `closed form: ${r.label}`, title: r.title ?? r.label }));
     layers.push({
       data: { values },
@@ -188,27 +222,27 @@ export function cwndChart(input: CwndChartInput, opts: BuildOptions = {}): TopLe
       encoding: { x: { field: 't', type: 'quantitative' }, color, strokeDash, tooltip: [{ field: 't', type: 'quantitative', title: 'steady state from (s)', format: '.2f' }] },
     });
   }
-  if (interactive) {
-    layers.push({
-      transform: [calc],
-      mark: { type: 'point', filled: true, size: 40, clip: true },
-      params: [{ name: 'hover_window', select: { type: 'point', on: 'pointerover', nearest: true, clear: 'pointerout' } }],
-      encoding: {
-        x,
-        y: { field: 'y', type: 'quantitative' },
-        // No colour encoding: a legend-less copy of the series scale would fight the line layers' legend.
-        color: { value: '#222222' },
-        opacity: { condition: { param: 'hover_window', empty: false, value: 1 }, value: 0 },
-        tooltip: [
-          { field: 'series', type: 'nominal' },
-          { field: 't', type: 'quantitative', title: 'time (s)', format: '.3f' },
-          { field: 'v', type: 'quantitative', title: 'window (bytes)', format: ',.0f' },
-          { field: 'segments', type: 'quantitative', title: 'window (segments)', format: '.1f' },
-        ],
-      },
-    });
-    (layers.at(-1) as { transform: unknown[] }).transform.push({ calculate: `datum.v / ${mss}`, as: 'segments' });
-  }
+  if (interactive) layers.push(windowHoverLayer(x, calc, input.mssBytes));
+  return layers;
+}
+
+/**
+ * cwnd and ssthresh over time, both engines, in bytes (as the seed study plots them) with a toggle to
+ * segments; the closed form's mean window and the start of the steady state as marked lines; the
+ * y axis over the whole run (the first slow start's peak included) with a "zoom to steady state"
+ * checkbox, both ranges shared by every chart of a line. The bottleneck queue sits below on the
+ * same time axis. Every series is in one legend with the line style it is drawn with.
+ */
+export function cwndChart(input: CwndChartInput, opts: BuildOptions = {}): TopLevelSpec {
+  const interactive = opts.interactive ?? true;
+  const buckets = opts.buckets ?? DEFAULT_BUCKETS;
+  const rows = windowRows(input.series, buckets);
+  const cwndMax = Math.max(0, ...rows.filter((r) => r.series.endsWith('cwnd')).map((r) => r.v));
+  const fullMax = roundSig(input.yMaxBytes ?? cwndMax * 1.05, 3);
+  const steadyMax = roundSig(input.steadyMaxBytes ?? fullMax, 3);
+  const refs = (input.references ?? []).filter((r) => Number.isFinite(r.bytes));
+  const { y, calc } = windowAxis(interactive, input.mssBytes, fullMax, steadyMax);
+  const layers = windowLayers(input, refs, rows, interactive, y, calc);
   // Parameter names: Vega-Lite reserves `unit` for its selections.
   const top = { width: CHART_WIDTH, height: 220, data: { values: rows }, layer: layers };
   const params = interactive

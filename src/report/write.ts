@@ -9,7 +9,7 @@ import type { Engine } from '../variants.js';
 import { caseKey, replicatePacket, reportSeed, summarise } from './replicates.js';
 import { compactResult } from '../runs/compact.js';
 import { assertReplaceable, writeDirAtomic } from './atomicDir.js';
-import { buildReport, chartCount } from './build.js';
+import { buildReport, chartCount, type BuildOptions } from './build.js';
 import { defaultModelDocs, type ModelDocSource } from './models.js';
 import { resolveContrast, resolveScenarios, type ReportRecipe } from './recipe.js';
 
@@ -45,11 +45,6 @@ export interface ReportOutput {
   wallS: number;
 }
 
-/**
- * Run the recipe's scenarios x variants with both engines, then write `outDir/index.html` and its data
- * (goodput.csv, tables as CSV and JSON, charts/*.vl.json, recipe.json) atomically: the directory is
- * replaced as a whole, so a crash leaves the previous report intact.
- */
 /** A run of an engine the recipe leaves out: failed with that reason, so its columns show '–'. */
 function notRun(engine: Engine, s: Scenario): RunResult {
   const zero = { goodputBps: NaN, throughputBps: NaN, meanCwndBytes: NaN, meanCwndSegments: NaN, retransmits: 0, timeouts: 0, fastRecoveries: 0, lossRate: NaN };
@@ -60,9 +55,23 @@ function notRun(engine: Engine, s: Scenario): RunResult {
 }
 const NOT_RUN = 'not run';
 
-export async function writeReport(recipe: ReportRecipe, outDir: string, opts: WriteReportOptions = {}): Promise<ReportOutput> {
-  const t0 = performance.now();
-  assertReplaceable(outDir); // fail before minutes of simulation, not after
+/** What a report runs, and the steps its progress counts: engine runs, replications, contrast runs, charts, the write. */
+interface ReportPlan {
+  /** The recipe's scenarios, each seeded as replication 0. */
+  scenarios: Scenario[];
+  withPacket: boolean;
+  withFluid: boolean;
+  nCases: number;
+  /** Charted engine runs. */
+  runs: number;
+  contrastScenarios: Scenario[];
+  contrastRuns: number;
+  /** Replications beyond the charted run, contrast runs included. */
+  reps: number;
+  total: number;
+}
+
+function planReport(recipe: ReportRecipe, opts: WriteReportOptions): ReportPlan {
   // The charted run of each case is replication 0: its seed is derived as every replication's is.
   const scenarios = resolveScenarios(recipe).map((s) => ({ ...s, seed: reportSeed(recipe.seed, s.name, 0) }));
   const withPacket = recipe.engines.includes('packet');
@@ -73,21 +82,29 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
   const contrastRuns = contrastScenarios.length * recipe.variants.length * (recipe.contrast?.reps ?? 0);
   const reps = opts.cases || !withPacket ? 0 : nCases * (recipe.reps - 1) + contrastRuns;
   const total = runs + reps + chartCount(recipe, nCases) + 1;
-  const progress = opts.onProgress;
+  return { scenarios, withPacket, withFluid, nCases, runs, contrastScenarios, contrastRuns, reps, total };
+}
 
+/** The charted runs and the replications advance together: one count of both. */
+interface RunCounter {
+  traced: number;
+  reps: number;
+}
+
+/** The engines of the charted runs (an engine the recipe leaves out answers "not run") and their progress. */
+async function comparisonOptions(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions, count: RunCounter): Promise<Parameters<typeof runComparison>[2]> {
+  const { scenarios, withPacket, withFluid, runs, nCases, total } = plan;
   if (withFluid && !opts.engines && !opts.cases) {
     const vs = [...new Set(scenarios.flatMap((s) => recipe.variants.flatMap((v) => flowVariants({ ...s, variant: v }))))];
     await prepareFluidModels(vs, { modelsDir: opts.modelsDir });
   }
   const real = opts.engines ?? (opts.cases ? undefined : await loadEngines({ modelsDir: opts.modelsDir }));
   const runOpts: Parameters<typeof runComparison>[2] = {};
-  // The charted runs and the replications advance together: one count of both.
-  let tracedDone = 0;
-  let repsDone = 0;
+  const progress = opts.onProgress;
   if (progress) {
     runOpts.onProgress = (done, _t, label) => {
-      tracedDone = Math.round((done * runs) / (nCases * 2));
-      progress(tracedDone + repsDone, total, label);
+      count.traced = Math.round((done * runs) / (nCases * 2));
+      progress(count.traced + count.reps, total, label);
     };
   }
   if (real) {
@@ -97,22 +114,36 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
       closedForms: real.closedForms,
     };
   }
-  // The other replications run on the worker threads while this thread runs the charted ones.
+  return runOpts;
+}
+
+/** What every replication call of a report shares: cache, workers, models, injected engines (which run in this thread). */
+function replicationOptions(opts: WriteReportOptions) {
+  return {
+    cacheDir: opts.cacheDir ?? null,
+    ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+    ...(opts.modelsDir !== undefined ? { modelsDir: resolvePath(opts.modelsDir) } : {}),
+    ...(opts.engines ? { engines: opts.engines, workers: 0 } : {}),
+  };
+}
+
+/** The charted runs in this thread while the other replications run on the workers; settles both. */
+async function runCases(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions): Promise<{ cases: ComparisonCase[]; rest: Awaited<ReturnType<typeof replicatePacket>> | undefined }> {
+  const count: RunCounter = { traced: 0, reps: 0 };
+  const runOpts = await comparisonOptions(recipe, plan, opts, count);
+  const progress = opts.onProgress;
   const others =
-    !opts.cases && withPacket
-      ? replicatePacket(scenarios, recipe.variants, {
+    !opts.cases && plan.withPacket
+      ? replicatePacket(plan.scenarios, recipe.variants, {
           reps: recipe.reps,
           seed: recipe.seed,
           fromRep: 1,
-          cacheDir: opts.cacheDir ?? null,
-          ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
-          ...(opts.modelsDir !== undefined ? { modelsDir: resolvePath(opts.modelsDir) } : {}),
-          ...(opts.engines ? { engines: opts.engines, workers: 0 } : {}),
+          ...replicationOptions(opts),
           ...(progress
             ? {
                 onProgress: (d: number) => {
-                  repsDone = d;
-                  progress(tracedDone + repsDone, total, 'replications');
+                  count.reps = d;
+                  progress(count.traced + count.reps, plan.total, 'replications');
                 },
               }
             : {}),
@@ -120,7 +151,7 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
       : undefined;
   let cases: ComparisonCase[];
   try {
-    cases = opts.cases ?? (await runComparison(scenarios, recipe.variants, runOpts));
+    cases = opts.cases ?? (await runComparison(plan.scenarios, recipe.variants, runOpts));
   } catch (e) {
     // Settle the workers before reporting; a second, different failure is named beside the first.
     await others?.catch((e2: unknown) => {
@@ -134,23 +165,36 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
     ...c,
     comparison: { ...c.comparison, flags: c.comparison.flags.filter((f) => !(f.code === 'run-failed' && f.subject !== 'closed-form' && (f.subject === 'fluid' ? c.fluid : c.packet).failure?.startsWith(NOT_RUN))) },
   }));
-  const rest = await others;
-  // The contrast's runs (packet only, no charts) after the others, on the same workers.
-  const contrastFigures =
-    contrastScenarios.length > 0
-      ? await replicatePacket(contrastScenarios, recipe.variants, {
-          reps: recipe.contrast!.reps,
-          seed: recipe.seed,
-          cacheDir: opts.cacheDir ?? null,
-          ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
-          ...(opts.modelsDir !== undefined ? { modelsDir: resolvePath(opts.modelsDir) } : {}),
-          ...(opts.engines ? { engines: opts.engines, workers: 0 } : {}),
-          ...(progress ? { onProgress: (d: number) => progress(runs + reps - contrastRuns + d, total, 'contrast runs') } : {}),
-        })
-      : undefined;
-  const contrast = contrastFigures
-    ? { scenarios: contrastScenarios, figures: new Map([...contrastFigures].map(([k, r]) => [k, summarise(r.seeds, r.runs)])) }
-    : undefined;
+  return { cases, rest: await others };
+}
+
+/** The contrast's runs (packet only, no charts) after the others, on the same workers. */
+async function runContrast(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions): Promise<BuildOptions['contrast']> {
+  const { contrastScenarios, runs, reps, contrastRuns, total } = plan;
+  if (contrastScenarios.length === 0) return undefined;
+  const progress = opts.onProgress;
+  const figures = await replicatePacket(contrastScenarios, recipe.variants, {
+    reps: recipe.contrast!.reps,
+    seed: recipe.seed,
+    ...replicationOptions(opts),
+    ...(progress ? { onProgress: (d: number) => progress(runs + reps - contrastRuns + d, total, 'contrast runs') } : {}),
+  });
+  return { scenarios: contrastScenarios, figures: new Map([...figures].map(([k, r]) => [k, summarise(r.seeds, r.runs)])) };
+}
+
+/**
+ * Run the recipe's scenarios x variants with both engines, then write `outDir/index.html` and its data
+ * (goodput.csv, tables as CSV and JSON, charts/*.vl.json, recipe.json) atomically: the directory is
+ * replaced as a whole, so a crash leaves the previous report intact.
+ */
+export async function writeReport(recipe: ReportRecipe, outDir: string, opts: WriteReportOptions = {}): Promise<ReportOutput> {
+  const t0 = performance.now();
+  assertReplaceable(outDir); // fail before minutes of simulation, not after
+  const plan = planReport(recipe, opts);
+  const { runs, reps, total } = plan;
+  const progress = opts.onProgress;
+  const { cases, rest } = await runCases(recipe, plan, opts);
+  const contrast = await runContrast(recipe, plan, opts);
   const replicates = rest
     ? new Map(
         cases.map((c) => {
@@ -161,7 +205,7 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
       )
     : undefined;
 
-  const models = opts.models === undefined ? (recipe.charts.includes('equations') && withFluid ? await defaultModelDocs(opts.modelsDir) : null) : opts.models;
+  const models = opts.models === undefined ? (recipe.charts.includes('equations') && plan.withFluid ? await defaultModelDocs(opts.modelsDir) : null) : opts.models;
   const shownOut = relative(process.cwd(), resolve(outDir)) || '.';
   const built = await buildReport(recipe, cases, {
     models,
