@@ -15,7 +15,24 @@ export type GenFn = (t: number, Y: ArrayLike<number>, Z: Float64Array, off: numb
 export type PastSnapshot = ((s: number) => { Y: ArrayLike<number>; Z: Float64Array }) & {
   /** Threshold of the next loss event (expdraw()): 1, or an Exp(1) draw in Poisson mode. */
   draw: () => number;
+  /**
+   * maxover/minover number k of the block at `off`: the extremum of its signal over [t - w, t], from
+   * the signal's samples in the accepted solution and `now`, its value at t (src/fluid/run/windows.ts).
+   */
+  over?: (k: number, off: number, t: number, w: number, now: number) => number;
 };
+
+/** A maxover/minover of a flow model (its sampler is the source key `window<k>.sample`). */
+export interface WindowMeta {
+  kind: 'max' | 'min';
+  /** Seconds between samples, when the model gives it (else the engine's default). */
+  stepS?: number;
+}
+
+export interface CompiledWindow extends WindowMeta {
+  /** The signal at the snapshot (t, Y, Z) of the accepted solution (past: that solution's earlier times). */
+  sample: GenFn;
+}
 
 /** What an event is, apart from its generated functions (source keys `event<k>.g|guard|set`). */
 export interface EventMeta {
@@ -52,6 +69,8 @@ export interface CompiledSystem {
   bnRhs: GenFn;
   flowRhs: GenFn;
   events: CompiledEvent[];
+  /** The flow model's windowed extrema (maxover, minover), by index. */
+  windows: CompiledWindow[];
   /** Evaluate a parameter-only expression (initial values, bounds) for the flow (FP) or bottleneck (BP). */
   flowConst(which: 'initial' | 'min' | 'max', k: number, FP: Float64Array, BP: Float64Array): number | undefined;
   bnConst(which: 'initial' | 'min' | 'max', k: number, BP: Float64Array): number | undefined;
@@ -66,6 +85,8 @@ export interface SystemParts {
   /** Generated function bodies by name (see {@link constKey} for initial values and bounds). */
   source: Record<string, string>;
   events: EventMeta[];
+  /** maxover/minover uses of the flow model (absent when there are none). */
+  windows?: WindowMeta[];
 }
 
 /** Helpers the generated code may call (integer powers, see language/expr.ts powJs): defined once per function, inlined by the JIT. */
@@ -124,6 +145,7 @@ export function assembleSystem(parts: SystemParts): CompiledSystem {
       guardReadsZ: readsZ(source[`event${k}.guard`]!),
       gReadsZ: readsZ(source[`event${k}.g`]!),
     })),
+    windows: (parts.windows ?? []).map((w, k) => ({ ...w, sample: get(`window${k}.sample`) })),
     flowConst: (which, k, FP, BP) => fConst[which][k]?.(0, empty, empty, 0, 0, FP, BP, [], noPast),
     bnConst: (which, k, BP) => bConst[which][k]?.(0, empty, empty, 0, 0, empty, BP, [], noPast),
     source,

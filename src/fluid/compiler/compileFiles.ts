@@ -25,7 +25,13 @@ export function compileParts(bottleneckPath: string, flowPath: string): SystemPa
   const flow = readModelFile(flowPath);
   checkFlowFile(flow);
   const c = compileSystem(bottleneck, flow);
-  return { bottleneck, flow, source: c.source, events: c.events.map((e) => ({ name: e.name, direction: e.direction, targets: e.targets, reduction: e.reduction })) };
+  return {
+    bottleneck,
+    flow,
+    source: c.source,
+    events: c.events.map((e) => ({ name: e.name, direction: e.direction, targets: e.targets, reduction: e.reduction })),
+    ...(c.windows.length > 0 ? { windows: c.windows.map((w) => ({ kind: w.kind, ...(w.stepS !== undefined ? { stepS: w.stepS } : {}) })) } : {}),
+  };
 }
 
 registerCompiler(compileParts);

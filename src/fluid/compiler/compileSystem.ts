@@ -4,17 +4,17 @@ import type { Located } from '../language/located.js';
 import type { ModelFile } from '../language/modelFile.js';
 import { compileExpr, emit, parseExpr } from '../language/expr.js';
 import type { MathNode } from 'mathjs';
-import type { Resolver, SymbolRef, Compiled } from '../language/expr.js';
-import { assembleSystem, constKey, strictBody, type CompiledSystem, type EventMeta } from './assemble.js';
+import type { Resolver, SymbolRef, Compiled, WindowContext } from '../language/expr.js';
+import { assembleSystem, constKey, strictBody, type CompiledSystem, type EventMeta, type WindowMeta } from './assemble.js';
 import { Z_A, Z_BN } from './layout.js';
-import { nonNegative, nonNegativeSymbols } from '../language/sign.js';
+import { nonNegative, nonNegativeSymbols, positive, positiveSymbols } from '../language/sign.js';
 
 /**
  * Compile a bottleneck model and a flow model into plain JavaScript functions (via `new Function` on
  * code generated from the checked mathjs trees, see ../language/expr.ts). The memory layout of the generated
  * functions is documented in ./assemble.ts (offsets owned by StateLayout, layout.ts).
  */
-export type { CompiledEvent, CompiledSystem, GenFn, PastSnapshot } from './assemble.js';
+export type { CompiledEvent, CompiledSystem, CompiledWindow, GenFn, PastSnapshot } from './assemble.js';
 
 const ref = (code: (Y: string, Z: string) => string, delayable: boolean): SymbolRef => ({ code, delayable });
 
@@ -56,6 +56,18 @@ function build(name: string, body: string, source: Record<string, string>): void
 
 /** Check a flow model against a bottleneck model and generate the system's functions. */
 export function compileSystem(bn: ModelFile, fl: ModelFile): CompiledSystem {
+  checkPair(bn, fl);
+  const c = new SystemCompiler(bn, fl);
+  c.checkPeriods();
+  c.snapshotFunctions();
+  c.rightHandSides();
+  const events = c.eventFunctions();
+  c.constants();
+  return assembleSystem({ bottleneck: bn, flow: fl, source: c.source, events, ...(c.windows.length > 0 ? { windows: c.windows } : {}) });
+}
+
+/** What the pair of files must declare, and the names a flow model may not take. */
+function checkPair(bn: ModelFile, fl: ModelFile): void {
   const bf = basename(bn.path);
   const ff = basename(fl.path);
   if (bn.kind !== 'bottleneck') throw new InputError('kind', `must be 'bottleneck' for the shared queue model`, bf);
@@ -71,29 +83,90 @@ export function compileSystem(bn: ModelFile, fl: ModelFile): CompiledSystem {
       throw new InputError(n, `clashes with a bottleneck or built-in symbol of the same name`, ff);
     }
   }
-  const source: Record<string, string> = {};
-  const all: Scope = { bnStates: true, bnParams: true, bnOutputs: bn.outputs.length, A: true, flowStates: true, flowParams: true, flowOutputs: fl.outputs.length, R: true };
-  const none: Scope = { bnStates: false, bnParams: false, bnOutputs: 0, A: false, flowStates: false, flowParams: false, flowOutputs: 0, R: false };
+}
 
-  // Symbols provably >= 0, for the lags of delayed values: X(t - d) must look into the past.
-  const signs = nonNegativeSymbols(bn, fl, (m, src, what) => parseExpr(src, basename(m.path), what));
-  const lagNonNegative = (lag: MathNode): boolean => nonNegative(lag, (name) => signs.has(name));
-  const one = (src: Located, file: string, what: string, scope: Scope, withFlow: boolean, delays: Map<string, number> | null, allowDraw = false): Compiled => {
-    const { resolve, forbidden } = resolver(bn, withFlow ? fl : undefined, scope);
-    return compileExpr(src, file, { what, resolve, forbidden, allowDelays: delays !== null, delays: delays ?? new Map(), allowDraw, lagNonNegative });
-  };
+const ALL: Scope = { bnStates: true, bnParams: true, bnOutputs: Infinity, A: true, flowStates: true, flowParams: true, flowOutputs: Infinity, R: true };
+const NONE: Scope = { bnStates: false, bnParams: false, bnOutputs: 0, A: false, flowStates: false, flowParams: false, flowOutputs: 0, R: false };
 
-  // Queueing delay: bottleneck states and parameters only (it defines R for the flows' outputs).
-  const delayC = one(bn.delay, bf, 'delay', { ...none, bnStates: true, bnParams: true }, false, null);
-  build('delay', `return ${delayC.js};`, source);
+/** The generation of one system's functions, phase by phase (see compileSystem). */
+class SystemCompiler {
+  readonly source: Record<string, string> = {};
+  /** maxover/minover uses, in the order their samplers were registered (source keys `window<k>.sample`). */
+  readonly windows: WindowMeta[] = [];
+  private readonly bf: string;
+  private readonly ff: string;
+  private readonly lagNonNegative: (lag: MathNode) => boolean;
+  private readonly isPositive: (node: MathNode) => boolean;
+  private readonly all: Scope;
 
-  const fo = fl.outputs.map((o, i) => one(o, ff, `output '${o.name}'`, { ...none, bnStates: true, bnParams: true, flowStates: true, flowParams: true, flowOutputs: i, R: true }, true, null));
-  build('flowOutputs', fo.map((c, i) => `Z[zo + ${1 + i}] = ${c.js};`).join('\n') + '\nreturn 0;', source);
+  constructor(
+    private readonly bn: ModelFile,
+    private readonly fl: ModelFile,
+  ) {
+    this.bf = basename(bn.path);
+    this.ff = basename(fl.path);
+    this.all = { ...ALL, bnOutputs: bn.outputs.length, flowOutputs: fl.outputs.length };
+    // Symbols provably >= 0, for the lags of delayed values: X(t - d) must look into the past.
+    const parseAt = (m: ModelFile, src: Located, what: string): MathNode => parseExpr(src, basename(m.path), what);
+    const signs = nonNegativeSymbols(bn, fl, parseAt);
+    this.lagNonNegative = (lag) => nonNegative(lag, (name) => signs.has(name));
+    let pos: Set<string> | undefined;
+    // Provably > 0, for windows and periods; worked out on first use (most models have neither).
+    this.isPositive = (node) => {
+      pos ??= positiveSymbols(bn, fl, signs, parseAt);
+      const p = pos;
+      return positive(node, (name) => p.has(name), (name) => signs.has(name));
+    };
+  }
 
-  const bo = bn.outputs.map((o, i) => one(o, bf, `output '${o.name}'`, { ...none, bnStates: true, bnParams: true, bnOutputs: i, A: true }, false, null));
-  build('bnOutputs', bo.map((c, i) => `Z[${Z_BN + i}] = ${c.js};`).join('\n') + '\nreturn 0;', source);
+  /** Compile one expression in `scope`; `delays` null forbids delayed values (and windows). */
+  one(src: Located, file: string, what: string, scope: Scope, withFlow: boolean, delays: Map<string, number> | null, allowDraw = false): Compiled {
+    const { resolve, forbidden } = resolver(this.bn, withFlow ? this.fl : undefined, scope);
+    const windows = delays !== null && withFlow ? this.windowContext() : undefined;
+    return compileExpr(src, file, { what, resolve, forbidden, allowDelays: delays !== null, delays: delays ?? new Map(), allowDraw, lagNonNegative: this.lagNonNegative, ...(windows ? { windows } : {}) });
+  }
 
-  const rhsBody = (m: ModelFile, file: string, base: string, scope: Scope, withFlow: boolean): string => {
+  /** Registers the signal of a maxover/minover: a sampler evaluated on a snapshot of the accepted solution. */
+  private windowContext(): WindowContext {
+    return {
+      positive: this.isPositive,
+      register: (kind, signal, stepS) => {
+        const k = this.windows.length;
+        const { resolve, forbidden } = resolver(this.bn, this.fl, this.all);
+        const c = emit(signal, { what: `${kind === 'max' ? 'maxover' : 'minover'} signal`, where: this.ff, resolve, forbidden, allowDelays: true, delays: new Map(), lagNonNegative: this.lagNonNegative });
+        build(`window${k}.sample`, [...c.prologue, `return ${c.js};`].join('\n'), this.source);
+        this.windows.push({ kind, ...(stepS !== undefined ? { stepS } : {}) });
+        return k;
+      },
+    };
+  }
+
+  /** The periods of clocks and timers must be provably > 0 (a clock of period 0 ticks without end). */
+  checkPeriods(): void {
+    const check = (src: Located, field: string): void => {
+      if (!this.isPositive(parseExpr(src, this.ff, field))) {
+        throw new InputError(field, `'${src.text}' is not provably > 0 (a positive constant, or parameters, states and outputs with min > 0 and sums, products, quotients, max of these)`, `${this.ff}:${src.line}`);
+      }
+    };
+    for (const c of this.fl.clocks ?? []) check(c.period, `clocks.${c.name}.period`);
+    for (const m of this.fl.timers ?? []) {
+      check(m.every, `timers.${m.name}.every`);
+      check(m.for, `timers.${m.name}.for`);
+    }
+  }
+
+  /** The snapshot: queueing delay (bottleneck states and parameters only: it defines R), then the outputs. */
+  snapshotFunctions(): void {
+    const { bn, fl, bf, ff, source } = this;
+    const delayC = this.one(bn.delay!, bf, 'delay', { ...NONE, bnStates: true, bnParams: true }, false, null);
+    build('delay', `return ${delayC.js};`, source);
+    const fo = fl.outputs.map((o, i) => this.one(o, ff, `output '${o.name}'`, { ...NONE, bnStates: true, bnParams: true, flowStates: true, flowParams: true, flowOutputs: i, R: true }, true, null));
+    build('flowOutputs', fo.map((c, i) => `Z[zo + ${1 + i}] = ${c.js};`).join('\n') + '\nreturn 0;', source);
+    const bo = bn.outputs.map((o, i) => this.one(o, bf, `output '${o.name}'`, { ...NONE, bnStates: true, bnParams: true, bnOutputs: i, A: true }, false, null));
+    build('bnOutputs', bo.map((c, i) => `Z[${Z_BN + i}] = ${c.js};`).join('\n') + '\nreturn 0;', source);
+  }
+
+  private rhsBody(m: ModelFile, file: string, base: string, scope: Scope, withFlow: boolean): string {
     const delays = new Map<string, number>();
     const lines: string[] = [];
     const pro: string[] = [];
@@ -103,53 +176,67 @@ export function compileSystem(bn: ModelFile, fl: ModelFile): CompiledSystem {
         return;
       }
       const eq = m.equations.find((e) => e.state === s.name)!;
-      const c = one(eq, file, `d${s.name}/dt`, scope, withFlow, delays);
+      const c = this.one(eq, file, `d${s.name}/dt`, scope, withFlow, delays);
       pro.push(...c.prologue);
       lines.push(`dy[${base}${i}] = ${c.js};`);
     });
     return [...pro, ...lines, 'return 0;'].join('\n');
-  };
-  build('bnRhs', rhsBody(bn, bf, '', { ...all, flowStates: false, flowParams: false, flowOutputs: 0, R: false }, false), source);
-  build('flowRhs', rhsBody(fl, ff, 'off + ', all, true), source);
+  }
 
-  if (bn.events.length > 0) throw new InputError('events', 'are supported in flow models only', `${bf}:${bn.events[0]!.line}`);
-  const events: EventMeta[] = fl.events.map((ev, k) => {
+  rightHandSides(): void {
+    build('bnRhs', this.rhsBody(this.bn, this.bf, '', { ...this.all, flowStates: false, flowParams: false, flowOutputs: 0, R: false }, false), this.source);
+    build('flowRhs', this.rhsBody(this.fl, this.ff, 'off + ', this.all, true), this.source);
+  }
+
+  eventFunctions(): EventMeta[] {
+    const { bn, fl, ff } = this;
+    if (bn.events.length > 0) throw new InputError('events', 'are supported in flow models only', `${this.bf}:${bn.events[0]!.line}`);
+    return fl.events.map((ev, k) => {
+      const cmp = this.eventCondition(ev, k);
+      const gd = ev.guard ? this.one(ev.guard, ff, `events[${k}].guard`, this.all, true, new Map()) : undefined;
+      build(`event${k}.guard`, gd ? [...gd.prologue, `return (${gd.js}) ? 1 : 0;`].join('\n') : 'return 1;', this.source);
+      const setDelays = new Map<string, number>();
+      const targets: number[] = [];
+      const sets = ev.set.map((a, j) => {
+        const ti = fl.states.findIndex((s) => s.name === a.state);
+        if (ti < 0) throw new InputError(`events[${k}].set[${j}]`, `assigns '${a.state}', which is not a state of this model`, `${ff}:${a.expr.line}`);
+        targets.push(ti);
+        return this.one(a.expr, ff, `events[${k}].set[${j}]`, this.all, true, setDelays, true);
+      });
+      build(`event${k}.set`, [...sets.flatMap((c) => c.prologue), ...sets.map((c, j) => `dy[${j}] = ${c.js};`), 'return 0;'].join('\n'), this.source);
+      return { name: ev.name, direction: cmp === 'larger' || cmp === 'largerEq' ? 'rising' : 'falling', targets, reduction: ev.reduction };
+    });
+  }
+
+  /** `when: a >= b` becomes g = a - b; the condition becomes true when g rises through 0 (>=, >) or falls through 0 (<=, <). */
+  private eventCondition(ev: ModelFile['events'][number], k: number): string {
+    const ff = this.ff;
     const delays = new Map<string, number>();
     const whenNode = parseExpr(ev.when, ff, `events[${k}].when`) as unknown as { type: string; fn?: string; args?: MathNode[] };
     const cmp = whenNode.type === 'OperatorNode' ? whenNode.fn : undefined;
     if (cmp !== 'larger' && cmp !== 'largerEq' && cmp !== 'smaller' && cmp !== 'smallerEq') {
       throw new InputError(`events[${k}].when`, "must be one comparison 'a >= b' (or <=, >, <): its crossing is what the solver locates", `${ff}:${ev.when.line}`);
     }
-    // g = a - b; the condition becomes true when g rises through 0 (>=, >) or falls through 0 (<=, <).
-    const { resolve, forbidden } = resolver(bn, fl, all);
-    const side = (n: MathNode): Compiled => emit(n, { what: `events[${k}].when`, where: `${ff}:${ev.when.line}`, resolve, forbidden, allowDelays: true, delays, lagNonNegative });
+    const { resolve, forbidden } = resolver(this.bn, this.fl, this.all);
+    const windows = this.windowContext();
+    const side = (n: MathNode): Compiled => emit(n, { what: `events[${k}].when`, where: `${ff}:${ev.when.line}`, resolve, forbidden, allowDelays: true, delays, lagNonNegative: this.lagNonNegative, windows });
     const lhs = side(whenNode.args![0]!);
     const rhs = side(whenNode.args![1]!);
-    build(`event${k}.g`, [...lhs.prologue, ...rhs.prologue, `return (${lhs.js}) - (${rhs.js});`].join('\n'), source);
-    const gd = ev.guard ? one(ev.guard, ff, `events[${k}].guard`, all, true, new Map()) : undefined;
-    build(`event${k}.guard`, gd ? [...gd.prologue, `return (${gd.js}) ? 1 : 0;`].join('\n') : 'return 1;', source);
-    const setDelays = new Map<string, number>();
-    const targets: number[] = [];
-    const sets = ev.set.map((a, j) => {
-      const ti = fl.states.findIndex((s) => s.name === a.state);
-      if (ti < 0) throw new InputError(`events[${k}].set[${j}]`, `assigns '${a.state}', which is not a state of this model`, `${ff}:${a.expr.line}`);
-      targets.push(ti);
-      return one(a.expr, ff, `events[${k}].set[${j}]`, all, true, setDelays, true);
-    });
-    build(`event${k}.set`, [...sets.flatMap((c) => c.prologue), ...sets.map((c, j) => `dy[${j}] = ${c.js};`), 'return 0;'].join('\n'), source);
-    return { name: ev.name, direction: cmp === 'larger' || cmp === 'largerEq' ? 'rising' : 'falling', targets, reduction: ev.reduction };
-  });
+    build(`event${k}.g`, [...lhs.prologue, ...rhs.prologue, `return (${lhs.js}) - (${rhs.js});`].join('\n'), this.source);
+    return cmp;
+  }
 
-  // Initial values and bounds: parameter-only expressions, evaluated once per run.
-  const constFn = (m: ModelFile, file: string, which: 'initial' | 'min' | 'max', withFlow: boolean): void => {
-    for (const s of m.states) {
-      const src = s[which];
-      if (!src) continue;
-      const c = one(src, file, `states.${s.name}.${which}`, { ...none, bnParams: true, flowParams: withFlow }, withFlow, null);
-      build(constKey(m, s.name, which), `return ${c.js};`, source);
-    }
-  };
-  for (const which of ['initial', 'min', 'max'] as const) constFn(fl, ff, which, true);
-  for (const which of ['initial', 'min', 'max'] as const) constFn(bn, bf, which, false);
-  return assembleSystem({ bottleneck: bn, flow: fl, source, events });
+  /** Initial values and bounds: parameter-only expressions, evaluated once per run. */
+  constants(): void {
+    const constFn = (m: ModelFile, file: string, which: 'initial' | 'min' | 'max', withFlow: boolean): void => {
+      for (const s of m.states) {
+        const src = s[which];
+        if (!src) continue;
+        const c = this.one(src, file, `states.${s.name}.${which}`, { ...NONE, bnParams: true, flowParams: withFlow }, withFlow, null);
+        build(constKey(m, s.name, which), `return ${c.js};`, this.source);
+      }
+    };
+    for (const which of ['initial', 'min', 'max'] as const) constFn(this.fl, this.ff, which, true);
+    for (const which of ['initial', 'min', 'max'] as const) constFn(this.bn, this.bf, which, false);
+  }
 }

@@ -73,6 +73,19 @@ export interface EmitContext {
    * into the past. Without it no delayed value is accepted.
    */
   lagNonNegative?: (lag: MathNode) => boolean;
+  /** Where maxover/minover may be used (equations, terms, events): how their signals are registered. */
+  windows?: WindowContext;
+}
+
+/**
+ * The compiler's side of `maxover(signal, window[, step])` and `minover`: `register` compiles the
+ * signal into a sampler of its own (evaluated on snapshots of the accepted solution) and returns its
+ * index, which the generated call `past.over(k, off, t, window, now)` names; `positive` decides
+ * whether a window is provably > 0.
+ */
+export interface WindowContext {
+  register(kind: 'max' | 'min', signal: MathNode, stepS: number | undefined): number;
+  positive(node: MathNode): boolean;
 }
 
 /** `t - d` (in any parentheses) as its lag `d`; `t` alone as lag 0; anything else undefined. */
@@ -155,99 +168,150 @@ export function parseExpr(src: Located & { written?: string }, file: string, wha
 
 /** Check `node` and emit JS for it. */
 export function emit(node: MathNode, ctx: EmitContext): Compiled {
-  const prologue: string[] = [];
-  const fail = (problem: string): never => {
-    throw new InputError(ctx.what, problem, ctx.where);
-  };
-  const sym = (name: string, Y: string, Z: string, tName: string): string => {
+  const e = new Emitter(ctx);
+  const js = e.go(node, 'Y', 'Z', 't', false);
+  return { js, prologue: e.prologue, node };
+}
+
+/** The windowed extrema `maxover(signal, window)` and `minover(...)` (models/README.md). */
+const WINDOW_FUNCTIONS: Readonly<Record<string, 'max' | 'min'>> = { maxover: 'max', minover: 'min' };
+
+/** One emission: the checked tree walked to JS, the delayed look-ups it needs gathered in `prologue`. */
+class Emitter {
+  readonly prologue: string[] = [];
+  constructor(private readonly ctx: EmitContext) {}
+
+  fail(problem: string): never {
+    throw new InputError(this.ctx.what, problem, this.ctx.where);
+  }
+
+  private sym(name: string, Y: string, Z: string, tName: string): string {
     if (name === 't') return tName;
-    const ref = ctx.resolve(name);
+    const ref = this.ctx.resolve(name);
     if (!ref) {
-      const why = ctx.forbidden?.get(name);
-      return fail(why ? `uses '${name}', which ${why}` : `uses unknown symbol '${name}' (not a declared state, parameter, output or known symbol)`);
+      const why = this.ctx.forbidden?.get(name);
+      return this.fail(why ? `uses '${name}', which ${why}` : `uses unknown symbol '${name}' (not a declared state, parameter, output or known symbol)`);
     }
     return ref.code(Y, Z);
-  };
-  const go = (n: MathNode, Y: string, Z: string, tName: string, inDelay: boolean): string => {
+  }
+
+  go(n: MathNode, Y: string, Z: string, tName: string, inDelay: boolean): string {
     switch (n.type) {
       case 'ConstantNode': {
         const v = (n as unknown as { value: unknown }).value;
-        if (typeof v !== 'number' || !Number.isFinite(v)) return fail(`contains a constant '${String(v)}' that is not a finite number`);
+        if (typeof v !== 'number' || !Number.isFinite(v)) return this.fail(`contains a constant '${String(v)}' that is not a finite number`);
         return v < 0 ? `(${v})` : String(v);
       }
       case 'SymbolNode':
-        return sym((n as unknown as { name: string }).name, Y, Z, tName);
+        return this.sym((n as unknown as { name: string }).name, Y, Z, tName);
       case 'ParenthesisNode':
-        return `(${go((n as unknown as { content: MathNode }).content, Y, Z, tName, inDelay)})`;
+        return `(${this.go((n as unknown as { content: MathNode }).content, Y, Z, tName, inDelay)})`;
       case 'ConditionalNode': {
         const c = n as unknown as { condition: MathNode; trueExpr: MathNode; falseExpr: MathNode };
-        return `(${go(c.condition, Y, Z, tName, inDelay)} ? ${go(c.trueExpr, Y, Z, tName, inDelay)} : ${go(c.falseExpr, Y, Z, tName, inDelay)})`;
+        return `(${this.go(c.condition, Y, Z, tName, inDelay)} ? ${this.go(c.trueExpr, Y, Z, tName, inDelay)} : ${this.go(c.falseExpr, Y, Z, tName, inDelay)})`;
       }
-      case 'OperatorNode': {
-        const o = n as unknown as { fn: string; op: string; args: MathNode[] };
-        const a = o.args.map((x) => go(x, Y, Z, tName, inDelay));
-        if (o.args.length === 1) {
-          if (o.fn === 'unaryMinus') return `(-${a[0]})`;
-          if (o.fn === 'unaryPlus') return `(+${a[0]})`;
-          if (o.fn === 'not') return `(!${a[0]})`;
-          return fail(`uses the operator '${o.op}', which is not allowed (only + - * / ^, comparisons, and/or/not)`);
-        }
-        if (o.args.length === 2) {
-          if (o.fn === 'pow') return powJs(a[0]!, o.args[1]!, a[1]!);
-          const js = Object.hasOwn(BINARY, o.fn) ? BINARY[o.fn] : undefined;
-          if (js) return `(${a[0]} ${js} ${a[1]})`;
-        }
-        return fail(`uses the operator '${o.op}', which is not allowed (only + - * / ^, comparisons, and/or/not)`);
-      }
-      case 'FunctionNode': {
-        const f = n as unknown as { fn: MathNode; args: MathNode[] };
-        if (f.fn.type !== 'SymbolNode') return fail('calls something that is not a plain name');
-        const name = (f.fn as unknown as { name: string }).name;
-        if (name === 'expdraw') {
-          // The threshold of the next loss event: 1 (periodic losses, the expected value) or a seeded
-          // Exp(1) draw (Poisson losses, a stochastic hybrid system), chosen by the engine.
-          if (!ctx.allowDraw) return fail("uses expdraw(), which is allowed only in an event's assignments");
-          if (f.args.length !== 0) return fail('calls expdraw with arguments (it takes none)');
-          return 'past.draw()';
-        }
-        const known = Object.hasOwn(FUNCTIONS, name) ? FUNCTIONS[name] : undefined;
-        if (known) {
-          if (f.args.length < known.arity[0] || f.args.length > known.arity[1]) {
-            return fail(`calls ${name} with ${f.args.length} arguments (expects ${known.arity[0]}${known.arity[1] > known.arity[0] ? `-${known.arity[1]}` : ''})`);
-          }
-          if (name === 'pow') return powJs(go(f.args[0]!, Y, Z, tName, inDelay), f.args[1]!, go(f.args[1]!, Y, Z, tName, inDelay));
-          return `${known.js}(${f.args.map((x) => go(x, Y, Z, tName, inDelay)).join(', ')})`;
-        }
-        const ref = name === 't' ? undefined : ctx.resolve(name);
-        if (ref && ref.delayable) {
-          if (!ctx.allowDelays) return fail(`uses the delayed value '${name}(...)', allowed only in equations and events`);
-          if (inDelay) return fail(`nests a delayed value inside the time argument of another ('${name}(...)')`);
-          if (f.args.length !== 1) return fail(`writes the delayed value '${name}(...)' with ${f.args.length} arguments (expects one time, e.g. ${name}(t - R))`);
-          const lag = lagOf(f.args[0]!);
-          if (lag === undefined || (lag !== 'zero' && !ctx.lagNonNegative?.(lag))) {
-            return fail(
-              `reads ${name}(${f.args[0]!.toString()}), which may lie in the future: a delayed value is ${name}(t - d) with a lag d that is provably >= 0 ` +
-                '(R, constants, parameters and states with min >= 0, and sums, products, quotients, max of these)',
-            );
-          }
-          const arg = go(f.args[0]!, Y, Z, tName, true);
-          let k = ctx.delays.get(arg);
-          if (k === undefined) {
-            k = ctx.delays.size;
-            ctx.delays.set(arg, k);
-            prologue.push(`const _s${k} = ${arg}; const _p${k} = past(_s${k}); const _Y${k} = _p${k}.Y, _Z${k} = _p${k}.Z;`);
-          }
-          return ref.code(`_Y${k}`, `_Z${k}`);
-        }
-        if (ref) return fail(`calls '${name}(...)', but '${name}' is a parameter: only states and outputs have a past`);
-        return fail(`calls unknown function '${name}' (allowed: ${Object.keys(FUNCTIONS).join(', ')}, or a delayed state/output like W(t - R))`);
-      }
+      case 'OperatorNode':
+        return this.operator(n as unknown as { fn: string; op: string; args: MathNode[] }, Y, Z, tName, inDelay);
+      case 'FunctionNode':
+        return this.call(n as unknown as { fn: MathNode; args: MathNode[] }, Y, Z, tName, inDelay);
       default:
-        return fail(`contains a ${n.type.replace('Node', '').toLowerCase()} expression, which is not allowed in a model`);
+        return this.fail(`contains a ${n.type.replace('Node', '').toLowerCase()} expression, which is not allowed in a model`);
     }
-  };
-  const js = go(node, 'Y', 'Z', 't', false);
-  return { js, prologue, node };
+  }
+
+  private operator(o: { fn: string; op: string; args: MathNode[] }, Y: string, Z: string, tName: string, inDelay: boolean): string {
+    const a = o.args.map((x) => this.go(x, Y, Z, tName, inDelay));
+    if (o.args.length === 1) {
+      if (o.fn === 'unaryMinus') return `(-${a[0]})`;
+      if (o.fn === 'unaryPlus') return `(+${a[0]})`;
+      if (o.fn === 'not') return `(!${a[0]})`;
+      return this.fail(`uses the operator '${o.op}', which is not allowed (only + - * / ^, comparisons, and/or/not)`);
+    }
+    if (o.args.length === 2) {
+      if (o.fn === 'pow') return powJs(a[0]!, o.args[1]!, a[1]!);
+      const js = Object.hasOwn(BINARY, o.fn) ? BINARY[o.fn] : undefined;
+      if (js) return `(${a[0]} ${js} ${a[1]})`;
+    }
+    return this.fail(`uses the operator '${o.op}', which is not allowed (only + - * / ^, comparisons, and/or/not)`);
+  }
+
+  private call(f: { fn: MathNode; args: MathNode[] }, Y: string, Z: string, tName: string, inDelay: boolean): string {
+    if (f.fn.type !== 'SymbolNode') return this.fail('calls something that is not a plain name');
+    const name = (f.fn as unknown as { name: string }).name;
+    if (name === 'expdraw') {
+      // The threshold of the next loss event: 1 (periodic losses, the expected value) or a seeded
+      // Exp(1) draw (Poisson losses, a stochastic hybrid system), chosen by the engine.
+      if (!this.ctx.allowDraw) return this.fail("uses expdraw(), which is allowed only in an event's assignments");
+      if (f.args.length !== 0) return this.fail('calls expdraw with arguments (it takes none)');
+      return 'past.draw()';
+    }
+    if (Object.hasOwn(WINDOW_FUNCTIONS, name)) return this.window(name, f.args, Y, Z, tName, inDelay);
+    const known = Object.hasOwn(FUNCTIONS, name) ? FUNCTIONS[name] : undefined;
+    if (known) {
+      if (f.args.length < known.arity[0] || f.args.length > known.arity[1]) {
+        return this.fail(`calls ${name} with ${f.args.length} arguments (expects ${known.arity[0]}${known.arity[1] > known.arity[0] ? `-${known.arity[1]}` : ''})`);
+      }
+      if (name === 'pow') return powJs(this.go(f.args[0]!, Y, Z, tName, inDelay), f.args[1]!, this.go(f.args[1]!, Y, Z, tName, inDelay));
+      return `${known.js}(${f.args.map((x) => this.go(x, Y, Z, tName, inDelay)).join(', ')})`;
+    }
+    const ref = name === 't' ? undefined : this.ctx.resolve(name);
+    if (ref && ref.delayable) return this.delayed(name, ref, f.args, Y, Z, tName, inDelay);
+    if (ref) return this.fail(`calls '${name}(...)', but '${name}' is a parameter: only states and outputs have a past`);
+    return this.fail(`calls unknown function '${name}' (allowed: ${Object.keys(FUNCTIONS).join(', ')}, maxover, minover, or a delayed state/output like W(t - R))`);
+  }
+
+  /** `X(t - d)`: a look-up of the snapshot at t - d, shared by every use of the same time in one function. */
+  private delayed(name: string, ref: SymbolRef, args: MathNode[], Y: string, Z: string, tName: string, inDelay: boolean): string {
+    const ctx = this.ctx;
+    if (!ctx.allowDelays) return this.fail(`uses the delayed value '${name}(...)', allowed only in equations and events`);
+    if (inDelay) return this.fail(`nests a delayed value inside the time argument of another ('${name}(...)')`);
+    if (args.length !== 1) return this.fail(`writes the delayed value '${name}(...)' with ${args.length} arguments (expects one time, e.g. ${name}(t - R))`);
+    const lag = lagOf(args[0]!);
+    if (lag === undefined || (lag !== 'zero' && !ctx.lagNonNegative?.(lag))) {
+      return this.fail(
+        `reads ${name}(${args[0]!.toString()}), which may lie in the future: a delayed value is ${name}(t - d) with a lag d that is provably >= 0 ` +
+          '(R, constants, parameters and states with min >= 0, and sums, products, quotients, max of these)',
+      );
+    }
+    const arg = this.go(args[0]!, Y, Z, tName, true);
+    let k = ctx.delays.get(arg);
+    if (k === undefined) {
+      k = ctx.delays.size;
+      ctx.delays.set(arg, k);
+      this.prologue.push(`const _s${k} = ${arg}; const _p${k} = past(_s${k}); const _Y${k} = _p${k}.Y, _Z${k} = _p${k}.Z;`);
+    }
+    return ref.code(`_Y${k}`, `_Z${k}`);
+  }
+
+  /**
+   * `maxover(signal, window[, step])`: the largest value of `signal` over [t - window, t], from its
+   * samples every `step` seconds in the accepted solution and its value now (WindowContext).
+   */
+  private window(name: string, args: MathNode[], Y: string, Z: string, tName: string, inDelay: boolean): string {
+    const w = this.ctx.windows;
+    if (!w) return this.fail(`uses ${name}(), allowed only in equations, terms and events (a windowed extremum has no value at a delayed time)`);
+    if (inDelay) return this.fail(`nests ${name}(...) inside the time argument of a delayed value`);
+    if (args.length < 2 || args.length > 3) return this.fail(`calls ${name} with ${args.length} arguments (expects ${name}(signal, window) or ${name}(signal, window, step))`);
+    if (!w.positive(args[1]!)) {
+      return this.fail(`calls ${name} with the window '${args[1]!.toString()}', which is not provably > 0 (a positive constant, or parameters, states and outputs with min > 0 and sums, products, quotients, max of these)`);
+    }
+    let stepS: number | undefined;
+    if (args[2]) {
+      const c = args[2] as unknown as { type: string; value?: unknown };
+      if (c.type !== 'ConstantNode' || typeof c.value !== 'number' || !(c.value > 0) || !Number.isFinite(c.value)) return this.fail(`calls ${name} with the step '${args[2].toString()}', which must be a number > 0 (seconds between samples)`);
+      stepS = c.value;
+    }
+    let cur: string;
+    try {
+      cur = this.go(args[0]!, Y, Z, tName, inDelay);
+    } catch (e) {
+      if (e instanceof InputError) throw new InputError(e.field, `in ${name}(...) ${e.problem}`, e.source);
+      throw e;
+    }
+    const win = this.go(args[1]!, Y, Z, tName, inDelay);
+    const k = w.register(WINDOW_FUNCTIONS[name]!, args[0]!, stepS);
+    return `past.over(${k}, off, ${tName}, ${win}, ${cur})`;
+  }
 }
 
 /**

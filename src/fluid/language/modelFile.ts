@@ -5,6 +5,7 @@ import { InputError } from '../../errors.js';
 import { readUserFile } from '../../io/userFile.js';
 import { expressionTextProblem } from './expr.js';
 import { termExpander, type TermDecl } from './terms.js';
+import { desugarClock, desugarTimer, readClocks, readTimers, type ClockDecl, type TimerDecl } from './clocks.js';
 import type { Located } from './located.js';
 
 /**
@@ -86,21 +87,87 @@ export interface ModelFile {
   events: EventDecl[];
   /** Bottleneck only: queueing delay in seconds, an expression of its states and parameters. */
   delay?: Located;
+  /** Phase clocks (src/fluid/language/clocks.ts), already turned into states, an equation and an event each. */
+  clocks?: ClockDecl[];
+  /** Periodic timers, already turned into states and an event each. */
+  timers?: TimerDecl[];
 }
 
 const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+export type { YamlReader };
 
 /** Largest model file read (the repository's are under 10 kB). */
 export const MODEL_FILE_MAX_BYTES = 256 * 1024;
 /** The keys each part of a model file may have (documented in models/README.md). */
-const TOP_KEYS = ['kind', 'id', 'form', 'title', 'citation', 'description', 'params', 'states', 'delay', 'outputs', 'terms', 'equations', 'events'];
+const TOP_KEYS = ['kind', 'id', 'form', 'title', 'citation', 'description', 'params', 'states', 'delay', 'outputs', 'terms', 'equations', 'events', 'clocks', 'timers'];
 const PARAM_KEYS = ['unit', 'doc', 'default', 'min', 'max', 'scenario'];
 const STATE_KEYS = ['unit', 'doc', 'initial', 'min', 'max', 'discrete'];
 const EVENT_KEYS = ['name', 'when', 'guard', 'set', 'reduction'];
 
 /** Read and shape-check a model file. Throws InputError naming the file and line. */
 export function readModelFile(path: string, text = readUserFile(path, '(file)', MODEL_FILE_MAX_BYTES, basename(path))): ModelFile {
-  const file = basename(path);
+  const r = yamlReader(basename(path), text);
+  r.onlyKeys(r.root, TOP_KEYS, '');
+  const kind = r.str('kind');
+  if (kind !== 'flow' && kind !== 'bottleneck') throw r.err('kind', `must be 'flow' or 'bottleneck', got '${kind}'`, r.get('kind'));
+  const id = r.str('id');
+  if (!/^[a-z][a-z0-9-]*$/.test(id)) throw r.err('id', `must be a lowercase id, got '${id}'`, r.get('id'));
+  const params = readParams(r);
+  const states = readStates(r);
+  if (states.length === 0 && kind === 'flow') throw r.err('states', 'a flow model needs at least one state');
+  const outputs = readOutputs(r);
+  const terms = readTerms(r, [...params, ...states, ...outputs]);
+  const expand = termExpander(terms, r.file);
+  const equations = readEquations(r, expand);
+  const events = readEvents(r);
+  const clocks = readClocks(r);
+  const timers = readTimers(r);
+  for (const c of clocks) desugarClock(c, states, equations, events);
+  for (const tm of timers) desugarTimer(tm, states, events);
+  checkDeclarations(r.file, params, states, outputs, terms, equations);
+  const delayNode = r.get('delay');
+  return {
+    path,
+    kind,
+    id,
+    title: r.str('title'),
+    citation: r.str('citation'),
+    description: r.str('description', false),
+    form: (() => {
+      const f = r.str('form', false) || 'mean-field';
+      if (f !== 'mean-field' && f !== 'hybrid') throw r.err('form', `must be 'mean-field' or 'hybrid', got '${f}'`, r.get('form'));
+      return f;
+    })(),
+    params,
+    states,
+    outputs,
+    terms,
+    equations,
+    events,
+    ...(clocks.length > 0 ? { clocks } : {}),
+    ...(timers.length > 0 ? { timers } : {}),
+    delay: delayNode === undefined ? undefined : r.located(delayNode, 'delay'),
+  };
+}
+
+/** The parsed YAML document and the shape checks every part of a model file uses (errors name file:line). */
+interface YamlReader {
+  file: string;
+  root: YamlNode;
+  err(field: string, problem: string, n?: YamlNode | null): InputError;
+  lineOf(n: YamlNode | null | undefined): number;
+  onlyKeys(m: YamlNode, known: readonly string[], where: string): void;
+  get(key: string): YamlNode | undefined;
+  str(key: string, required?: boolean): string;
+  located(n: YamlNode | undefined, field: string): Located;
+  mapEntries(key: string): [string, YamlNode, number][];
+  field(m: YamlNode, key: string): YamlNode | undefined;
+  fstr(m: YamlNode, key: string, where: string, dflt?: string): string;
+  fnum(m: YamlNode, key: string, where: string, dflt?: number): number | undefined;
+  list(key: string): YamlNode[];
+}
+
+function yamlReader(file: string, text: string): YamlReader {
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -111,159 +178,185 @@ export function readModelFile(path: string, text = readUserFile(path, '(file)', 
   const err = (field: string, problem: string, n?: YamlNode | null): InputError => new InputError(field, problem, `${file}:${lineOf(n)}`);
   const root = doc.contents;
   if (!isMap(root)) throw err('(file)', 'must be a YAML mapping');
-
-  // Unknown keys are errors, as in scenario files: a misspelt `equation:` must not vanish.
-  const onlyKeys = (m: YamlNode, known: readonly string[], where: string): void => {
-    if (!isMap(m)) return;
-    for (const it of m.items) {
-      const k = isScalar(it.key) ? String(it.key.value) : String(it.key);
-      if (!known.includes(k)) throw err(where ? `${where}.${k}` : k, `is not a known key (known: ${known.join(', ')})`, it.key as YamlNode);
-    }
-  };
-  onlyKeys(root, TOP_KEYS, '');
   const get = (key: string): YamlNode | undefined => root.get(key, true) as YamlNode | undefined;
-  const str = (key: string, required = true): string => {
-    const n = get(key);
-    if (n === undefined) {
-      if (required) throw err(key, 'is required');
-      return '';
-    }
-    if (!isScalar(n) || typeof n.value !== 'string') throw err(key, 'must be a string', n);
-    return n.value;
-  };
-  const kind = str('kind');
-  if (kind !== 'flow' && kind !== 'bottleneck') throw err('kind', `must be 'flow' or 'bottleneck', got '${kind}'`, get('kind'));
-  const id = str('id');
-  if (!/^[a-z][a-z0-9-]*$/.test(id)) throw err('id', `must be a lowercase id, got '${id}'`, get('id'));
-
-  const located = (n: YamlNode | undefined, field: string): Located => {
-    if (!n || !isScalar(n) || (typeof n.value !== 'string' && typeof n.value !== 'number')) throw err(field, 'must be an expression (string or number)', n);
-    const text = String(n.value);
-    const problem = expressionTextProblem(text);
-    if (problem) throw err(field, problem, n);
-    return { text, line: lineOf(n) };
-  };
-  const mapEntries = (key: string): [string, YamlNode, number][] => {
-    const n = get(key);
-    if (n === undefined) return [];
-    if (!isMap(n)) throw err(key, 'must be a mapping of name: {...}', n);
-    return n.items.map((it) => {
-      const k = isScalar(it.key) ? String(it.key.value) : '';
-      if (!NAME.test(k)) throw err(`${key}.${k}`, 'is not a valid name (letters, digits, _)', it.key as YamlNode);
-      if (!isMap(it.value)) throw err(`${key}.${k}`, 'must be a mapping', it.value as YamlNode);
-      return [k, it.value as YamlNode, lineOf(it.key as YamlNode)];
-    });
-  };
   const field = (m: YamlNode, key: string): YamlNode | undefined => (isMap(m) ? (m.get(key, true) as YamlNode | undefined) : undefined);
-  const fstr = (m: YamlNode, key: string, where: string, dflt?: string): string => {
-    const n = field(m, key);
-    if (n === undefined) {
-      if (dflt !== undefined) return dflt;
-      throw err(`${where}.${key}`, 'is required', m);
-    }
-    if (!isScalar(n)) throw err(`${where}.${key}`, 'must be a scalar', n);
-    return String(n.value);
+  return {
+    file,
+    root: root as YamlNode,
+    err,
+    lineOf,
+    // Unknown keys are errors, as in scenario files: a misspelt `equation:` must not vanish.
+    onlyKeys(m, known, where) {
+      if (!isMap(m)) return;
+      for (const it of m.items) {
+        const k = isScalar(it.key) ? String(it.key.value) : String(it.key);
+        if (!known.includes(k)) throw err(where ? `${where}.${k}` : k, `is not a known key (known: ${known.join(', ')})`, it.key as YamlNode);
+      }
+    },
+    get,
+    str(key, required = true) {
+      const n = get(key);
+      if (n === undefined) {
+        if (required) throw err(key, 'is required');
+        return '';
+      }
+      if (!isScalar(n) || typeof n.value !== 'string') throw err(key, 'must be a string', n);
+      return n.value;
+    },
+    located(n, fieldName) {
+      if (!n || !isScalar(n) || (typeof n.value !== 'string' && typeof n.value !== 'number')) throw err(fieldName, 'must be an expression (string or number)', n);
+      const text = String(n.value);
+      const problem = expressionTextProblem(text);
+      if (problem) throw err(fieldName, problem, n);
+      return { text, line: lineOf(n) };
+    },
+    mapEntries(key) {
+      const n = get(key);
+      if (n === undefined) return [];
+      if (!isMap(n)) throw err(key, 'must be a mapping of name: {...}', n);
+      return n.items.map((it) => {
+        const k = isScalar(it.key) ? String(it.key.value) : '';
+        if (!NAME.test(k)) throw err(`${key}.${k}`, 'is not a valid name (letters, digits, _)', it.key as YamlNode);
+        if (!isMap(it.value)) throw err(`${key}.${k}`, 'must be a mapping', it.value as YamlNode);
+        return [k, it.value as YamlNode, lineOf(it.key as YamlNode)];
+      });
+    },
+    field,
+    fstr(m, key, where, dflt) {
+      const n = field(m, key);
+      if (n === undefined) {
+        if (dflt !== undefined) return dflt;
+        throw err(`${where}.${key}`, 'is required', m);
+      }
+      if (!isScalar(n)) throw err(`${where}.${key}`, 'must be a scalar', n);
+      return String(n.value);
+    },
+    fnum(m, key, where, dflt) {
+      const n = field(m, key);
+      if (n === undefined) return dflt;
+      if (!isScalar(n) || typeof n.value !== 'number' || Number.isNaN(n.value)) throw err(`${where}.${key}`, 'must be a number', n);
+      return n.value;
+    },
+    list(key) {
+      const n = get(key);
+      if (n === undefined) return [];
+      if (!isSeq(n)) throw err(key, 'must be a list', n);
+      return n.items as YamlNode[];
+    },
   };
-  const fnum = (m: YamlNode, key: string, where: string, dflt?: number): number | undefined => {
-    const n = field(m, key);
-    if (n === undefined) return dflt;
-    if (!isScalar(n) || typeof n.value !== 'number' || Number.isNaN(n.value)) throw err(`${where}.${key}`, 'must be a number', n);
-    return n.value;
-  };
+}
 
-  const params: ParamDecl[] = mapEntries('params').map(([name, m, line]) => {
+function readParams(r: YamlReader): ParamDecl[] {
+  return r.mapEntries('params').map(([name, m, line]) => {
     const where = `params.${name}`;
-    onlyKeys(m, PARAM_KEYS, where);
-    const sc = field(m, 'scenario');
-    if (sc !== undefined && !(isScalar(sc) && typeof sc.value === 'boolean')) throw err(`${where}.scenario`, 'must be true or false', sc);
+    r.onlyKeys(m, PARAM_KEYS, where);
+    const sc = r.field(m, 'scenario');
+    if (sc !== undefined && !(isScalar(sc) && typeof sc.value === 'boolean')) throw r.err(`${where}.scenario`, 'must be true or false', sc);
     const scenario = sc !== undefined && isScalar(sc) && sc.value === true;
     const p: ParamDecl = {
       name,
-      unit: fstr(m, 'unit', where),
-      doc: fstr(m, 'doc', where, ''),
-      default: fnum(m, 'default', where),
-      min: fnum(m, 'min', where, -Infinity)!,
-      max: fnum(m, 'max', where, Infinity)!,
+      unit: r.fstr(m, 'unit', where),
+      doc: r.fstr(m, 'doc', where, ''),
+      default: r.fnum(m, 'default', where),
+      min: r.fnum(m, 'min', where, -Infinity)!,
+      max: r.fnum(m, 'max', where, Infinity)!,
       scenario,
       line,
     };
-    if (!scenario && p.default === undefined) throw err(where, 'needs a default (or scenario: true)', m);
-    if (p.default !== undefined && (p.default < p.min || p.default > p.max)) throw err(`${where}.default`, `${p.default} is outside [${p.min}, ${p.max}]`, m);
+    if (!scenario && p.default === undefined) throw r.err(where, 'needs a default (or scenario: true)', m);
+    if (p.default !== undefined && (p.default < p.min || p.default > p.max)) throw r.err(`${where}.default`, `${p.default} is outside [${p.min}, ${p.max}]`, m);
     return p;
   });
-  const states: StateDecl[] = mapEntries('states').map(([name, m, line]) => {
+}
+
+function readStates(r: YamlReader): StateDecl[] {
+  return r.mapEntries('states').map(([name, m, line]) => {
     const where = `states.${name}`;
-    onlyKeys(m, STATE_KEYS, where);
-    const d = field(m, 'discrete');
+    r.onlyKeys(m, STATE_KEYS, where);
+    const d = r.field(m, 'discrete');
     return {
       name,
-      unit: fstr(m, 'unit', where),
-      doc: fstr(m, 'doc', where, ''),
-      initial: located(field(m, 'initial'), `${where}.initial`),
-      min: field(m, 'min') === undefined ? undefined : located(field(m, 'min'), `${where}.min`),
-      max: field(m, 'max') === undefined ? undefined : located(field(m, 'max'), `${where}.max`),
+      unit: r.fstr(m, 'unit', where),
+      doc: r.fstr(m, 'doc', where, ''),
+      initial: r.located(r.field(m, 'initial'), `${where}.initial`),
+      min: r.field(m, 'min') === undefined ? undefined : r.located(r.field(m, 'min'), `${where}.min`),
+      max: r.field(m, 'max') === undefined ? undefined : r.located(r.field(m, 'max'), `${where}.max`),
       discrete: d !== undefined && isScalar(d) && d.value === true,
       line,
     };
   });
-  if (states.length === 0 && kind === 'flow') throw err('states', 'a flow model needs at least one state');
+}
 
-  const list = (key: string): YamlNode[] => {
-    const n = get(key);
-    if (n === undefined) return [];
-    if (!isSeq(n)) throw err(key, 'must be a list', n);
-    return n.items as YamlNode[];
-  };
-  const outputs: OutputDecl[] = list('outputs').map((n, i) => {
-    const l = located(n, `outputs[${i}]`);
-    const m = /^\s*([A-Za-z][A-Za-z0-9_]*)\s*(?:\[([^\]]*)\])?\s*=(?!=)\s*(.+)$/s.exec(l.text);
-    if (!m) throw err(`outputs[${i}]`, `must read 'name [unit] = expression', got '${l.text}'`, n);
+const NAMED = /^\s*([A-Za-z][A-Za-z0-9_]*)\s*(?:\[([^\]]*)\])?\s*=(?!=)\s*(.+)$/s;
+
+function readOutputs(r: YamlReader): OutputDecl[] {
+  return r.list('outputs').map((n, i) => {
+    const l = r.located(n, `outputs[${i}]`);
+    const m = NAMED.exec(l.text);
+    if (!m) throw r.err(`outputs[${i}]`, `must read 'name [unit] = expression', got '${l.text}'`, n);
     return { name: m[1]!, unit: m[2]?.trim() ?? '', text: m[3]!.trim(), line: l.line };
   });
-  const terms: TermDecl[] = list('terms').map((n, i) => {
-    const l = located(n, `terms[${i}]`);
-    const m = /^\s*([A-Za-z][A-Za-z0-9_]*)\s*(?:\[([^\]]*)\])?\s*=(?!=)\s*(.+)$/s.exec(l.text);
-    if (!m) throw err(`terms[${i}]`, `must read 'name [unit] = expression', got '${l.text}'`, n);
-    if (['t', 'R', 'A'].includes(m[1]!)) throw err(`terms[${i}]`, `'${m[1]}' is a reserved symbol (t, R, A)`, n);
+}
+
+function readTerms(r: YamlReader, declared: readonly { name: string; line: number }[]): TermDecl[] {
+  return r.list('terms').map((n, i) => {
+    const l = r.located(n, `terms[${i}]`);
+    const m = NAMED.exec(l.text);
+    if (!m) throw r.err(`terms[${i}]`, `must read 'name [unit] = expression', got '${l.text}'`, n);
+    if (['t', 'R', 'A'].includes(m[1]!)) throw r.err(`terms[${i}]`, `'${m[1]}' is a reserved symbol (t, R, A)`, n);
     // Checked before substitution: a term named like a state would replace the state in every equation.
-    const clash = [...params, ...states, ...outputs].find((x) => x.name === m[1]);
-    if (clash) throw err(`terms[${i}]`, `'${m[1]}' is declared twice (also on line ${clash.line})`, n);
+    const clash = declared.find((x) => x.name === m[1]);
+    if (clash) throw r.err(`terms[${i}]`, `'${m[1]}' is declared twice (also on line ${clash.line})`, n);
     return { name: m[1]!, unit: m[2]?.trim() ?? '', text: m[3]!.trim(), line: l.line };
   });
-  const expand = termExpander(terms, file);
-  const equations: EquationDecl[] = list('equations').map((n, i) => {
-    const l = located(n, `equations[${i}]`);
+}
+
+function readEquations(r: YamlReader, expand: ReturnType<typeof termExpander>): EquationDecl[] {
+  return r.list('equations').map((n, i) => {
+    const l = r.located(n, `equations[${i}]`);
     const m = /^\s*d\s*([A-Za-z][A-Za-z0-9_]*)\s*\/\s*dt\s*=(?!=)\s*(.+)$/s.exec(l.text);
-    if (!m) throw err(`equations[${i}]`, `must read 'dX/dt = expression', got '${l.text}'`, n);
+    if (!m) throw r.err(`equations[${i}]`, `must read 'dX/dt = expression', got '${l.text}'`, n);
     return { state: m[1]!, ...expand({ text: m[2]!.trim(), line: l.line }, `d${m[1]}/dt`) };
   });
-  const events: EventDecl[] = list('events').map((n, i) => {
+}
+
+/** `set: ['X = expression', ...]` of an event, a clock or a timer. */
+export function readAssignments(r: YamlReader, owner: YamlNode, where: string, required: boolean): { state: string; expr: Located }[] {
+  const setNode = r.field(owner, 'set');
+  if (setNode === undefined && !required) return [];
+  if (!setNode || !isSeq(setNode)) throw r.err(`${where}.set`, "must be a list of 'X = expression'", owner);
+  return (setNode.items as YamlNode[]).map((s, j) => {
+    const l = r.located(s, `${where}.set[${j}]`);
+    const m = /^\s*([A-Za-z][A-Za-z0-9_]*)\s*=(?!=)\s*(.+)$/s.exec(l.text);
+    if (!m) throw r.err(`${where}.set[${j}]`, `must read 'X = expression', got '${l.text}'`, s);
+    return { state: m[1]!, expr: { text: m[2]!.trim(), line: l.line } };
+  });
+}
+
+function readEvents(r: YamlReader): EventDecl[] {
+  return r.list('events').map((n, i) => {
     const where = `events[${i}]`;
-    if (!isMap(n)) throw err(where, 'must be a mapping with name, when, set', n);
-    onlyKeys(n, EVENT_KEYS, where);
-    const setNode = field(n, 'set');
-    if (!setNode || !isSeq(setNode)) throw err(`${where}.set`, "must be a list of 'X = expression'", n);
-    const set = (setNode.items as YamlNode[]).map((s, j) => {
-      const l = located(s, `${where}.set[${j}]`);
-      const m = /^\s*([A-Za-z][A-Za-z0-9_]*)\s*=(?!=)\s*(.+)$/s.exec(l.text);
-      if (!m) throw err(`${where}.set[${j}]`, `must read 'X = expression', got '${l.text}'`, s);
-      return { state: m[1]!, expr: { text: m[2]!.trim(), line: l.line } };
-    });
+    if (!isMap(n)) throw r.err(where, 'must be a mapping with name, when, set', n);
+    r.onlyKeys(n, EVENT_KEYS, where);
+    const set = readAssignments(r, n, where, true);
     return {
-      name: fstr(n, 'name', where),
-      when: located(field(n, 'when'), `${where}.when`),
-      guard: field(n, 'guard') === undefined ? undefined : located(field(n, 'guard'), `${where}.guard`),
+      name: r.fstr(n, 'name', where),
+      when: r.located(r.field(n, 'when'), `${where}.when`),
+      guard: r.field(n, 'guard') === undefined ? undefined : r.located(r.field(n, 'guard'), `${where}.guard`),
       set,
       reduction: (() => {
-        const r = field(n, 'reduction');
-        if (r === undefined) return false;
-        if (!isScalar(r) || typeof r.value !== 'boolean') throw err(`${where}.reduction`, 'must be true or false', r);
-        return r.value;
+        const red = r.field(n, 'reduction');
+        if (red === undefined) return false;
+        if (!isScalar(red) || typeof red.value !== 'boolean') throw r.err(`${where}.reduction`, 'must be true or false', red);
+        return red.value;
       })(),
-      line: lineOf(n),
+      line: r.lineOf(n),
     };
   });
-  // Every continuous state has exactly one equation; discrete states have none.
+}
+
+/** Every continuous state has exactly one equation, discrete states none; no name is declared twice. */
+function checkDeclarations(file: string, params: ParamDecl[], states: StateDecl[], outputs: OutputDecl[], terms: TermDecl[], equations: EquationDecl[]): void {
   for (const s of states) {
     const eqs = equations.filter((e) => e.state === s.name);
     if (!s.discrete && eqs.length !== 1) throw new InputError(`states.${s.name}`, `needs exactly one equation 'd${s.name}/dt = ...', found ${eqs.length}`, `${file}:${s.line}`);
@@ -277,25 +370,4 @@ export function readModelFile(path: string, text = readUserFile(path, '(file)', 
     if (seen.has(nm)) throw new InputError(nm, `is declared twice (also on line ${seen.get(nm)})`, `${file}:${line}`);
     seen.set(nm, line);
   }
-  const delayNode = get('delay');
-  return {
-    path,
-    kind,
-    id,
-    title: str('title'),
-    citation: str('citation'),
-    description: str('description', false),
-    form: (() => {
-      const f = str('form', false) || 'mean-field';
-      if (f !== 'mean-field' && f !== 'hybrid') throw err('form', `must be 'mean-field' or 'hybrid', got '${f}'`, get('form'));
-      return f;
-    })(),
-    params,
-    states,
-    outputs,
-    terms,
-    equations,
-    events,
-    delay: delayNode === undefined ? undefined : located(delayNode, 'delay'),
-  };
 }

@@ -79,3 +79,71 @@ export function nonNegativeSymbols(bn: ModelFile, fl: ModelFile, parseAt: (m: Mo
   addModel(fl);
   return yes;
 }
+
+/**
+ * Whether `node` is > 0 for every value its symbols may take (the periods of clocks and timers, the
+ * windows of maxover/minover): constants > 0 and the symbols `pos` names; sums of terms >= 0 with at
+ * least one > 0; products and quotients of terms > 0; x^k of x > 0; max with one argument > 0, min
+ * with all; exp; sqrt, cbrt of terms > 0; `c ? a : b` with both branches > 0. `nonNeg` decides the
+ * terms of a sum that may be 0.
+ */
+export function positive(node: MathNode, pos: (name: string) => boolean, nonNeg: (name: string) => boolean): boolean {
+  const n = node as unknown as { type: string; value?: unknown; name?: string; content?: MathNode; fn?: unknown; args?: MathNode[]; trueExpr?: MathNode; falseExpr?: MathNode };
+  const all = (xs: MathNode[]): boolean => xs.every((x) => positive(x, pos, nonNeg));
+  switch (n.type) {
+    case 'ConstantNode':
+      return typeof n.value === 'number' && n.value > 0;
+    case 'SymbolNode':
+      return pos(n.name!);
+    case 'ParenthesisNode':
+      return positive(n.content!, pos, nonNeg);
+    case 'ConditionalNode':
+      return all([n.trueExpr!, n.falseExpr!]);
+    case 'OperatorNode': {
+      const args = n.args!;
+      switch (n.fn as string) {
+        case 'add':
+          return args.every((a) => nonNegative(a, nonNeg)) && args.some((a) => positive(a, pos, nonNeg));
+        case 'multiply':
+        case 'divide':
+        case 'unaryPlus':
+          return all(args);
+        case 'pow':
+          return positive(args[0]!, pos, nonNeg);
+        default:
+          return false;
+      }
+    }
+    case 'FunctionNode': {
+      const fn = (n.fn as { name?: string }).name ?? '';
+      const args = n.args!;
+      if (fn === 'exp') return true;
+      if (fn === 'sqrt' || fn === 'cbrt' || fn === 'min') return all(args);
+      if (fn === 'max') return args.some((a) => positive(a, pos, nonNeg));
+      if (fn === 'pow') return positive(args[0]!, pos, nonNeg);
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * The symbols of a bottleneck and a flow model that are provably > 0: parameters with min > 0, states
+ * with a min bound > 0, outputs whose expression is > 0, and R (the propagation RTT is > 0) when the
+ * queueing delay is >= 0. `nonNeg` is {@link nonNegativeSymbols}' answer.
+ */
+export function positiveSymbols(bn: ModelFile, fl: ModelFile, nonNeg: ReadonlySet<string>, parseAt: (m: ModelFile, src: Located, what: string) => MathNode): Set<string> {
+  const yes = new Set<string>();
+  const known = (name: string): boolean => yes.has(name);
+  const nn = (name: string): boolean => nonNeg.has(name);
+  const addModel = (m: ModelFile): void => {
+    for (const p of m.params) if (p.min > 0) yes.add(p.name);
+    for (const s of m.states) if (s.min !== undefined && positive(parseAt(m, s.min, `states.${s.name}.min`), known, nn)) yes.add(s.name);
+    for (const o of m.outputs) if (positive(parseAt(m, o, `output '${o.name}'`), known, nn)) yes.add(o.name);
+  };
+  addModel(bn);
+  if (nonNeg.has('R')) yes.add('R');
+  addModel(fl);
+  return yes;
+}

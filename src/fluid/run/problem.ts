@@ -7,6 +7,7 @@ import { StateLayout, Z_A, Z_DELAY } from '../compiler/layout.js';
 import { bindBottleneck } from './params.js';
 import { basename } from 'node:path';
 import seedrandom from 'seedrandom';
+import { windowRuntime } from './windows.js';
 
 /**
  * The shared bottleneck plus one state block per flow group (groups.ts), each block from its own flow
@@ -51,31 +52,94 @@ export function buildSystem(
   if (groups.length === 0) throw new RangeError('a fluid system needs at least one flow');
   const rng = seedrandom.alea(`cclab-fluid:${loss.seed}`);
   const draw = loss.process === 'poisson' ? () => -Math.log(1 - rng()) : () => 1;
-  // The bottleneck's functions are the same in every group's compiled system (one bottleneck file).
+  const a = blockArrays(link, groups);
+  const snapshot = snapshotFn(a);
+  const past = delayedPast(a, snapshot, draw);
+  const { rhs, rhsComponent } = rightHandSide(a, snapshot, past);
+  const { y0, bounds } = initialState(a);
+  const { events, reductionGroup } = stateEvents(a, snapshot, past);
+  const { layout, G, Tp, bn, bnParams, FP } = a;
+  // Component names for the solver's failure messages ("flow 2 W = NaN at t = ...").
+  const names = [...layout.bottleneck.states, ...groups.flatMap((grp, g) => layout.flows[g]!.states.map((st) => (G > 1 || grp.members.length > 1 ? `${groupLabel(grp, 2)} ${st}` : st)))];
+  const minTp = Math.min(...Tp);
+  // The delays are R = Tp + queueing delay, one per distinct Tp: flows with equal propagation RTTs
+  // have equal lags for ever, and one echo per event and distinct lag is all the solver must land on.
+  const lagTp = Float64Array.from(new Set(Tp));
+  const lagBuf = new Float64Array(lagTp.length);
+  const lags = (t: number, y: ArrayLike<number>): Float64Array => {
+    const d = bn.delay(t, y, past.Zev, 0, 0, FP[0]!, bnParams, noDy, noPast);
+    for (let j = 0; j < lagTp.length; j++) lagBuf[j] = lagTp[j]! + d;
+    return lagBuf;
+  };
+  return {
+    problem: { n: layout.n, names, rhs, rhsComponent, y0, tspan: [0, tEnd], minLagS: minTp, lags, bounds, events, timedEvents: flowTimedEvents(a, tEnd) },
+    layout,
+    groups,
+    snapshot,
+    reductionGroup,
+    bnParams,
+  };
+}
+
+/** Per group, in arrays the hot loops index directly; the layout and the bottleneck's parameters. */
+interface BlockArrays {
+  groups: readonly FlowGroup[];
+  /** The bottleneck's functions are the same in every group's compiled system (one bottleneck file). */
+  bn: CompiledSystem;
+  layout: StateLayout;
+  G: number;
+  flowCount: number;
+  bnParams: Float64Array;
+  off: Int32Array;
+  zo: Int32Array;
+  nf: Int32Array;
+  mult: Float64Array;
+  Tp: Float64Array;
+  startS: Float64Array;
+  stopS: Float64Array;
+  FP: Float64Array[];
+  flowOutputs: GenFn[];
+  flowRhs: GenFn[];
+  zRate: Int32Array;
+  active(g: number, t: number): boolean;
+}
+
+function blockArrays(link: FluidLink, groups: readonly FlowGroup[]): BlockArrays {
   const bn = groups[0]!.system;
   const layout = new StateLayout(
     { states: bn.bottleneck.states.map((s) => s.name), outputs: bn.bottleneck.outputs.map((o) => o.name) },
     groups.map((g) => ({ states: g.system.flow.states.map((s) => s.name), outputs: g.system.flow.outputs.map((o) => o.name) })),
   );
-  const { n, zSize, nb } = layout;
-  const G = groups.length;
-  const flowCount = groups.reduce((a, g) => a + g.members.length, 0);
-  const bnParams = bindBottleneck(bn.bottleneck, link);
-  // Per group, in arrays the hot loops index directly.
-  const off = Int32Array.from(groups, (_, g) => layout.off(g));
-  const zo = Int32Array.from(groups, (_, g) => layout.zo(g));
-  const nf = Int32Array.from(groups, (g) => g.system.nf);
-  const mult = Float64Array.from(groups, (g) => g.members.length);
-  const Tp = Float64Array.from(groups, (g) => g.flow.Tp);
   const startS = Float64Array.from(groups, (g) => g.flow.startS);
   const stopS = Float64Array.from(groups, (g) => g.flow.stopS);
-  const FP = groups.map((g) => g.params);
-  const flowOutputs: GenFn[] = groups.map((g) => g.system.flowOutputs);
-  const flowRhs: GenFn[] = groups.map((g) => g.system.flowRhs);
-  const zRate = Int32Array.from(groups, (g, k) => layout.zFlow(k, 'rate'));
-  const active = (g: number, t: number): boolean => t >= startS[g]! && t < stopS[g]!;
+  return {
+    groups,
+    bn,
+    layout,
+    G: groups.length,
+    flowCount: groups.reduce((x, g) => x + g.members.length, 0),
+    bnParams: bindBottleneck(bn.bottleneck, link),
+    off: Int32Array.from(groups, (_, g) => layout.off(g)),
+    zo: Int32Array.from(groups, (_, g) => layout.zo(g)),
+    nf: Int32Array.from(groups, (g) => g.system.nf),
+    mult: Float64Array.from(groups, (g) => g.members.length),
+    Tp: Float64Array.from(groups, (g) => g.flow.Tp),
+    startS,
+    stopS,
+    FP: groups.map((g) => g.params),
+    flowOutputs: groups.map((g) => g.system.flowOutputs),
+    flowRhs: groups.map((g) => g.system.flowRhs),
+    zRate: Int32Array.from(groups, (g, k) => layout.zFlow(k, 'rate')),
+    active: (g: number, t: number): boolean => t >= startS[g]! && t < stopS[g]!,
+  };
+}
 
-  const snapshot = (t: number, y: ArrayLike<number>, Z: Float64Array): Float64Array => {
+type Snapshot = (t: number, y: ArrayLike<number>, Z: Float64Array) => Float64Array;
+
+/** Z at (t, y): the queueing delay, every block's R and outputs (rate 0 while inactive), A, the bottleneck's outputs. */
+function snapshotFn(a: BlockArrays): Snapshot {
+  const { bn, G, off, zo, Tp, FP, flowOutputs, zRate, mult, bnParams, active } = a;
+  return (t, y, Z) => {
     Z[Z_DELAY] = bn.delay(t, y, Z, 0, 0, FP[0]!, bnParams, noDy, noPast);
     let A = 0;
     for (let g = 0; g < G; g++) {
@@ -88,7 +152,22 @@ export function buildSystem(
     bn.bnOutputs(t, y, Z, 0, 0, FP[0]!, bnParams, noDy, noPast);
     return Z;
   };
+}
 
+/** The delayed snapshots the generated code reads, and the solver's past they come from. */
+interface DelayedPast {
+  pastSnap: PastSnapshot;
+  /** Called with the solver's past at every entry (rhs, event): a new past clears the caches. */
+  usePast(past: PastFn): void;
+  /** Scratch snapshot of the current point, for the rhs. */
+  Zcur: Float64Array;
+  /** Scratch snapshot for events and lags. */
+  Zev: Float64Array;
+}
+
+function delayedPast(a: BlockArrays, snapshot: Snapshot, draw: () => number): DelayedPast {
+  const { layout, groups } = a;
+  const { n, zSize } = layout;
   // Delayed snapshots: a few cached time points (each rhs call asks for t - R once per group, and
   // groups with equal RTTs ask for the same time). Look-ups in the accepted solution are final; those
   // inside the step in progress hold only for the solver's current epoch (they change between
@@ -111,15 +190,48 @@ export function buildSystem(
     snapshot(s, e.Y, e.Z);
     return e;
   }, { draw });
-  const usePast = (past: PastFn): void => {
-    if (solverPast !== past) {
-      solverPast = past;
-      cacheFinal.clear();
-      cacheStep.clear();
-    }
+  const over = windowsOf(a, snapshot, () => solverPast);
+  if (over) pastSnap.over = over;
+  return {
+    pastSnap,
+    usePast(past: PastFn): void {
+      if (solverPast !== past) {
+        solverPast = past;
+        cacheFinal.clear();
+        cacheStep.clear();
+      }
+    },
+    Zcur: new Float64Array(zSize),
+    Zev: new Float64Array(zSize),
   };
-  const Zcur = new Float64Array(zSize);
+}
 
+/**
+ * maxover/minover of the blocks' models (windows.ts): their samples are whole snapshots of the
+ * accepted solution (every component), kept apart from the delayed-snapshot caches so a query inside
+ * a generated function never overwrites a snapshot that function still reads.
+ */
+function windowsOf(a: BlockArrays, snapshot: Snapshot, solverPast: () => PastFn): PastSnapshot['over'] {
+  const { layout, groups } = a;
+  const all = Int32Array.from({ length: layout.n }, (_, i) => i);
+  const at = (s: number, e: { Y: Float64Array; Z: Float64Array }): { Y: Float64Array; Z: Float64Array } => {
+    const past = solverPast();
+    if (past.fill) past.fill(s, e.Y, all);
+    else for (let j = 0; j < layout.n; j++) e.Y[j] = past(s, j);
+    snapshot(s, e.Y, e.Z);
+    return e;
+  };
+  const own = { Y: new Float64Array(layout.n), Z: new Float64Array(layout.zSize) };
+  const ring = Array.from({ length: 4 }, () => ({ Y: new Float64Array(layout.n), Z: new Float64Array(layout.zSize) }));
+  let next = 0;
+  const samplerPast: PastSnapshot = Object.assign((s: number) => at(s, ring[(next = (next + 1) % ring.length)]!), { draw: () => 1 });
+  const blocks = groups.map((g, k) => ({ windows: g.system.windows, off: a.off[k]!, zo: a.zo[k]!, FP: a.FP[k]!, defaultStepS: a.Tp[k]! / 16 }));
+  return windowRuntime(blocks, a.bnParams, (s) => at(s, own), samplerPast, () => solverPast().settledUntil);
+}
+
+function rightHandSide(a: BlockArrays, snapshot: Snapshot, p: DelayedPast): { rhs: DdeProblem['rhs']; rhsComponent: DdeProblem['rhsComponent'] } {
+  const { bn, G, off, zo, nf, FP, flowRhs, bnParams, active, layout } = a;
+  const { pastSnap, usePast, Zcur } = p;
   const rhs: DdeProblem['rhs'] = (t, y, dy, past) => {
     usePast(past);
     snapshot(t, y, Zcur);
@@ -130,12 +242,11 @@ export function buildSystem(
       else for (let k = 0; k < nf[g]!; k++) dy[o + k] = 0;
     }
   };
-
   // The bottleneck's own derivatives (the queue's A - C) without the flows' delayed terms: what the
   // solver needs to decide whether a queue held at 0 or B starts to move.
-  const dyB = new Array<number>(n).fill(0);
+  const dyB = new Array<number>(layout.n).fill(0);
   const rhsComponent: DdeProblem['rhsComponent'] = (t, y, i, past) => {
-    if (i >= nb) {
+    if (i >= layout.nb) {
       rhs(t, y, dyB, past);
       return dyB[i]!;
     }
@@ -144,7 +255,11 @@ export function buildSystem(
     bn.bnRhs(t, y, Zcur, 0, 0, FP[0]!, bnParams, dyB, pastSnap);
     return dyB[i]!;
   };
+  return { rhs, rhsComponent };
+}
 
+function initialState(a: BlockArrays): { y0: number[]; bounds: Bound[] } {
+  const { bn, bnParams, groups, FP, off } = a;
   const y0: number[] = [];
   const bounds: Bound[] = [];
   bn.bottleneck.states.forEach((_, k) => {
@@ -164,8 +279,13 @@ export function buildSystem(
       if (lo !== undefined || hi !== undefined) bounds.push({ index: off[g]! + k, lo, hi });
     });
   });
+  return { y0, bounds };
+}
 
-  const Zev = new Float64Array(zSize);
+function stateEvents(a: BlockArrays, snapshot: Snapshot, p: DelayedPast): { events: StateEvent[]; reductionGroup: Map<string, number> } {
+  const { groups, layout, off, zo, FP, bnParams, flowCount, active } = a;
+  const { pastSnap, usePast, Zev } = p;
+  const n = layout.n;
   // Every event is checked at the same (t, y) in turn: compute that snapshot once.
   let evT = NaN;
   const evY = new Float64Array(n);
@@ -207,6 +327,7 @@ export function buildSystem(
         action: (t, y) => {
           evT = NaN;
           snapshot(t, y, Zev);
+          if (ev.targets.length > tmp.length) tmp.length = ev.targets.length;
           ev.set(t, y, Zev, o, z, fp, bnParams, tmp, pastSnap);
           ev.targets.forEach((k, j) => {
             y[o + k] = tmp[j]!;
@@ -215,33 +336,19 @@ export function buildSystem(
       });
     }
   });
+  return { events, reductionGroup };
+}
+
+/** Flow starts and stops: the solver steps exactly onto them. */
+function flowTimedEvents(a: BlockArrays, tEnd: number): TimedEvent[] {
   const timedEvents: TimedEvent[] = [];
-  groups.forEach((grp, g) => {
+  a.groups.forEach((grp, g) => {
     const who = groupLabel(grp, 2);
     const verb = grp.members.length > 1 ? ['start', 'stop'] : ['starts', 'stops'];
-    if (startS[g]! > 0) timedEvents.push({ name: `${who} ${verb[0]}`, atS: startS[g]!, action: () => {} });
-    if (stopS[g]! < tEnd) timedEvents.push({ name: `${who} ${verb[1]}`, atS: stopS[g]!, action: () => {} });
+    if (a.startS[g]! > 0) timedEvents.push({ name: `${who} ${verb[0]}`, atS: a.startS[g]!, action: () => {} });
+    if (a.stopS[g]! < tEnd) timedEvents.push({ name: `${who} ${verb[1]}`, atS: a.stopS[g]!, action: () => {} });
   });
-  // Component names for the solver's failure messages ("flow 2 W = NaN at t = ...").
-  const names = [...layout.bottleneck.states, ...groups.flatMap((grp, g) => layout.flows[g]!.states.map((st) => (G > 1 || grp.members.length > 1 ? `${groupLabel(grp, 2)} ${st}` : st)))];
-  const minTp = Math.min(...Tp);
-  // The delays are R = Tp + queueing delay, one per distinct Tp: flows with equal propagation RTTs
-  // have equal lags for ever, and one echo per event and distinct lag is all the solver must land on.
-  const lagTp = Float64Array.from(new Set(Tp));
-  const lagBuf = new Float64Array(lagTp.length);
-  const lags = (t: number, y: ArrayLike<number>): Float64Array => {
-    const d = bn.delay(t, y, Zev, 0, 0, FP[0]!, bnParams, noDy, noPast);
-    for (let j = 0; j < lagTp.length; j++) lagBuf[j] = lagTp[j]! + d;
-    return lagBuf;
-  };
-  return {
-    problem: { n, names, rhs, rhsComponent, y0, tspan: [0, tEnd], minLagS: minTp, lags, bounds, events, timedEvents },
-    layout,
-    groups,
-    snapshot,
-    reductionGroup,
-    bnParams,
-  };
+  return timedEvents;
 }
 
 /**

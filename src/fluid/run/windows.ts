@@ -1,0 +1,85 @@
+import type { CompiledWindow, GenFn, PastSnapshot } from '../compiler/compileSystem.js';
+
+/**
+ * The runtime of `maxover(signal, window[, step])` and `minover` (models/README.md, "Windows"): the
+ * signal's samples at times 0, h, 2h, ... taken from the accepted solution only (so they never change
+ * once taken: a run is deterministic and the samples are taken once each, lazily, when a query needs
+ * them), and the extremum over those in [t - w, t] together with the signal's value now. Between the
+ * last accepted time and t (the step in progress) only the value now counts: a peak inside a step
+ * longer than h is seen once the step is accepted. Generic: nothing here knows what the signal is.
+ */
+export class WindowSamples {
+  private v = new Float64Array(256);
+  private n = 0;
+  private readonly better: (a: number, b: number) => number;
+
+  constructor(
+    kind: 'max' | 'min',
+    readonly stepS: number,
+    /** The signal at an accepted time s. */
+    private readonly sampleAt: (s: number) => number,
+  ) {
+    this.better = kind === 'max' ? Math.max : Math.min;
+  }
+
+  /** The extremum over [t - w, t]: samples at accepted times up to `settledUntil`, and `now`. */
+  query(t: number, w: number, now: number, settledUntil: number): number {
+    const h = this.stepS;
+    const last = Math.min(Math.floor(settledUntil / h), Math.floor(t / h));
+    while (this.n <= last) this.push(this.sampleAt(this.n * h));
+    const lo = Math.max(0, Math.ceil((t - w) / h));
+    const hi = Math.min(this.n - 1, Math.floor(t / h));
+    let best = now;
+    const v = this.v;
+    for (let j = lo; j <= hi; j++) best = this.better(best, v[j]!);
+    return best;
+  }
+
+  private push(x: number): void {
+    if (this.n === this.v.length) {
+      const bigger = new Float64Array(2 * this.v.length);
+      bigger.set(this.v);
+      this.v = bigger;
+    }
+    this.v[this.n++] = x;
+  }
+}
+
+/** What a block's samplers need: the state and snapshot at an accepted time, and the block's place and parameters. */
+export interface WindowBlock {
+  windows: readonly CompiledWindow[];
+  off: number;
+  zo: number;
+  FP: Float64Array;
+  /** Default seconds between samples (a sixteenth of the block's propagation RTT). */
+  defaultStepS: number;
+}
+
+/**
+ * The samplers of every block, and `over(k, off, t, w, now)` for the generated code. `stateAt(s)` is
+ * the accepted solution's snapshot at s; `samplerPast` serves delayed values inside a signal.
+ */
+export function windowRuntime(
+  blocks: readonly WindowBlock[],
+  BP: Float64Array,
+  stateAt: (s: number) => { Y: ArrayLike<number>; Z: Float64Array },
+  samplerPast: PastSnapshot,
+  settledUntil: () => number,
+): ((k: number, off: number, t: number, w: number, now: number) => number) | undefined {
+  if (blocks.every((b) => b.windows.length === 0)) return undefined;
+  const noDy: number[] = [];
+  const byOff = new Map<number, WindowSamples[]>();
+  for (const b of blocks) {
+    byOff.set(
+      b.off,
+      b.windows.map((w) => {
+        const sample: GenFn = w.sample;
+        return new WindowSamples(w.kind, w.stepS ?? b.defaultStepS, (s) => {
+          const { Y, Z } = stateAt(s);
+          return sample(s, Y, Z, b.off, b.zo, b.FP, BP, noDy, samplerPast);
+        });
+      }),
+    );
+  }
+  return (k, off, t, w, now) => byOff.get(off)![k]!.query(t, w, now, settledUntil());
+}
