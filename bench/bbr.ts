@@ -5,7 +5,9 @@
  *   random loss (~30 M data packets through the bottleneck in 100 s);
  * - 100 flows on the 1 Gbit/s / 10 ms dumbbell of bench/flows.ts.
  * BBR is paced (one EV_PACE event per departure its pacing holds back) and samples delivery rate per
- * segment; the ratio printed is BBR's events per CPU-second over CUBIC's (issue: >= 0.7x).
+ * segment; the ratio printed is BBR's events per CPU-second over CUBIC's (issue: >= 0.7x), each first
+ * divided by the in-process reference measured around it (bench/reference.ts), so that the load of a
+ * shared machine changing between the two processes does not move the ratio.
  *
  * `npm run bench -- bbr`, or standalone: `node --import tsx bench/bbr.ts [--duration 100]`.
  */
@@ -17,12 +19,15 @@ import { presetScenario } from '../src/scenario/presets.js';
 import type { Scenario } from '../src/scenario/types.js';
 import type { Variant } from '../src/variants.js';
 import { manyFlowsScenario } from './flows.js';
+import { refRatio, withReference } from './reference.js';
 
 interface Point {
   events: number;
   cpuS: number;
   goodputBps: number;
   pacedFlows: number;
+  /** The in-process reference's rate around the run (bench/reference.ts). */
+  refRate: number;
 }
 
 type CaseName = 'large' | 'flows100';
@@ -39,6 +44,11 @@ function scenarioOf(kind: CaseName, variant: Variant, durationS: number): Scenar
 }
 
 function measureOne(kind: CaseName, variant: Variant, durationS: number): Point {
+  const { value, refRate } = withReference(() => measureRun(kind, variant, durationS));
+  return { ...value, refRate };
+}
+
+function measureRun(kind: CaseName, variant: Variant, durationS: number): Omit<Point, 'refRate'> {
   const s = scenarioOf(kind, variant, durationS);
   const cpu0 = process.cpuUsage();
   const m = buildPacketModel(s);
@@ -53,14 +63,17 @@ function measureOne(kind: CaseName, variant: Variant, durationS: number): Point 
   };
 }
 
-function row(label: string, p: Point, cubicRate: number): string {
+/** `cubic`: CUBIC's point on the same case; the ratio is of reference-normalised rates (each point's own reference). */
+function row(label: string, p: Point, cubic: Point): string {
   const rate = p.events / p.cpuS;
+  const cubicRate = cubic.events / cubic.cpuS;
   return [
     label.padEnd(28),
     `${(p.events / 1e6).toFixed(1)} M ev`.padStart(11),
     `${p.cpuS.toFixed(1)} s cpu`.padStart(11),
     `${(rate / 1e6).toFixed(2)} M ev/cpu-s`.padStart(17),
-    `${(rate / cubicRate).toFixed(2)}x cubic`.padStart(12),
+    refRatio(rate, p.refRate).padStart(12),
+    `${(rate / p.refRate / (cubicRate / cubic.refRate)).toFixed(2)}x cubic`.padStart(12),
     `${(p.goodputBps / 1e6).toFixed(1)} Mbit/s`.padStart(14),
     `${p.pacedFlows} paced`,
   ].join(' ');
@@ -74,12 +87,12 @@ export async function benchBbr(durationS = 100): Promise<void> {
   ];
   for (const [kind, title] of cases) {
     console.log(`${title}:`);
-    let cubicRate = NaN;
+    let cubic: Point | undefined;
     for (const v of ['cubic', 'bbr'] as Variant[]) {
       const out = execFileSync(process.execPath, ['--import', 'tsx', self, '--one', kind, v, '--duration', String(durationS)], { encoding: 'utf8', maxBuffer: 1 << 20 });
       const p = JSON.parse(out) as Point;
-      if (v === 'cubic') cubicRate = p.events / p.cpuS;
-      console.log(row(`  ${kind}/${v}`, p, cubicRate));
+      cubic ??= p;
+      console.log(row(`  ${kind}/${v}`, p, cubic));
     }
   }
 }

@@ -3,7 +3,8 @@
  * a 1 Gbit/s / 10 ms bottleneck (the generic dumbbell: 1 Gbit/s, 1 ms access links on both sides,
  * RTT 24 ms, queues of one BDP), flows starting 1 ms apart, 100 simulated seconds. Issue 9's target:
  * >= 6 M events/s at 1000 flows and a peak RSS <= 1 GB. Each point runs in its own process, so its
- * peak RSS is its own; CPU time is the steadier figure on a shared machine.
+ * peak RSS is its own; CPU time is the steadier figure on a shared machine, and its ratio to the
+ * in-process reference (bench/reference.ts, timed in the same process around the run) the steadiest.
  *
  * `npm run bench -- flows`, or standalone: `node --import tsx bench/flows.ts [--flows 1000] [--duration 100]`.
  */
@@ -15,6 +16,7 @@ import { dumbbellScenario } from '../src/scenario/defaults.js';
 import { bdpPackets } from '../src/scenario/path.js';
 import type { Scenario } from '../src/scenario/types.js';
 import { validateScenario } from '../src/scenario/check/validate.js';
+import { refRatio, withReference } from './reference.js';
 
 export const FLOW_COUNTS = [1, 10, 100, 1000];
 
@@ -42,9 +44,16 @@ interface Point {
   goodputBps: number;
   /** Events in the heap at the end (busy links' heads and timers): its depth is log2 of this. */
   heapEvents: number;
+  /** The in-process reference's rate around the run (bench/reference.ts). */
+  refRate: number;
 }
 
 function measureOne(flows: number, durationS: number): Point {
+  const { value, refRate } = withReference(() => measureRun(flows, durationS));
+  return { ...value, refRate };
+}
+
+function measureRun(flows: number, durationS: number): Omit<Point, 'refRate'> {
   const s = manyFlowsScenario(flows, durationS);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -72,6 +81,7 @@ function row(p: Point): string {
     `${p.cpuS.toFixed(1)} s cpu`.padStart(11),
     `${(p.events / p.wallS / 1e6).toFixed(2)} M ev/s`.padStart(13),
     `${(p.events / p.cpuS / 1e6).toFixed(2)} M ev/cpu-s`.padStart(17),
+    refRatio(p.events / p.cpuS, p.refRate).padStart(12),
     `${(p.goodputBps / 1e6).toFixed(0)} Mbit/s`.padStart(13),
     `${p.peakRssMiB.toFixed(0)} MiB peak rss`.padStart(18),
     `heap ${p.heapEvents}`.padStart(10),

@@ -5,7 +5,10 @@
  * machine is shared: CPU time is the steadier figure), events per second, packets (data segments
  * and ACKs put on the wire) per wall second, and the process's peak RSS so far.
  *
- * Run standalone: `node --import tsx bench/packet.ts [--large-only] [--heap]`.
+ * Every row also gives events per CPU-second as a ratio to the in-process reference (bench/reference.ts).
+ *
+ * Run standalone: `node --import tsx bench/packet.ts [--large-only] [--heap] [--target]` (--target:
+ * issue 24's large case only, 20 s).
  */
 import { pathToFileURL } from 'node:url';
 import { EventHeap } from '../src/engine/heap.js';
@@ -13,6 +16,7 @@ import { buildPacketModel } from '../src/packet/run.js';
 import { secondsToNs } from '../src/engine/simulator.js';
 import { PRESET_NAMES, presetScenario, type PresetOptions, type PresetName } from '../src/scenario/presets.js';
 import type { Variant } from '../src/variants.js';
+import { refRatio, withReference } from './reference.js';
 
 const VARIANTS: Variant[] = ['tahoe', 'reno', 'newreno', 'westwood', 'cubic'];
 
@@ -23,9 +27,16 @@ interface Measured {
   packets: number;
   goodputBps: number;
   peakRssMiB: number;
+  /** The in-process reference's rate around this run (bench/reference.ts). */
+  refRate: number;
 }
 
 function measure(name: PresetName, variant: Variant, opts: PresetOptions, lossRate?: number, sack = true): Measured {
+  const { value, refRate } = withReference(() => measureRun(name, variant, opts, lossRate, sack));
+  return { ...value, refRate };
+}
+
+function measureRun(name: PresetName, variant: Variant, opts: PresetOptions, lossRate?: number, sack = true): Omit<Measured, 'refRate'> {
   const scenario = presetScenario(name, variant, opts);
   if (lossRate !== undefined) scenario.bottleneck.loss.rate = lossRate;
   scenario.tcp.sack = sack;
@@ -49,12 +60,13 @@ function measure(name: PresetName, variant: Variant, opts: PresetOptions, lossRa
 function row(label: string, r: Measured): string {
   const f = (x: number, d = 2): string => x.toFixed(d);
   return [
-    label.padEnd(22),
+    label.padEnd(26),
     `${f(r.wallS)} s wall`.padStart(12),
     `${f(r.cpuS)} s cpu`.padStart(11),
     `${(r.events / 1e6).toFixed(2)} M ev`.padStart(10),
     `${f(r.events / r.wallS / 1e6)} M ev/s`.padStart(12),
     `${f(r.events / r.cpuS / 1e6)} M ev/cpu-s`.padStart(16),
+    refRatio(r.events / r.cpuS, r.refRate).padStart(12),
     `${f(r.packets / r.wallS / 1e6)} M pkt/s`.padStart(13),
     `${f(r.goodputBps / 1e6)} Mbit/s`.padStart(14),
     `${r.peakRssMiB.toFixed(0)} MiB rss`.padStart(13),
@@ -132,8 +144,20 @@ function benchHeap(): void {
   }
 }
 
-export async function benchPacket(options: { largeOnly?: boolean; heap?: boolean } = {}): Promise<void> {
+/**
+ * Issue 24's large case: `ns3-normal` with 10 Gbit/s / 0.1 ms access links, no random loss, SACK on,
+ * 20 s (target >= 8 M events per CPU-second on a quiet machine).
+ */
+export function benchLargeTarget(): void {
+  console.log(row('large 20s reno p=0 sack', measure('ns3-normal', 'reno', { durationS: 20, accessBps: 10e9, accessDelayS: 1e-4 }, 0)));
+}
+
+export async function benchPacket(options: { largeOnly?: boolean; heap?: boolean; target?: boolean } = {}): Promise<void> {
   if (options.heap) benchHeap();
+  if (options.target) {
+    benchLargeTarget();
+    return;
+  }
   if (!options.largeOnly) {
     console.log('per preset x variant, 100 simulated seconds, one flow, SACK on | off:');
     for (const name of PRESET_NAMES) {
@@ -156,5 +180,5 @@ export async function benchPacket(options: { largeOnly?: boolean; heap?: boolean
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  await benchPacket({ largeOnly: process.argv.includes('--large-only'), heap: process.argv.includes('--heap') });
+  await benchPacket({ largeOnly: process.argv.includes('--large-only'), heap: process.argv.includes('--heap'), target: process.argv.includes('--target') });
 }

@@ -17,6 +17,7 @@ import { buildResult } from '../src/packet/result.js';
 import { buildPacketModel } from '../src/packet/run.js';
 import type { QueueSpec } from '../src/scenario/types.js';
 import { manyFlowsScenario } from './flows.js';
+import { refRatio, withReference } from './reference.js';
 
 export const QDISC_FLOW_COUNTS = [1, 100];
 
@@ -28,9 +29,16 @@ interface Point {
   goodputBps: number;
   meanDelayS: number;
   p99DelayS: number;
+  /** The in-process reference's rate around the run (bench/reference.ts). */
+  refRate: number;
 }
 
 function measureOne(kind: string, flows: number, durationS: number): Point {
+  const { value, refRate } = withReference(() => measureRun(kind, flows, durationS));
+  return { ...value, refRate };
+}
+
+function measureRun(kind: string, flows: number, durationS: number): Omit<Point, 'refRate'> {
   const s = manyFlowsScenario(flows, durationS);
   s.bottleneck.queue = { kind, limitPackets: s.bottleneck.queue.limitPackets } as QueueSpec;
   // 10 Gbit/s access links: with flows.ts's 1 Gbit/s ones a single flow queues at its own access link
@@ -55,15 +63,18 @@ function measureOne(kind: string, flows: number, durationS: number): Point {
   };
 }
 
-function row(p: Point, dropTailRate: number): string {
+/** `dropTail`: drop-tail's point on the same flows; the ratio is of reference-normalised rates (each point's own reference). */
+function row(p: Point, dropTail: Point): string {
   const rate = p.events / p.cpuS;
+  const dropTailRate = dropTail.events / dropTail.cpuS;
   return [
     `${p.flows} flows`.padEnd(10),
     p.kind.padEnd(9),
     `${(p.events / 1e6).toFixed(1)} M ev`.padStart(11),
     `${p.cpuS.toFixed(1)} s cpu`.padStart(11),
     `${(rate / 1e6).toFixed(2)} M ev/cpu-s`.padStart(17),
-    `${(rate / dropTailRate).toFixed(2)}x drop-tail`.padStart(16),
+    refRatio(rate, p.refRate).padStart(12),
+    `${(rate / p.refRate / (dropTailRate / dropTail.refRate)).toFixed(2)}x drop-tail`.padStart(16),
     `${(p.goodputBps / 1e6).toFixed(0)} Mbit/s`.padStart(13),
     `delay mean ${(1000 * p.meanDelayS).toFixed(2)} ms, p99 ${(1000 * p.p99DelayS).toFixed(2)} ms`,
   ].join(' ');
@@ -73,12 +84,13 @@ export async function benchQdisc(durationS = 30, counts = QDISC_FLOW_COUNTS): Pr
   console.log(`queue disciplines: CUBIC, 1 Gbit/s / 10 ms bottleneck, 10 Gbit/s access, 64 MB rwnd, one BDP of buffer, ${durationS} s (one process per point):`);
   const self = fileURLToPath(import.meta.url);
   for (const n of counts) {
-    let dropTailRate = NaN;
+    let dropTail: Point | undefined;
     for (const kind of QUEUE_KINDS) {
       const out = execFileSync(process.execPath, ['--import', 'tsx', self, '--one', kind, '--flows', String(n), '--duration', String(durationS)], { encoding: 'utf8', maxBuffer: 1 << 20 });
       const p = JSON.parse(out) as Point;
-      if (kind === 'droptail') dropTailRate = p.events / p.cpuS;
-      console.log(row(p, dropTailRate));
+      if (kind === 'droptail') dropTail = p;
+      if (dropTail === undefined) throw new Error('drop-tail must be the first queue kind (the ratios are to it)');
+      console.log(row(p, dropTail));
     }
   }
 }
