@@ -97,7 +97,7 @@ export async function prepareFluidModels(variants: readonly string[], opts: Engi
 export function requireFluidModels(variants: readonly string[]): void {
   const without = variants.filter((v) => isVariant(v) && !hasEngine(v, 'fluid'));
   if (without.length === 0) return;
-  throw new InputError('variant', `${without.join(', ')}: no fluid model yet (packet engine only); compare, report, predict, sweep and validate need one, run it with cclab simulate (or sweep --engines packet)`);
+  throw new InputError('variant', `${without.join(', ')}: no fluid model yet (packet engine only); sweep and validate need one for the fluid engine (compare, report and predict show "no model"): run it with cclab simulate or sweep --engines packet`);
 }
 
 /** All three, bound to the options (e.g. a models directory). */

@@ -33,6 +33,9 @@ export interface Elasticity {
  */
 export type ClosedFormId = 'mathis' | 'pftk-full' | 'pftk-approx' | 'cubic' | 'westwood' | 'tahoe' | 'bbr-steady' | 'ware-extended' | 'ware-simple';
 
+/** BBR's closed forms (src/theory/bbrClosedForms.ts): they model the link itself, not a loss-limited window. */
+export const BBR_CLOSED_FORMS: readonly ClosedFormId[] = ['bbr-steady', 'ware-extended', 'ware-simple'];
+
 /** Loss recovery styles of the packet sender without SACK (see {@link VariantFacts.recovery}). */
 export type Recovery = 'none' | 'reno' | 'newreno';
 

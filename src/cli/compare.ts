@@ -4,11 +4,12 @@ import type { Command } from 'commander';
 import { flowVariants } from '../scenario/flowCc.js';
 import { EXIT_RUN_FAILED } from '../errors.js';
 import { asUserIo, checkOutDir } from '../io/outDir.js';
-import { formatBps, formatNumber, formatPct } from '../compare/format.js';
+import { bbrShare } from '../compare/bbrShare.js';
+import { formatBps, formatNumber, formatPct, modelCell } from '../compare/format.js';
 import type { ComparisonCase } from '../compare/run.js';
 import type { Comparison } from '../compare/types.js';
 import { closedFormFlags, primaryClosed } from '../report/tables.js';
-import { DEFAULT_VARIANT, VARIANTS } from '../variants.js';
+import { DEFAULT_VARIANT, hasEngine, VARIANTS } from '../variants.js';
 import { warnAbout } from './warnings.js';
 import { addScenarioOptions, parseVariantList, scenarioFromOptions, type ScenarioFlags } from './scenarioOptions.js';
 
@@ -44,12 +45,12 @@ export function formatComparisonTable(comparisons: readonly Comparison[]): strin
       c.scenario,
       c.variant,
       formatBps(c.packet.status === 'ok' ? c.packet.goodputBps : null),
-      formatBps(c.fluid.status === 'ok' ? c.fluid.goodputBps : null),
+      modelCell(c.fluid, formatBps(c.fluid.goodputBps)),
       formatPct(c.relErr.goodput),
       cf ? `${formatBps(cf.goodputBpsAllFlows)} (${cf.formula})` : '–',
       formatPct(cf?.goodputRelErr),
       formatNumber(c.packet.meanCwndSegments),
-      formatNumber(c.fluid.status === 'ok' ? c.fluid.meanCwndSegments : null),
+      modelCell(c.fluid, formatNumber(c.fluid.meanCwndSegments)),
       formatPct(c.relErr.meanCwnd),
       c.steadyFit ? `${formatNumber(c.steadyFit.rmseSegments)} seg` : '–',
       formatNumber(c.steadyFit?.correlation, 2),
@@ -57,9 +58,21 @@ export function formatComparisonTable(comparisons: readonly Comparison[]): strin
     ];
   });
   const lines = [pad([head, ...rows])];
-  lines.push('', 'goodput with its unit in each cell (bit/s, kbit/s, Mbit/s, Gbit/s); errors are (model - packet) / packet; cwnd in segments (time-averaged); closed form: the formula in brackets, its notes only.');
+  lines.push('', 'goodput with its unit in each cell (bit/s, kbit/s, Mbit/s, Gbit/s); errors are (model - packet) / packet; cwnd in segments (time-averaged); closed form: the formula in brackets, its notes only; "no model": the fluid engine has no model of a flow\'s variant yet.');
+  const shares = comparisons.flatMap((c) => shareLine(c));
+  if (shares.length > 0) lines.push('', ...shares);
   if (notes.length > 0) lines.push('', ...notes.map((n, i) => `[${i + 1}] ${n}`));
   return lines.join('\n');
+}
+
+/** BBR's share of the link against loss-based flows: packet, fluid and Ware et al.'s forms (invalid ones marked). */
+function shareLine(c: Comparison): string[] {
+  const b = bbrShare(c);
+  if (!b || b.forms.length === 0) return [];
+  const pct = (x: number | null) => (x === null ? '–' : `${(100 * x).toFixed(1)}%`);
+  const forms = b.forms.map((f) => `${f.formula} ${pct(f.share)}${f.valid ? '' : ' (outside its assumptions)'}`).join(', ');
+  const fluid = modelCell(c.fluid, pct(b.fluid));
+  return [`BBR's share of the link (${b.bbrFlows} bbr flow${b.bbrFlows > 1 ? 's' : ''}, ${c.scenario}): packet ${pct(b.packet)}, fluid ${fluid}, ${forms}`];
 }
 
 interface CompareFlags extends ScenarioFlags {
@@ -94,7 +107,8 @@ export function register(program: Command): void {
       warnAbout(scenarios.slice(0, 1), opts);
       const modelsDir = opts.models === undefined ? undefined : resolve(opts.models);
       const [{ runComparison }, { loadEngines, prepareFluidModels }] = await Promise.all([import('../compare/run.js'), import('../engines.js')]);
-      await prepareFluidModels([...new Set(scenarios.flatMap((s) => flowVariants(s)))], { modelsDir });
+      // Variants without a fluid model get a "no model" column (VariantFacts.engines), not an error.
+      await prepareFluidModels([...new Set(scenarios.flatMap((s) => flowVariants(s)))].filter((v) => hasEngine(v, 'fluid')), { modelsDir });
       const engines = await loadEngines({ modelsDir });
       const cases: ComparisonCase[] = [];
       for (let i = 0; i < variants.length; i++) cases.push(...(await runComparison([scenarios[i]!], [variants[i]!], { engines })));

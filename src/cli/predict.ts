@@ -1,7 +1,8 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { COMMANDS } from './commands.js';
 import type { Command } from 'commander';
-import { flowVariants } from '../scenario/flowCc.js';
+import { flowVariants, noModelText, variantsWithoutEngine } from '../scenario/flowCc.js';
+import type { ClosedFormPrediction } from '../theory/closedForms.js';
 import type { Scenario } from '../scenario/types.js';
 import { summaryJson } from '../result/summaryJson.js';
 import { formatRate } from '../units.js';
@@ -28,9 +29,15 @@ export function register(program: Command): void {
       warnAbout([scenario], opts);
       const { loadFluid, loadClosedForms, prepareFluidModels } = await import('../engines.js');
       const modelsDir = opts.models === undefined ? undefined : resolve(opts.models);
-      const [runFluid, closedForms] = await Promise.all([loadFluid(), loadClosedForms(), prepareFluidModels(flowVariants(scenario), { modelsDir })]);
-      const result = runFluid(scenario, modelsDir === undefined ? {} : { modelsDir });
+      // A flow whose variant has no fluid model yet: the closed forms alone, and "no model" said (exit 0).
+      const missing = variantsWithoutEngine(scenario, 'fluid');
+      const [runFluid, closedForms] = await Promise.all([loadFluid(), loadClosedForms(), missing.length > 0 ? undefined : prepareFluidModels(flowVariants(scenario), { modelsDir })]);
       const closedForm = closedForms(scenario).filter((c) => c.appliesTo.includes(scenario.variant));
+      if (missing.length > 0) {
+        await printWithoutModel(scenario, noModelText(missing), closedForm, opts);
+        return;
+      }
+      const result = runFluid(scenario, modelsDir === undefined ? {} : { modelsDir });
       if (opts.out) writeRunOutputs(opts.out, result);
       const stability = opts.stability ? await stabilityOf(scenario, modelsDir) : undefined;
       // A failed solve prints its reason and NaN numbers: never exit 0 with them (--json too).
@@ -39,13 +46,7 @@ export function register(program: Command): void {
         process.stdout.write(JSON.stringify({ ...summaryJson(result), closedForm, ...(stability ? { stability } : {}) }) + '\n');
         return;
       }
-      const lines = [formatRunTable(result), '', 'closed forms:'];
-      for (const c of closedForm) {
-        const value = c.cwndSegments === null || c.goodputBps === null ? 'n/a' : `${c.cwndSegments.toFixed(2)} segments, ${formatRate(c.goodputBps)}`;
-        lines.push(`  ${c.title}: ${value}${c.note ? ` (${c.note})` : ''}`);
-        if (!c.validity.valid) lines.push(`    outside its validity: ${c.validity.reasons.join('; ')}`);
-      }
-      if (closedForm.length === 0) lines.push('  none applies to this variant');
+      const lines = [formatRunTable(result), '', ...closedFormLines(closedForm)];
       if (stability) {
         lines.push('', 'linear stability:');
         if ('reason' in stability) lines.push(`  n/a: ${stability.reason}`);
@@ -58,6 +59,38 @@ export function register(program: Command): void {
       }
       process.stdout.write(lines.join('\n') + '\n');
     });
+}
+
+/** The closed forms' lines of the table: value, note, and the reasons when outside their validity. */
+function closedFormLines(closedForm: readonly ClosedFormPrediction[]): string[] {
+  const lines = ['closed forms:'];
+  for (const c of closedForm) {
+    const value =
+      c.bbr?.share != null
+        ? `BBR share ${(100 * c.bbr.share).toFixed(1)}% of the link`
+        : c.cwndSegments === null || c.goodputBps === null
+          ? 'n/a'
+          : `${c.cwndSegments.toFixed(2)} segments, ${formatRate(c.goodputBps)}`;
+    lines.push(`  ${c.title}: ${value}${c.note ? ` (${c.note})` : ''}`);
+    const reasons = c.validity.reasons.filter((r) => r !== c.note);
+    if (!c.validity.valid && reasons.length > 0) lines.push(`    outside its validity: ${reasons.join('; ')}`);
+  }
+  if (closedForm.length === 0) lines.push('  none applies to this variant');
+  return lines;
+}
+
+/** predict for a scenario the fluid engine has no model of: "no model" and the closed forms (table, --json, --out). */
+async function printWithoutModel(s: Scenario, why: string, closedForm: readonly ClosedFormPrediction[], opts: PredictFlags): Promise<void> {
+  const json = { engine: 'fluid', variant: s.variant, scenario: s.name, status: 'no-model', noModel: why, closedForm };
+  if (opts.out) {
+    const [{ writeFileAtomic }, { asUserIo }] = await Promise.all([import('../io/atomicWrite.js'), import('../io/outDir.js')]);
+    await asUserIo('--out', () => writeFileAtomic(join(opts.out!, 'closed-forms.json'), JSON.stringify(json, null, 1) + '\n'));
+  }
+  if (opts.json) {
+    process.stdout.write(JSON.stringify(json) + '\n');
+    return;
+  }
+  process.stdout.write([`fluid model      none: ${why}`, `scenario         ${s.name}, variant ${s.variant}`, '', ...closedFormLines(closedForm)].join('\n') + '\n');
 }
 
 /** The loop's figures for --stability (JSON-ready), or why there are none (a hybrid model, no equilibrium). */

@@ -1,5 +1,6 @@
 import { mean, rootMeanSquare, sampleCorrelation } from 'simple-statistics';
 import type { RunResult } from '../result/types.js';
+import { noModelText, variantsWithoutEngine } from '../scenario/flowCc.js';
 import { competition } from './competition.js';
 import { type Interpolation, resample, uniformGrid } from './resample.js';
 import { slowStartEnd, TRANSIENT_METHOD } from './transient.js';
@@ -15,10 +16,10 @@ export function relativeError(model: number, reference: number): number | null {
   return (model - reference) / reference;
 }
 
-function figures(r: RunResult): EngineFigures {
+function figures(r: RunResult, noModel = false): EngineFigures {
   const s = r.summary;
   const f: EngineFigures = {
-    status: r.status,
+    status: noModel ? 'no-model' : r.status,
     goodputBps: s.goodputBps,
     meanCwndSegments: s.meanCwndSegments,
     meanCwndBytes: s.meanCwndBytes,
@@ -112,7 +113,15 @@ export function compareRuns(packet: RunResult, fluid: RunResult, closed: readonl
     throw new Error(`compareRuns: runs differ (${packet.scenario}/${packet.variant} vs ${fluid.scenario}/${fluid.variant})`);
   }
   const applicable = closed.filter((c) => c.appliesTo.includes(packet.variant));
-  const flags = validityFlags(packet, fluid, applicable);
+  // No model of a flow's variant (runComparison did not run the fluid engine): one informational
+  // flag instead of a failure, and none of the fluid model's own assumption flags.
+  const missing = fluid.status === 'failed' ? variantsWithoutEngine(packet.spec, 'fluid') : [];
+  const noModel = missing.length > 0;
+  let flags = validityFlags(packet, fluid, applicable);
+  if (noModel) {
+    flags = flags.filter((f) => f.subject !== 'fluid');
+    flags.push({ code: 'no-model', severity: 'info', subject: 'fluid', message: noModelText(missing) });
+  }
   const bothOk = packet.status === 'ok' && fluid.status === 'ok';
   const fromS = Math.max(packet.spec.measureFromS, 0);
   const toS = Math.min(packet.durationS, fluid.durationS);
@@ -143,7 +152,7 @@ export function compareRuns(packet: RunResult, fluid: RunResult, closed: readonl
     mssBytes: packet.mssBytes,
     flows: packet.spec.flows.length,
     packet: figures(packet),
-    fluid: figures(fluid),
+    fluid: figures(fluid, noModel),
     relErr: {
       goodput: bothOk ? relativeError(fluid.summary.goodputBps, packet.summary.goodputBps) : null,
       meanCwnd: bothOk ? relativeError(fluid.summary.meanCwndSegments, packet.summary.meanCwndSegments) : null,
@@ -153,7 +162,7 @@ export function compareRuns(packet: RunResult, fluid: RunResult, closed: readonl
     transient,
     closedForms: closedBeside(packet, applicable),
     flags,
-    fluidTrusted: !flags.some((f) => f.severity === 'invalid' && (f.subject === 'fluid' || f.subject === 'comparison')),
+    fluidTrusted: !noModel && !flags.some((f) => f.severity === 'invalid' && (f.subject === 'fluid' || f.subject === 'comparison')),
     competition: competition(packet.spec, packet, fluid),
   };
 }

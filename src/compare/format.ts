@@ -49,3 +49,9 @@ export function formatNumber(x: number | null | undefined, digits = 3): string {
   if (a >= 1e6) return x.toExponential(digits - 1);
   return String(+x.toPrecision(digits));
 }
+
+/** A model's cell: `text` when it ran, "no model" when the engine has none of the variant, else '–'. */
+export function modelCell(f: { status: string }, text: string): string {
+  if (f.status === 'ok') return text;
+  return f.status === 'no-model' ? 'no model' : '–';
+}

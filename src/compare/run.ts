@@ -1,4 +1,5 @@
 import type { RunResult } from '../result/types.js';
+import { noModelText, variantsWithoutEngine } from '../scenario/flowCc.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Variant } from '../variants.js';
 import { compareRuns } from './compare.js';
@@ -72,7 +73,9 @@ export async function runComparison(
       const label = `${scenario.name} ${variant}`;
       const packet = await guarded('packet', scenario, engines.runPacket);
       opts.onProgress?.(++done, total, `${label} packet`);
-      const fluid = await guarded('fluid', scenario, engines.runFluid);
+      // A flow the fluid engine has no model of: the fluid side is "no model", not a failure (compareRuns).
+      const missing = variantsWithoutEngine(scenario, 'fluid');
+      const fluid = missing.length > 0 ? failedRun('fluid', scenario, new Error(noModelText(missing))) : await guarded('fluid', scenario, engines.runFluid);
       opts.onProgress?.(++done, total, `${label} fluid`);
       // closedForms says itself which formulas do not apply (with reasons); one that throws is a
       // failure, flagged on the case like a failed run (bad input is the user's to fix: it propagates).

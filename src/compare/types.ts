@@ -16,7 +16,8 @@ export type FlagCode =
   | 'few-packets-per-rtt'
   | 'few-loss-events'
   | 'no-steady-state'
-  | 'closed-form-not-applicable';
+  | 'closed-form-not-applicable'
+  | 'no-model';
 
 export interface ValidityFlag {
   code: FlagCode;
@@ -31,7 +32,8 @@ export interface ValidityFlag {
 
 /** What one engine said, reduced to the numbers compared. */
 export interface EngineFigures {
-  status: 'ok' | 'failed';
+  /** 'no-model': the engine has no model of a flow's variant (VariantFacts.engines), so it did not run. */
+  status: 'ok' | 'failed' | 'no-model';
   failure?: string;
   goodputBps: number;
   meanCwndSegments: number;

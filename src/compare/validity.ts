@@ -1,3 +1,4 @@
+import { BBR_CLOSED_FORMS } from '../variants.js';
 import type { RunResult } from '../result/types.js';
 import { pathPayloadCapacityBps } from '../scenario/path.js';
 import type { ClosedFormPrediction, ValidityFlag } from './types.js';
@@ -122,7 +123,7 @@ function bandwidthFlags(packet: RunResult, closed: readonly ClosedFormPrediction
       : `most losses are queue overflows (${s.drops.queue} vs ${s.drops.random} random drops), so the window sets the loss rate`;
   const flags: ValidityFlag[] = [{ code: 'bandwidth-limited', severity: 'warn', subject: 'fluid', message: `bandwidth limited: ${why}`, value: share, threshold: VALIDITY.bandwidthShare }];
   // BBR's closed forms model the link itself (src/theory/bbrClosedForms.ts): only the loss-rate formulas are out of their regime.
-  if (closed.some((c) => c.bbr === undefined)) {
+  if (closed.some((c) => !BBR_CLOSED_FORMS.includes(c.formula))) {
     flags.push({
       code: 'bandwidth-limited',
       severity: 'invalid',

@@ -3,7 +3,8 @@ import type { ComparisonCase } from '../compare/run.js';
 import { uniformGrid } from '../compare/resample.js';
 import type { RunResult, Series } from '../result/types.js';
 import type { Scenario } from '../scenario/types.js';
-import { VARIANT_FACTS, type Variant } from '../variants.js';
+import { hasEngine, VARIANT_FACTS, type Variant } from '../variants.js';
+import { modelCell } from '../compare/format.js';
 import { cclabVersion } from '../page/assets.js';
 import { buildChart, chartId, type BuiltChart } from '../page/chartkit.js';
 import { cwndChart, errorSummaryChart, goodputChart, type ErrorRow, type GoodputRow as GoodputBar, type WindowSeries } from './charts.js';
@@ -259,7 +260,7 @@ async function caseCwndHtml(ctx: ReportContext, s: Scenario, c: ComparisonCase, 
     id: chartId('cwnd', s.name, v),
     title: `${v} on ${s.name}`,
     caption:
-      `${variantTitle(v)} on ${s.name} (packet run of seed ${c.packet.spec.seed}): mean cwnd packet ${fmt(c.comparison.packet.meanCwndSegments)} vs fluid ${c.comparison.fluid.status === 'ok' ? fmt(c.comparison.fluid.meanCwndSegments) : '–'}.` +
+      `${variantTitle(v)} on ${s.name} (packet run of seed ${c.packet.spec.seed}): mean cwnd packet ${fmt(c.comparison.packet.meanCwndSegments)} vs fluid ${modelCell(c.comparison.fluid, fmt(c.comparison.fluid.meanCwndSegments))}.` +
       (steadyFromS !== null ? ` The steady state the tables compare starts at ${steadyFromS.toFixed(1)} s (green line).` : ' No steady state was detected.') +
       ' The y axis spans the whole run, as every chart of this line does; "zoom to steady state" rescales it to the steady state.' +
       (queue ? queueNote(c) : ''),
@@ -304,7 +305,8 @@ async function modelsHtmlOf(ctx: ReportContext): Promise<string> {
   const docs: ModelDoc[] = [];
   if (opts.models) {
     const seen = new Set<string>();
-    for (const v of variants) {
+    // Variants without a model file have no equations to show (their "no model" cells say so).
+    for (const v of variants.filter((x) => hasEngine(x, 'fluid'))) {
       let got: ModelDoc[];
       try {
         got = await opts.models(v);

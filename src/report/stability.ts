@@ -63,6 +63,12 @@ export function stabilitySection(cases: readonly ComparisonCase[], warnings: str
     const s = c.scenario;
     const swing = c.packet.status === 'ok' ? queueSwing(c.packet.queue.packets, s.bottleneck.queue.limitPackets) : null;
     let cells: string[];
+    // No model of a flow's variant: nothing to linearise, said in the row (not a warning).
+    const noModel = c.comparison.flags.find((f) => f.code === 'no-model');
+    if (noModel) {
+      rows.push(`<tr><td>${escapeHtml(s.name)}</td><td>${escapeHtml(c.comparison.variant)}</td>${['no model', SPAN3(''), `n/a${noteRef(noModel.message)}`].map(td).join('')}<td>${escapeHtml(swingText(swing))}</td></tr>`);
+      continue;
+    }
     try {
       const a = scenarioStability(s);
       const e = a.equilibrium;

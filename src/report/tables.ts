@@ -1,5 +1,5 @@
 import type { ComparisonCase } from '../compare/run.js';
-import { formatBps, formatMbps as mbps, formatNumber, formatPct, formatSeconds } from '../compare/format.js';
+import { formatBps, formatMbps as mbps, formatNumber, formatPct, formatSeconds, modelCell } from '../compare/format.js';
 import type { Comparison, ValidityFlag } from '../compare/types.js';
 import { VALIDITY } from '../compare/validity.js';
 import type { Scenario } from '../scenario/types.js';
@@ -297,7 +297,7 @@ export function goodputTableHtml(cases: readonly ComparisonCase[], scenarios: re
       const fl = tableFlags(c);
       return (
         `<td class="first"${p.runs > 1 ? ` title="median of ${p.runs} runs"` : ''}>${mbps(p.median)}</td>` +
-        `<td>${c.fluid.status === 'ok' ? `${mbps(c.fluid.goodputBps)} (${err(e.fluid, c.fluidTrusted)})` : mbps(null)}${notes.marks(fl.fluid, `${s} ${v}`)}</td>` +
+        `<td>${modelCell(c.fluid, `${mbps(c.fluid.goodputBps)} (${err(e.fluid, c.fluidTrusted)})`)}${notes.marks(fl.fluid, `${s} ${v}`)}</td>` +
         `<td${cf ? ` title="${escapeHtml(cf.title)}"` : ''}>${cf ? `${mbps(cf.goodputBpsAllFlows)} (${err(e.closed, !fl.closed.some((f) => f.severity === 'invalid'))})${notes.marks(fl.closed, `${s} ${v}`)}` : `–${notes.marks(fl.closed, `${s} ${v}`)}`}</td>`
       );
     });
@@ -311,7 +311,7 @@ export function comparisonTableHtml(cases: readonly ComparisonCase[], notes: Fla
   const head = '<tr><th class="label">scenario</th><th class="label">variant</th><th>mean cwnd packet</th><th>fluid</th><th>error</th><th>RMSE</th><th>corr.</th><th>steady from</th><th>RMSE steady</th><th>corr. steady</th><th>timeouts</th><th>fast rec.</th></tr>';
   const rows = cases.map(({ comparison: c }) => {
     const seg = (x: number | null | undefined) => (x === null || x === undefined ? '–' : `${formatNumber(x)} seg`);
-    return `<tr><td class="label">${escapeHtml(c.scenario)}</td><td class="label">${escapeHtml(c.variant)}</td><td>${seg(c.packet.meanCwndSegments)}</td><td>${seg(c.fluid.status === 'ok' ? c.fluid.meanCwndSegments : null)}</td><td>${err(c.relErr.meanCwnd, c.fluidTrusted)}${notes.marks(c.flags.filter((f) => f.subject !== 'closed-form'), `${c.scenario} ${c.variant}`)}</td><td>${seg(c.fit?.rmseSegments)}</td><td>${formatNumber(c.fit?.correlation, 2)}</td><td>${formatSeconds(c.transient.steadyFromS)}</td><td>${seg(c.steadyFit?.rmseSegments)}</td><td>${formatNumber(c.steadyFit?.correlation, 2)}</td><td>${c.packet.timeouts}</td><td>${c.packet.fastRecoveries}</td></tr>`;
+    return `<tr><td class="label">${escapeHtml(c.scenario)}</td><td class="label">${escapeHtml(c.variant)}</td><td>${seg(c.packet.meanCwndSegments)}</td><td>${modelCell(c.fluid, seg(c.fluid.meanCwndSegments))}</td><td>${err(c.relErr.meanCwnd, c.fluidTrusted)}${notes.marks(c.flags.filter((f) => f.subject !== 'closed-form'), `${c.scenario} ${c.variant}`)}</td><td>${seg(c.fit?.rmseSegments)}</td><td>${formatNumber(c.fit?.correlation, 2)}</td><td>${formatSeconds(c.transient.steadyFromS)}</td><td>${seg(c.steadyFit?.rmseSegments)}</td><td>${formatNumber(c.steadyFit?.correlation, 2)}</td><td>${c.packet.timeouts}</td><td>${c.packet.fastRecoveries}</td></tr>`;
   });
   return `<div class="table-wrap"><table class="comparison"><thead>${head}</thead><tbody>${rows.join('')}</tbody></table></div>`;
 }

@@ -5,7 +5,7 @@ import { loadEngines, prepareFluidModels, type EngineSet } from '../engines.js';
 import type { RunResult } from '../result/types.js';
 import type { Scenario } from '../scenario/types.js';
 import { flowVariants } from '../scenario/flowCc.js';
-import type { Engine } from '../variants.js';
+import { hasEngine, type Engine } from '../variants.js';
 import { caseKey, replicatePacket, reportSeed, summarise } from './replicates.js';
 import { compactResult } from '../runs/compact.js';
 import { assertReplaceable, writeDirAtomic } from './atomicDir.js';
@@ -96,7 +96,8 @@ async function comparisonOptions(recipe: ReportRecipe, plan: ReportPlan, opts: W
   const { scenarios, withPacket, withFluid, runs, nCases, total } = plan;
   if (withFluid && !opts.engines && !opts.cases) {
     const vs = [...new Set(scenarios.flatMap((s) => recipe.variants.flatMap((v) => flowVariants({ ...s, variant: v }))))];
-    await prepareFluidModels(vs, { modelsDir: opts.modelsDir });
+    // Variants without a fluid model get "no model" cells (runComparison), not an error.
+    await prepareFluidModels(vs.filter((v) => hasEngine(v, 'fluid')), { modelsDir: opts.modelsDir });
   }
   const real = opts.engines ?? (opts.cases ? undefined : await loadEngines({ modelsDir: opts.modelsDir }));
   const runOpts: Parameters<typeof runComparison>[2] = {};

@@ -1,4 +1,4 @@
-import type { Variant } from '../variants.js';
+import { hasEngine, type Engine, type Variant } from '../variants.js';
 import type { Scenario } from './types.js';
 
 /** The congestion control one flow runs: its variant and the knobs given for it (defaults not filled in). */
@@ -24,4 +24,18 @@ export function flowCc(s: Pick<Scenario, 'variant' | 'ccParams' | 'flows' | 'ccD
 /** Distinct variants of a scenario's flows, in flow order. */
 export function flowVariants(s: Pick<Scenario, 'variant' | 'flows'>): Variant[] {
   return [...new Set(s.flows.map((f) => f.variant ?? s.variant))];
+}
+
+/**
+ * The variants of a scenario's flows that `engine` cannot run (VariantFacts.engines): for the fluid
+ * engine, the flows without a model file. Comparison, report and predict show "no model" for such a
+ * scenario instead of failing; a variant gains its column by gaining the engine, with no change here.
+ */
+export function variantsWithoutEngine(s: Pick<Scenario, 'variant' | 'flows'>, engine: Engine): Variant[] {
+  return flowVariants(s).filter((v) => !hasEngine(v, engine));
+}
+
+/** The one sentence every "no model" cell and note shows. */
+export function noModelText(missing: readonly Variant[]): string {
+  return `no fluid model of ${missing.join(', ')} yet (packet engine only)`;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { hasEngine } from '../../src/variants.js';
 import { cli } from './cliHarness.js';
 
 /** BBR from the command line: the packet engine runs it; the commands that need a fluid model say it has none. */
@@ -12,18 +13,36 @@ describe('cclab with bbr', () => {
     expect(mixed.code).toBe(0);
   });
 
-  it.each([
-    [['predict', '--variant', 'bbr']],
-    [['predict', '--scenario', 'normal', '--flows', '2', '--start-stagger', '0s', '--flow-variants', 'cubic,bbr']],
-    [['compare', '--variants', 'cubic,bbr', '--duration', '1s']],
-  ])('%j: one line, exit 2: no fluid model yet', async (args) => {
-    const r = await cli(args);
-    expect(r.code).toBe(2);
-    // (A preset's path warning may come first.)
-    const errors = r.stderr.trim().split('\n').filter((l) => l.startsWith('cclab: error:'));
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^cclab: error: variant bbr: no fluid model yet \(packet engine only\)/);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
+  // Generic on VariantFacts.engines: a variant gains its fluid column by gaining a model file.
+  it.each(['bbr', 'bbr3'] as const)('predict --variant %s: exit 0; the fluid model, or "no model" and the closed forms', async (v) => {
+    const r = await cli(['predict', '--variant', v, '--json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    if (hasEngine(v, 'fluid')) expect(out.status).toBe('ok');
+    else {
+      expect(out.status).toBe('no-model');
+      expect(out.noModel).toBe(`no fluid model of ${v} yet (packet engine only)`);
+    }
+    // BBRv1 has its steady state (one flow); BBRv3 has no published closed form.
+    expect(out.closedForm.map((c: { formula: string }) => c.formula)).toEqual(v === 'bbr' ? ['bbr-steady', 'ware-extended', 'ware-simple'] : []);
+  });
+
+  it('predict with a cubic and a bbr flow shows Ware et al.\'s share', async () => {
+    const r = await cli(['predict', '--scenario', 'normal', '--flows', '2', '--start-stagger', '0s', '--flow-variants', 'bbr,cubic', '--variant', 'bbr']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Ware et al\. 2019, extended .*: BBR share \d+\.\d% of the link/);
+    expect(r.stdout).toMatch(/Ware et al\. 2019, simple .*: BBR share 50\.0% of the link/);
+  });
+
+  it('compare --variants cubic,bbr,bbr3: exit 0, a fluid cell per variant ("no model" where it has none)', async () => {
+    const r = await cli(['compare', '--variants', 'cubic,bbr,bbr3', '--duration', '1s']);
+    expect(r.code).toBe(0);
+    for (const v of ['cubic', 'bbr', 'bbr3'] as const) {
+      const row = r.stdout.split('\n').find((l) => new RegExp(`^normal\\s+${v}\\s`).test(l))!;
+      const fluid = row.trim().split(/\s{2,}/)[3];
+      if (hasEngine(v, 'fluid')) expect(fluid).toMatch(/bit\/s$/);
+      else expect(fluid).toBe('no model');
+    }
   });
 
   it('bad BBR knobs name the flag and the range', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runComparison, type EngineSet } from '../../src/compare/index.js';
 import { InputError } from '../../src/errors.js';
 import { presetScenario } from '../../src/scenario/presets.js';
+import { hasEngine, VARIANTS } from '../../src/variants.js';
 import { fakeEngines } from '../report/fakeEngines.js';
 
 describe('runComparison', () => {
@@ -40,5 +41,24 @@ describe('runComparison', () => {
   it('should let bad input through as InputError (the user must fix it, it is no model failure)', async () => {
     const picky: EngineSet = { ...fakeEngines, runPacket: () => { throw new InputError('ccParams.beta', 'must be in (0, 1), got 2'); } };
     await expect(runComparison([lossy], ['cubic'], { engines: picky })).rejects.toBeInstanceOf(InputError);
+  });
+
+  // Generic on VariantFacts.engines: whichever variants have no model file yet.
+  const unmodelled = VARIANTS.filter((v) => !hasEngine(v, 'fluid'));
+  it.skipIf(unmodelled.length === 0)('a variant without a fluid model: "no model" (not a failure), the fluid engine not called, one info flag', async () => {
+    let fluidCalls = 0;
+    const counting: EngineSet = { ...fakeEngines, runFluid: (s) => (fluidCalls++, fakeEngines.runFluid(s)) };
+    const v = unmodelled[0]!;
+    const [c] = await runComparison([presetScenario('normal', v, { durationS: 10 })], [v], { engines: counting });
+    expect(fluidCalls).toBe(0);
+    expect(c!.comparison.fluid.status).toBe('no-model');
+    expect(c!.comparison.fluidTrusted).toBe(false);
+    expect(c!.comparison.flags.filter((f) => f.subject === 'fluid')).toEqual([{ code: 'no-model', severity: 'info', subject: 'fluid', message: `no fluid model of ${v} yet (packet engine only)` }]);
+    const { formatComparisonTable } = await import('../../src/cli/compare.js');
+    expect(formatComparisonTable([c!.comparison]).split('\n')[1]).toMatch(/\sno model\s/);
+    // A modelled variant in the same run still gets its fluid run.
+    const [m] = await runComparison([presetScenario('normal', 'reno', { durationS: 10 })], ['reno'], { engines: counting });
+    expect(fluidCalls).toBe(1);
+    expect(m!.comparison.fluid.status).toBe('ok');
   });
 });
