@@ -8,12 +8,10 @@ import { History } from './history.js';
 import { findRoot, crossed } from './roots.js';
 import { Solution } from './solution.js';
 import { ERR_EXPONENT, MAX_FACTOR, MIN_FACTOR, SAFETY, initialStep } from './control.js';
+import { planStep, sortCandidates, ulp, type StepPlan } from './landing.js';
 
 /** Rounds of events at one instant beyond which the run is a modelling loop (Zeno), not progress. */
 const MAX_EVENTS_AT_ONE_TIME = 50;
-
-/** A time a few ulps of t (the unit of the landing margins below). */
-const ulp = (t: number): number => Number.EPSILON * Math.max(1, Math.abs(t));
 
 /**
  * The integrator of a DDE (or ODE) problem, in the shape of DifferentialEquations.jl: {@link init}
@@ -93,6 +91,8 @@ export class Integrator {
   /** The step being checked for events, read by `interp`. */
   private stepT = 0;
   private stepH = 0;
+  /** The first root among the candidates of the step being checked (Infinity: none). */
+  private tEv = Infinity;
 
   constructor(problem: DdeProblem, opts: SolveOptions = {}) {
     const { n, tspan } = problem;
@@ -295,40 +295,51 @@ export class Integrator {
     this.history.release();
   }
 
-  /** One attempted step. Returns true when the solution advanced (or the run ended), false on a rejection. */
+  /**
+   * One attempted step: plan (landing targets), trial (with the delay iteration), then a rejection,
+   * or event and echo location and the accept. Returns true when the solution advanced (or the run
+   * ended), false on a rejection.
+   */
   private attempt(): boolean {
-    const { n, t1, hMin, minLag, atol, rtol, stepper, history, prop, stops, past } = this;
-    let t = this.t;
+    const { hMin, stops } = this;
+    const t = this.t;
     if (this.stats.steps >= this.maxSteps) {
       this.fail(`step budget of ${this.maxSteps} exhausted`);
       return true;
     }
     while (this.stopIdx < stops.length && stops[this.stopIdx]! <= t) this.stopIdx++;
-    // A predicted echo is a kink: end the step a few ulps before it (every stage on the left branch)
-    // and restart a few ulps after it (k1 on the right branch), so no step mixes the two.
-    const tEchoRaw = prop.nextPredicted(t + 16 * ulp(t));
-    // 32 ulps each side: the event that caused the echo was placed 4 ulps past its crossing, and t - lag
-    // rounds; with 4 ulps the landing stages could already sit on the far side of the kink, and the
-    // controller then shrank the step towards zero (normal with 10 Gbit/s access, reno: step collapse).
-    const ulps = 32 * ulp(tEchoRaw);
-    const tEchoNext = tEchoRaw - ulps;
-    const tStop = Math.min(t1, this.stopIdx < stops.length ? stops[this.stopIdx]! : Infinity);
-    // A timed event (a flow starting) or a forced stop is a switch of the rhs too: end the step 32 ulps
-    // before it, so that no stage of the landing step (k7 sits at its end) sees the new branch and the
-    // controller does not creep up on it; the step after starts exactly on it.
-    const stopUlps = tStop < t1 ? 32 * ulp(tStop) : 0;
-    const tStopLand = tStop - stopUlps;
-    const onEcho = tEchoNext < tStopLand;
-    const tTarget = onEcho ? tEchoNext : tStopLand;
-    let hTry = Math.min(this.h, this.hCap);
-    const hProposed = hTry;
-    const landing = t + hTry >= tTarget - 1e-12 * Math.max(1, Math.abs(tTarget));
-    if (landing) hTry = tTarget - t;
-    if (hTry < hMin && !landing) {
+    const plan = planStep(t, Math.min(this.h, this.hCap), this.t1, this.stopIdx < stops.length ? stops[this.stopIdx]! : Infinity, this.prop);
+    const { hTry, hProposed } = plan;
+    if (hTry < hMin && !plan.landing) {
       // Shrunk by rejections of non-finite steps: say which component blew up, not just "collapse".
       this.fail(this.blowUp ? `non-finite state (the model blew up): ${this.blowUp}` : `step size collapse (h = ${hTry.toExponential(2)} s)`);
       return true;
     }
+    const err = this.trial(t, hTry);
+    if (!(err <= 1)) return this.reject(hTry, err);
+    // Accepted, unless an event fires inside the step.
+    this.blowUp = '';
+    const tNext = t + hTry;
+    this.stepT = t;
+    this.stepH = hTry;
+    const nCand = this.locateEvents(t, tNext, hTry);
+    // An echo of an earlier event through a delay: cut the step there too (no action).
+    const tEcho = this.prop.locate(t, tNext, this.stepper.yNext, this.interp, Math.max(1e-10 * hTry, 16 * ulp(tNext)));
+    if (tEcho < this.tEv && tEcho > t) {
+      this.cutAt(tEcho);
+      this.prop.advance(tEcho, this.y);
+      this.fireCrossed(tEcho);
+      this.restartAt(tEcho);
+      this.h = Math.max(hTry, hProposed); // the cut, not the error, shortened this step
+      return true;
+    }
+    if (nCand > 0) return this.fireAtCrossing(nCand, hProposed);
+    return this.accept(plan, err);
+  }
+
+  /** The Dormand-Prince step [t, t + h] and its error (Infinity for a non-finite state), iterated on delays read from inside it. */
+  private trial(t: number, hTry: number): number {
+    const { atol, rtol, stepper, history, minLag } = this;
     history.unsettledReads = 0;
     history.invalidate();
     stepper.step(t, hTry);
@@ -340,44 +351,52 @@ export class Integrator {
       // actual lags exceed the step): the step is explicit as it stands, an iteration would repeat it.
       history.capture(stepper, t, hTry);
     } else if (err <= 1 && hTry > minLag) {
-      // Delayed values inside this step came from extrapolation: iterate on the step's own dense output.
-      let converged = false;
-      for (let it = 0; it < this.maxIter && err <= 1; it++) {
-        history.capture(stepper, t, hTry);
-        stepper.step(t, hTry);
-        this.stats.steps++;
-        err = stepper.error(atol, rtol);
-        if (!finite(stepper.yNext)) err = this.nonFiniteStep();
-        let change = 0;
-        for (let i = 0; i < n; i++) change = Math.max(change, Math.abs(stepper.yNext[i]! - history.capturedEnd(i)) / (atol + rtol * Math.abs(history.capturedEnd(i))));
-        if (change <= 0.5) {
-          converged = true;
-          history.capture(stepper, t, hTry); // event location inside this step reads the final iterate
-          break;
-        }
-      }
-      if (!converged && err <= 1) err = 2; // retry smaller: the fixed point did not settle
+      err = this.iterateDelays(t, hTry, err);
     }
-    if (!(err <= 1)) {
-      history.release();
-      this.stats.rejected++;
-      this.rejectedLast = true;
-      if (hTry <= hMin) {
-        this.fail(err === Infinity ? `non-finite state (the model blew up): ${this.blowUp}` : 'step size collapse');
-        return true;
+    return err;
+  }
+
+  /** Delayed values inside this step came from extrapolation: iterate on the step's own dense output until it settles. */
+  private iterateDelays(t: number, hTry: number, err: number): number {
+    const { n, atol, rtol, stepper, history } = this;
+    for (let it = 0; it < this.maxIter && err <= 1; it++) {
+      history.capture(stepper, t, hTry);
+      stepper.step(t, hTry);
+      this.stats.steps++;
+      err = stepper.error(atol, rtol);
+      if (!finite(stepper.yNext)) err = this.nonFiniteStep();
+      let change = 0;
+      for (let i = 0; i < n; i++) change = Math.max(change, Math.abs(stepper.yNext[i]! - history.capturedEnd(i)) / (atol + rtol * Math.abs(history.capturedEnd(i))));
+      if (change <= 0.5) {
+        history.capture(stepper, t, hTry); // event location inside this step reads the final iterate
+        return err;
       }
-      this.h = hTry * (err === Infinity ? 0.1 : Math.max(MIN_FACTOR, SAFETY * Math.pow(err, -ERR_EXPONENT)));
-      return false;
     }
-    // Accepted, unless an event fires inside the step.
-    this.blowUp = '';
-    const tNext = t + hTry;
-    this.stepT = t;
-    this.stepH = hTry;
-    const events = this.allEvents;
-    const { gPrev, gNext, rearm, candIdx, candRoot } = this;
+    return err <= 1 ? 2 : err; // retry smaller: the fixed point did not settle
+  }
+
+  /** A rejected step: a smaller proposal, or the failure when the step cannot shrink further. Returns true when the run ended. */
+  private reject(hTry: number, err: number): boolean {
+    this.history.release();
+    this.stats.rejected++;
+    this.rejectedLast = true;
+    if (hTry <= this.hMin) {
+      this.fail(err === Infinity ? `non-finite state (the model blew up): ${this.blowUp}` : 'step size collapse');
+      return true;
+    }
+    this.h = hTry * (err === Infinity ? 0.1 : Math.max(MIN_FACTOR, SAFETY * Math.pow(err, -ERR_EXPONENT)));
+    return false;
+  }
+
+  /**
+   * g of every active event at the step's end (the next gPrev if the step is accepted as it is), and
+   * the roots of the armed ones that cross inside it: candidates in candIdx/candRoot, the first in tEv.
+   * Returns the number of candidates.
+   */
+  private locateEvents(t: number, tNext: number, hTry: number): number {
+    const { allEvents: events, gPrev, gNext, rearm, candIdx, candRoot, stepper, past } = this;
     let nCand = 0;
-    let tEv = Infinity;
+    this.tEv = Infinity;
     for (let k = 0; k < events.length; k++) {
       const ev = events[k]!;
       if (!ev.active()) {
@@ -395,62 +414,66 @@ export class Integrator {
       const root = findRoot((s) => ev.g(s, this.interp(s), past), t, tNext, ga, gb, tol);
       candIdx[nCand] = k;
       candRoot[nCand++] = root;
-      if (root < tEv) tEv = root;
+      if (root < this.tEv) this.tEv = root;
     }
-    // An echo of an earlier event through a delay: cut the step there too (no action).
-    const tEcho = prop.locate(t, tNext, stepper.yNext, this.interp, Math.max(1e-10 * hTry, 16 * ulp(tNext)));
-    if (tEcho < tEv && tEcho > t) {
-      this.cutAt(tEcho);
-      prop.advance(tEcho, this.y);
-      this.fireCrossed(tEcho);
-      this.restartAt(tEcho);
-      this.h = Math.max(hTry, hProposed); // the cut, not the error, shortened this step
+    return nCand;
+  }
+
+  /**
+   * Keep the step's polynomial but end it at the first crossing (tEv): the state there is the
+   * interpolated one, on the far side of the crossing, so the event cannot fire twice. Every crossing
+   * of this step that has happened by tEv fires now, in time order (ties in index order), each checked
+   * on the state the previous actions left: identical flows cross together, and each must fire
+   * (restarting past the others would lose them). Later crossings are found again by the steps after
+   * the restart.
+   */
+  private fireAtCrossing(nCand: number, hProposed: number): boolean {
+    const { allEvents: events, candIdx, candRoot, rearm, gPrev, past } = this;
+    const t = this.tEv;
+    this.cutAt(t);
+    this.sameTimeEvents = t === this.lastEventT ? this.sameTimeEvents + 1 : 0;
+    this.lastEventT = t;
+    sortCandidates(candIdx, candRoot, nCand);
+    if (this.sameTimeEvents > MAX_EVENTS_AT_ONE_TIME) {
+      this.fail(`event '${events[candIdx[0]!]!.name}' keeps firing at one instant (Zeno behaviour)`);
       return true;
     }
-    if (nCand > 0) {
-      // Keep the step's polynomial but end it at the first crossing: the state there is the
-      // interpolated one, on the far side of the crossing, so the event cannot fire twice.
-      this.cutAt(tEv);
-      t = tEv;
-      this.sameTimeEvents = t === this.lastEventT ? this.sameTimeEvents + 1 : 0;
-      this.lastEventT = t;
-      sortCandidates(candIdx, candRoot, nCand);
-      if (this.sameTimeEvents > MAX_EVENTS_AT_ONE_TIME) {
-        this.fail(`event '${events[candIdx[0]!]!.name}' keeps firing at one instant (Zeno behaviour)`);
-        return true;
-      }
-      // Every crossing of this step that has happened by tEv fires now, in time order (ties in index
-      // order), each checked on the state the previous actions left: identical flows cross together,
-      // and each must fire (restarting past the others would lose them). Later crossings are found
-      // again by the steps after the restart.
-      this.fire(candIdx[0]!, t);
-      for (let c = 1; c < nCand && !this.stopped; c++) {
-        const k = candIdx[c]!;
-        const ev = events[k]!;
-        if (ev.active() && rearm.armed(k) && crossed(gPrev[k]!, ev.g(t, this.y, past), ev.direction, ev.strict ?? false)) this.fire(k, t);
-      }
-      if (this.stopped) return true;
-      this.restartAt(t);
-      this.h = Math.max(hProposed, hMin * 10);
-      return true;
+    this.fire(candIdx[0]!, t);
+    for (let c = 1; c < nCand && !this.stopped; c++) {
+      const k = candIdx[c]!;
+      const ev = events[k]!;
+      if (ev.active() && rearm.armed(k) && crossed(gPrev[k]!, ev.g(t, this.y, past), ev.direction, ev.strict ?? false)) this.fire(k, t);
     }
+    if (this.stopped) return true;
+    this.restartAt(t);
+    this.h = Math.max(hProposed, this.hMin * 10);
+    return true;
+  }
+
+  /** The step is accepted whole: dense output, the new state, echo and timed events at its end, the next proposal. */
+  private accept(plan: StepPlan, err: number): boolean {
+    const { n, stepper, history, prop, past } = this;
+    const { hTry, landing, onEcho } = plan;
+    const t0 = this.t;
+    const tNext = t0 + hTry;
     // Store the dense output before stepComplete overwrites y and k1 with the step's end values.
-    this.dense.push(t, hTry, stepper.y, stepper.yNext, stepper.k1, stepper.k2, stepper.history.data);
+    this.dense.push(t0, hTry, stepper.y, stepper.yNext, stepper.k1, stepper.k2, stepper.history.data);
     history.settle();
     history.release();
     prop.advance(tNext, stepper.y);
-    stepper.stepComplete(t, hTry);
+    stepper.stepComplete(t0, hTry);
     const y = this.y;
     for (let i = 0; i < n; i++) y[i] = stepper.y[i]!;
-    t = this.t = landing ? (onEcho ? tTarget : tStop) : tNext;
+    let t = (this.t = landing ? (onEcho ? plan.tTarget : plan.tStop) : tNext);
     // g at (tNext, yNext) was computed by the event check above (same t, same state: reuse it).
     const same = t === tNext;
+    const events = this.allEvents;
     for (let k = 0; k < events.length; k++) {
-      gPrev[k] = events[k]!.active() ? (same ? gNext[k]! : events[k]!.g(t, y, past)) : NaN;
-      rearm.observe(k, gPrev[k]!);
+      this.gPrev[k] = events[k]!.active() ? (same ? this.gNext[k]! : events[k]!.g(t, y, past)) : NaN;
+      this.rearm.observe(k, this.gPrev[k]!);
     }
     if (landing && onEcho) {
-      t = tEchoRaw + ulps; // a 64-ulp shift of time, far below any tolerance
+      t = plan.tEchoRaw + plan.ulps; // a 64-ulp shift of time, far below any tolerance
       // Drop the echo just stepped over (and any other that landed here): left pending, `locate` would
       // find it again a few ulps into the next step and cut that step there, wasting it whole.
       prop.advance(t, y);
@@ -459,24 +482,35 @@ export class Integrator {
       this.fireCrossed(t);
       this.restartAt(t);
     }
-    // Timed events exactly at this step's end.
+    const timedFired = this.fireTimed(t);
+    if (this.stopped) return true;
+    if (timedFired) this.restartAt(t, true);
+    // A forced stop without an event: restart on its right side (k1 was taken 32 ulps before it).
+    else if (landing && !onEcho && plan.stopUlps > 0) this.restartAt(t, false);
+    this.controlStep(plan, err);
+    return true;
+  }
+
+  /** Timed events exactly at t (this step's end). Returns whether any fired. */
+  private fireTimed(t: number): boolean {
     let timedFired = false;
     while (!this.stopped && this.timedIdx < this.timed.length && this.timed[this.timedIdx]!.atS <= t + 1e-12 * Math.max(1, Math.abs(t))) {
       const ev = this.timed[this.timedIdx++]!;
       this.record(ev.name, t);
-      if (ev.action(t, y) === 'stop') this.stopped = true;
+      if (ev.action(t, this.y) === 'stop') this.stopped = true;
       timedFired = true;
     }
-    if (this.stopped) return true;
-    if (timedFired) this.restartAt(t, true);
-    // A forced stop without an event: restart on its right side (k1 was taken 32 ulps before it).
-    else if (landing && !onEcho && stopUlps > 0) this.restartAt(t, false);
+    return timedFired;
+  }
+
+  /** The next step's proposal after an accepted one (no growth right after a rejection). */
+  private controlStep(plan: StepPlan, err: number): void {
+    const { hTry, hProposed, landing } = plan;
     const grow = Math.min(MAX_FACTOR, Math.max(MIN_FACTOR, SAFETY * Math.pow(Math.max(err, 1e-10), -ERR_EXPONENT)));
     this.h = this.rejectedLast ? Math.min(hTry, hTry * grow) : hTry * grow;
     // A step cut short to land on a stop says nothing about the scale: keep the proposal from before.
     if (landing) this.h = Math.max(this.h, hProposed);
     this.rejectedLast = false;
-    return true;
   }
 }
 
@@ -496,20 +530,4 @@ export function solve(problem: DdeProblem, opts: SolveOptions = {}): Solution {
 function finite(a: number[]): boolean {
   for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i]!)) return false;
   return true;
-}
-
-/** Sort the first m candidates by (root, index): insertion sort (m is the few events of one step). */
-function sortCandidates(idx: Int32Array, root: Float64Array, m: number): void {
-  for (let a = 1; a < m; a++) {
-    const k = idx[a]!;
-    const r = root[a]!;
-    let b = a - 1;
-    while (b >= 0 && (root[b]! > r || (root[b] === r && idx[b]! > k))) {
-      idx[b + 1] = idx[b]!;
-      root[b + 1] = root[b]!;
-      b--;
-    }
-    idx[b + 1] = k;
-    root[b + 1] = r;
-  }
 }
