@@ -159,7 +159,7 @@ function writeDataFiles({ recipe, cases, scenarios, figures, files }: ReportCont
 /** The reference table (which variant suits which line), with the recipe's contrast setups (and their CSV). */
 function referenceHtml(ctx: ReportContext, contrastLines: readonly LineFigures[]): string {
   const { recipe, lines, variants } = ctx;
-  const setups = setupsHtml(setupPairs(lines, contrastLines), variants, { mainDurationS: recipe.durationS, otherDurationS: recipe.contrast?.durationS ?? recipe.durationS });
+  const setups = setupsHtml(setupPairs(lines, contrastLines), variants, { mainDurationS: recipe.durationS });
   if (contrastLines.length > 0) {
     const rows = contrastLines.flatMap((l) => l.rows.map((r) => ({ ...setupRow(r.cclab), scenario: l.scenario.name, variant: r.variant })));
     ctx.files.set('contrast.csv', toCsv(rows, CONTRAST_COLUMNS));

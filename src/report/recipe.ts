@@ -54,11 +54,16 @@ export interface ReportRecipe {
 export interface RecipeContrast {
   scenarios: (PresetName | Scenario)[];
   durationS: number;
+  /**
+   * `durations:` a preset's own duration, overriding `duration` (the seed study: 1 Gbit/s normal, in
+   * steady state within a second, runs 10 s; its 100 s runs cost more than all the rest of the page).
+   */
+  durationsS?: Record<string, number>;
   reps: number;
 }
 
 const KEYS = ['name', 'title', 'description', 'scenarios', 'variants', 'duration', 'durationS', 'seed', 'reps', 'engines', 'charts', 'contrast'] as const;
-const CONTRAST_KEYS = ['scenarios', 'duration', 'reps'] as const;
+const CONTRAST_KEYS = ['scenarios', 'duration', 'durations', 'reps'] as const;
 /** Most replications a report runs per scenario x variant (a sweep is the tool for more). */
 export const MAX_REPORT_REPS = 100;
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -192,7 +197,24 @@ function contrastOf(raw: unknown, main: readonly (PresetName | Scenario)[], vari
     return e;
   });
   if (scenarios.length === 0) fail('contrast.scenarios', 'must list at least one preset', source);
-  return { scenarios, durationS: durationOf(o.duration ?? DEFAULT_DURATION_S, 'contrast.duration', source), reps: repsOf(o.reps ?? 1, 'contrast.reps', source) };
+  const durationsS = o.durations === undefined ? undefined : contrastDurations(o.durations, scenarios, source);
+  return {
+    scenarios,
+    durationS: durationOf(o.duration ?? DEFAULT_DURATION_S, 'contrast.duration', source),
+    ...(durationsS ? { durationsS } : {}),
+    reps: repsOf(o.reps ?? 1, 'contrast.reps', source),
+  };
+}
+
+/** `contrast.durations`: a mapping from presets of the contrast to their own durations. */
+function contrastDurations(raw: unknown, scenarios: readonly (PresetName | Scenario)[], source: string | undefined): Record<string, number> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('contrast.durations', 'must be a mapping from contrast presets to durations (e.g. {normal: 10s})', source);
+  const out: Record<string, number> = {};
+  for (const [name, d] of Object.entries(raw as Record<string, unknown>)) {
+    if (!scenarios.includes(name as PresetName)) fail(`contrast.durations.${name}`, `is not a preset of contrast.scenarios (${scenarios.filter((x) => typeof x === 'string').join(', ')})`, source);
+    out[name] = durationOf(d, `contrast.durations.${name}`, source);
+  }
+  return out;
 }
 
 /** Parse recipe text (YAML, or JSON by extension) into a validated recipe. */
@@ -240,7 +262,8 @@ export function recipeFromFlags(flags: RecipeFlags, base?: ReportRecipe): Report
     const main = (raw.scenarios ?? []) as unknown[];
     const lines = new Set<string | undefined>(main.map((s) => (typeof s === 'string' && isPresetName(s) ? presetLine(s) : undefined)));
     const kept = from.contrast.scenarios.filter((s) => entryLine(s) !== undefined && lines.has(entryLine(s)) && !main.includes(s));
-    if (kept.length > 0) raw.contrast = { scenarios: kept, duration: from.contrast.durationS, reps: from.contrast.reps };
+    const durations = Object.fromEntries(Object.entries(from.contrast.durationsS ?? {}).filter(([name]) => kept.includes(name as PresetName)));
+    if (kept.length > 0) raw.contrast = { scenarios: kept, duration: from.contrast.durationS, ...(Object.keys(durations).length > 0 ? { durations } : {}), reps: from.contrast.reps };
   }
   for (const k of Object.keys(raw)) if (raw[k] === undefined) delete raw[k];
   try {
@@ -262,9 +285,11 @@ export function resolveScenarios(recipe: ReportRecipe): Scenario[] {
   return resolveEntries(recipe.scenarios, recipe.variants[0]!, recipe.durationS, recipe.seed);
 }
 
-/** The contrast's scenarios as complete Scenarios, with the contrast's duration; none without one. */
+/** The contrast's scenarios as complete Scenarios, with the contrast's duration (or the preset's own); none without one. */
 export function resolveContrast(recipe: ReportRecipe): Scenario[] {
-  return recipe.contrast ? resolveEntries(recipe.contrast.scenarios, recipe.variants[0]!, recipe.contrast.durationS, recipe.seed) : [];
+  const c = recipe.contrast;
+  if (!c) return [];
+  return c.scenarios.flatMap((e) => resolveEntries([e], recipe.variants[0]!, (typeof e === 'string' ? c.durationsS?.[e] : undefined) ?? c.durationS, recipe.seed));
 }
 
 function resolveEntries(entries: readonly (PresetName | Scenario)[], variant: Variant, durationS: number, seed: number): Scenario[] {

@@ -29,7 +29,21 @@ describe('report recipes', () => {
     const s = resolveScenarios(r);
     expect(s.map((x) => [x.name, x.durationS, x.seed])).toEqual([['ns3-normal', 100, 1], ['ns3-lfn', 100, 1], ['ns3-lossy', 100, 1]]);
     expect(r.contrast?.scenarios).toEqual(['normal', 'lfn', 'lossy']);
-    expect(resolveContrast(r).map((x) => [x.name, x.durationS])).toEqual([['normal', r.contrast!.durationS], ['lfn', r.contrast!.durationS], ['lossy', r.contrast!.durationS]]);
+    // normal, the 1 Gbit/s line, runs its own (shorter) duration; the others the contrast's.
+    expect(r.contrast?.durationS).toBe(100);
+    expect(resolveContrast(r).map((x) => [x.name, x.durationS, x.flows[0]!.stopS])).toEqual([['normal', 10, 7.1], ['lfn', 100, 97.1], ['lossy', 100, 97.1]]);
+  });
+
+  it('contrast.durations gives a contrast preset its own duration; flags keep it for the lines they keep', () => {
+    const r = parseRecipeText('scenarios: [ns3-lfn, ns3-lossy]\ncontrast: {scenarios: [lfn, lossy], duration: 50s, durations: {lfn: 20s}}\n', 'c.yaml');
+    expect(resolveContrast(r).map((x) => [x.name, x.durationS])).toEqual([['lfn', 20], ['lossy', 50]]);
+    expect(inputError(() => parseRecipeText('scenarios: [ns3-lfn]\ncontrast: {scenarios: [lfn], durations: {lossy: 20s}}\n', 'c.yaml')).message).toBe('c.yaml: contrast.durations.lossy is not a preset of contrast.scenarios (lfn)');
+    expect(inputError(() => parseRecipeText('scenarios: [ns3-lfn]\ncontrast: {scenarios: [lfn], durations: {lfn: -3s}}\n', 'c.yaml')).field).toBe('contrast.durations.lfn');
+    expect(inputError(() => parseRecipeText('scenarios: [ns3-lfn]\ncontrast: {scenarios: [lfn], durations: [lfn]}\n', 'c.yaml')).field).toBe('contrast.durations');
+    const kept = recipeFromReportFlags({ name: 'seed-study', scenarios: 'ns3-normal,ns3-lfn' });
+    expect(kept.contrast?.durationsS).toEqual({ normal: 10 });
+    expect(resolveContrast(kept).map((x) => [x.name, x.durationS])).toEqual([['normal', 10], ['lfn', 100]]);
+    expect(recipeFromReportFlags({ name: 'seed-study', scenarios: 'ns3-lfn' }).contrast?.durationsS).toBeUndefined();
   });
 
   it('a contrast names presets of the recipe\'s lines; flags that pick scenarios keep the contrast lines they hold', () => {
