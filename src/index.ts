@@ -34,6 +34,7 @@ export { CONGESTION_CONTROLS, getCongestionControl, validateCcParams } from './c
 // The fluid engine, its declarative models and the closed forms.
 export { runFluid, loadModels, getModel, type RunFluidOptions, type ParsedModel, type ModelSet } from './fluid/index.js';
 export { closedForms, type ClosedFormPrediction, type ClosedFormId } from './theory/closedForms.js';
+export { dctcpOscillation, scenarioDctcpOscillation, type DctcpOscillation } from './theory/dctcp.js';
 export { solve, Solution, type DdeProblem, type SolveOptions } from './solver/index.js';
 
 // Downstream: comparison, report, sweep.

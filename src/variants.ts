@@ -74,6 +74,8 @@ export interface VariantFacts {
    * fluid side of a variant without one instead of failing.
    */
   engines: readonly Engine[];
+  /** It reacts to ECN marks and cannot run without tcp.ecn (DCTCP, RFC 8257; the cc registry's needsEcn). */
+  needsEcn?: true;
 }
 
 const BOTH: readonly Engine[] = ['packet', 'fluid'];
@@ -117,7 +119,7 @@ export const VARIANT_FACTS: Readonly<Record<Variant, VariantFacts>> = {
   // DCTCP grows and meets loss as Reno (RFC 8257 3.5), so Reno's square-root law holds on a line
   // without marks; the loss formulas are not listed because DCTCP runs on a marking queue, where the
   // window follows the marks (Alizadeh et al. 2010/2011), which no closed form here describes.
-  dctcp: { title: 'DCTCP', control: 'window', counting: 'segments', recovery: 'newreno', closedForms: [], elasticity: MATHIS, engines: ['packet'] },
+  dctcp: { title: 'DCTCP', control: 'window', counting: 'segments', recovery: 'newreno', closedForms: [], elasticity: MATHIS, engines: ['packet', 'fluid'], needsEcn: true },
   bbr: {
     title: 'BBR',
     control: 'rate',
@@ -151,10 +153,11 @@ export function fluidVariants(): Variant[] {
 }
 
 /**
- * The variants both engines run: the defaults of the commands that compare engines (report recipes,
- * sweep, validate), so a packet-only variant is there only when asked for.
+ * The variants both engines run on a default scenario: the defaults of the commands that compare
+ * engines (report recipes, sweep, validate), so a packet-only variant, or one that needs ECN and a
+ * marking queue (dctcp), is there only when asked for.
  */
-export const MODELLED_VARIANTS: readonly Variant[] = fluidVariants();
+export const MODELLED_VARIANTS: readonly Variant[] = fluidVariants().filter((v) => VARIANT_FACTS[v].needsEcn !== true);
 
 /** Whether `variant` with these knobs grows by acknowledged segments (so delayed ACKs do not slow it). */
 export function countsSegments(variant: Variant, ccParams: Readonly<Record<string, number>>): boolean {

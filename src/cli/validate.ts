@@ -7,7 +7,7 @@ import { addClusterOptions, checkClusterFlags, wantsCluster, type ClusterFlags }
 import { InputError } from '../errors.js';
 import { parseRange } from '../runs/range.js';
 import { parseInteger, parseRateBps } from '../units.js';
-import { MODELLED_VARIANTS } from '../variants.js';
+import { fluidVariants, MODELLED_VARIANTS } from '../variants.js';
 import type { ValidateGrid } from '../validate/grid.js';
 import { progressReporter } from './progress.js';
 import { parseVariantList } from './scenarioOptions.js';
@@ -54,8 +54,8 @@ export function gridFromFlags(o: ValidateFlags): ValidateGrid {
   if (seed < 0 || seed > 2 ** 32 - 1) throw new InputError('--seed', `must be a whole number in [0, 4294967295], got ${seed}`);
   const variants = parseVariantList(o.variants);
   // Validation compares the fluid model with the packet engine: a variant without a model cannot take part.
-  const unmodelled = variants.find((v) => !MODELLED_VARIANTS.includes(v));
-  if (unmodelled !== undefined) throw new InputError('--variants', `must name variants with a fluid model (${MODELLED_VARIANTS.join(', ')}), got '${unmodelled}'`);
+  const unmodelled = variants.find((v) => !fluidVariants().includes(v));
+  if (unmodelled !== undefined) throw new InputError('--variants', `must name variants with a fluid model (${fluidVariants().join(', ')}), got '${unmodelled}'`);
   return { variants, losses, rttsS, seeds, seed, bandwidthBps, minLossEvents };
 }
 

@@ -7,7 +7,7 @@ import { DEFAULT_DURATION_S, isPresetName, LINE_NAMES, PRESET_NAMES, presetLine,
 import type { Scenario } from '../scenario/types.js';
 import { validateScenario } from '../scenario/check/validate.js';
 import { parseDurationS } from '../units.js';
-import { ENGINES, fluidVariants, isVariant, VARIANTS, type Engine, type Variant } from '../variants.js';
+import { ENGINES, isVariant, MODELLED_VARIANTS, VARIANTS, type Engine, type Variant } from '../variants.js';
 
 /** Charts (and chart-like sections) a report can hold. */
 export const CHART_KINDS = ['cwnd', 'queue', 'goodput', 'errors', 'equations', 'stability'] as const;
@@ -117,7 +117,7 @@ export function validateRecipe(raw: unknown, source?: string, baseDir = process.
   if (o.description !== undefined && typeof o.description !== 'string') fail('description', 'must be a string', source);
 
   // By default every variant both engines have (a report compares them); others are named explicitly.
-  const variantsRaw = listOf(o.variants ?? fluidVariants(), 'variants', source);
+  const variantsRaw = listOf(o.variants ?? [...MODELLED_VARIANTS], 'variants', source);
   if (variantsRaw.length === 0) fail('variants', `must list at least one of ${VARIANTS.join(', ')}`, source);
   const variants = variantsRaw.map((v, i) => (isVariant(v) ? v : fail(`variants[${i}]`, `must be one of ${VARIANTS.join(', ')}, got '${String(v)}'`, source)));
   if (new Set(variants).size !== variants.length) fail('variants', 'lists a variant twice', source);

@@ -345,7 +345,10 @@ export class Integrator {
     stepper.step(t, hTry);
     this.stats.steps++;
     let err = stepper.error(atol, rtol);
-    if (!finite(stepper.yNext)) err = this.nonFiniteStep();
+    // A NaN error estimate (a stage's rhs NaN while the 5th-order result stayed finite, e.g. a root of
+    // a negative number at an extrapolated stage) is a non-finite step too: without this the step size
+    // became NaN and every later attempt was rejected until the step budget ran out.
+    if (!finite(stepper.yNext) || Number.isNaN(err)) err = this.nonFiniteStep();
     if (err <= 1 && hTry > minLag && history.unsettledReads === 0) {
       // Longer than the smallest lag, but every delayed value the stages read was already final (the
       // actual lags exceed the step): the step is explicit as it stands, an iteration would repeat it.
@@ -364,7 +367,7 @@ export class Integrator {
       stepper.step(t, hTry);
       this.stats.steps++;
       err = stepper.error(atol, rtol);
-      if (!finite(stepper.yNext)) err = this.nonFiniteStep();
+      if (!finite(stepper.yNext) || Number.isNaN(err)) err = this.nonFiniteStep();
       let change = 0;
       for (let i = 0; i < n; i++) change = Math.max(change, Math.abs(stepper.yNext[i]! - history.capturedEnd(i)) / (atol + rtol * Math.abs(history.capturedEnd(i))));
       if (change <= 0.5) {

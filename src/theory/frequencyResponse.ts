@@ -69,7 +69,7 @@ export interface Margins {
 }
 
 /** Gain and phase margins and the Nyquist winding of `L` (used for the models' loop and for Hollot et al.'s closed form alike). */
-export function loopMargins(L: (w: number) => Cx, R0: number): Margins {
+export function loopMargins(L: (w: number) => Cx, R0: number, originPoles = 0): Margins {
   // Frequency grid: 1e-4 to 1e3 over R0, log-spaced; crossings refined by bisection.
   const n = 2000;
   const ws = Array.from({ length: n }, (_, k) => (1e-4 / R0) * Math.pow(1e7, k / (n - 1)));
@@ -133,7 +133,10 @@ export function loopMargins(L: (w: number) => Cx, R0: number): Margins {
     wind += d;
     a0 = a;
   }
-  const encirclements = Math.round((2 * wind) / (2 * Math.PI));
+  // A pole of L at s = 0 (an integrating AQM: PIE's drop probability) lies on the contour; it is
+  // indented to the right by a small half-circle, on which L ~ K / s turns by -pi per such pole
+  // whatever the sign of K (Franklin, Powell, Emami-Naeini, 6.3): that half-turn joins the two halves.
+  const encirclements = Math.round((2 * wind - originPoles * Math.PI) / (2 * Math.PI));
   return {
     dcGain: dc,
     crossoverRadS,
@@ -156,7 +159,8 @@ export function loopMargins(L: (w: number) => Cx, R0: number): Margins {
  * AQM's matrix has eigenvalues in the left half-plane (a first-order filter: its diagonal).
  */
 export function openLoopPoles(A0: number[][], A1: number[][], Gz: number[][], R0: number): boolean {
-  for (let i = 0; i < Gz.length; i++) if (!(Gz[i]![i]! < 0)) return false;
+  // A pure integrator (a zero row: s = 0, on the indented contour, see loopMargins) is not in the right half-plane.
+  for (let i = 0; i < Gz.length; i++) if (!(Gz[i]![i]! < 0) && !Gz[i]!.every((g) => g === 0)) return false;
   const n = A0.length;
   const det = (w: number): Cx => solveC(charMatrix(A0, A1, w, R0), A0.map(() => [0, 0] as Cx)).det;
   // det ~ (jw)^n at large |w|: its argument changes by pi (n - 2 Z) along the imaginary axis, Z the

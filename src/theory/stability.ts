@@ -1,4 +1,4 @@
-import { det, inv, multiply, type MathNode } from 'mathjs';
+import { det, evaluate, inv, multiply, type MathNode } from 'mathjs';
 import { InputError } from '../errors.js';
 // Registers the in-process compiler, so that a model missing from the disk cache compiles here
 // (mathjs is loaded for the derivatives anyway) rather than in a child process.
@@ -81,8 +81,8 @@ export interface LoopModels {
  * The bottleneck and `variant`'s model from `dir`, through the fluid engine's per-model source
  * (src/fluid/compiler/systemCache.ts: content-keyed, so a broken file elsewhere in `dir` does not matter).
  */
-export function loopModels(variant: string, dir: string = DEFAULT_MODELS_DIR): LoopModels {
-  const sys = modelSystems(dir).system(variant);
+export function loopModels(variant: string, dir: string = DEFAULT_MODELS_DIR, bottleneck?: string): LoopModels {
+  const sys = modelSystems(dir).system(variant, bottleneck);
   return { dir, bottleneck: describe(sys.bottleneck), flow: describe(sys.flow) };
 }
 
@@ -94,7 +94,7 @@ export function loopValues(s: Scenario, modelsDir?: string, params: Record<strin
     const o = flowCc(s, i);
     if (o.variant !== cc.variant) throw new InputError(`flows[${i}].variant`, `is ${o.variant}: the linear analysis needs identical flows (flow 0 runs ${cc.variant})`);
   }
-  const models = loopModels(cc.variant, modelsDir);
+  const models = loopModels(cc.variant, modelsDir, link.model);
   const flow = models.flow;
   const values: Record<string, number> = {};
   const fv = bindFlow(flow.source, flows[0]!, cc.ccParams, params);
@@ -120,7 +120,9 @@ export function analyseLoop(models: LoopModels, N: number, values: Record<string
   for (const st of [...flow.states, ...models.bottleneck.states]) if (st.discrete) discrete[st.name] = modes[st.name] ?? 0;
   const all = { ...values, ...discrete };
   const lm = linearModel(flow, models.bottleneck, N, all);
-  const eq = equilibrium(lm, all, N);
+  const guesses: Record<string, number> = {};
+  for (const st of [...flow.states, ...models.bottleneck.states]) if (st.guess !== undefined) guesses[st.name] = Number(evaluate(st.guess, { ...all }));
+  const eq = equilibrium(lm, all, N, guesses);
   if (eq.regime === 'full' && all.overflowCuts === 1) {
     // The model answers a full queue's bursts with discrete window cuts: a sawtooth, not a linear loop.
     const nan = NaN;
@@ -151,7 +153,7 @@ function scopeOf(lm: LinearModel, x: Record<string, number>, pEval: (sc: Record<
  * values equal to current ones. The queue first free inside (0, B); if that has no solution there,
  * held at B (drop-tail overflow sets p) or at 0 (the link is not full).
  */
-export function equilibrium(lm: LinearModel, values: Record<string, number>, N: number): Equilibrium {
+export function equilibrium(lm: LinearModel, values: Record<string, number>, N: number, guesses: Record<string, number> = {}): Equilibrium {
   const f = lm.rhs.map(evaluator);
   const pE = evaluator(lm.p);
   const pEval = (sc: Record<string, number>) => Number(pE.evaluate(sc));
@@ -163,13 +165,13 @@ export function equilibrium(lm: LinearModel, values: Record<string, number>, N: 
   let last = '';
   for (const t of tries) {
     // Initial guess: the queue in the middle of RED's range (or of the buffer), the window that fills the link.
-    const q0 = t.q ?? (values.red === 1 ? Math.min(B, (values.minTh! + values.maxTh!) / 2) : B / 2);
+    const q0 = t.q ?? guesses.q ?? (values.red === 1 ? Math.min(B, (values.minTh! + values.maxTh!) / 2) : B / 2);
     const x: Record<string, number> = {};
-    lm.states.forEach((s) => (x[s] = s === 'q' || s === 'v' ? q0 : 0));
+    lm.states.forEach((s) => (x[s] = s === 'q' || s === 'v' ? q0 : s in guesses ? guesses[s]! : 0));
     x.W = ((Tp + q0 / C) * C) / N;
     const free = lm.states.filter((s, i) => !(i === qi && t.q !== null) && !isZeroAt(lm.rhs[i]!, scopeOf(lm, x, pEval)));
     // Other states (filters) start at their own fixed point given W and q: a few relaxation passes.
-    for (const s of free) if (s !== 'W' && s !== 'q' && s !== 'v') x[s] = guessFilter(lm, s, x, f, pEval);
+    for (const s of free) if (s !== 'W' && s !== 'q' && s !== 'v' && !(s in guesses)) x[s] = guessFilter(lm, s, x, f, pEval);
     const res = (): number[] => free.map((s) => Number(f[lm.states.indexOf(s)]!.evaluate(scopeOf(lm, x, pEval))));
     let it = 0;
     let stop = '';
@@ -279,7 +281,8 @@ export function loopAt(lm: LinearModel, eq: Equilibrium): LoopAnalysis {
     return [-g[0], -g[1]];
   };
 
-  const m = loopMargins(L, R0);
+  // AQM states that integrate (a zero row of Gz: PIE's drop probability) put a pole of L at s = 0.
+  const m = loopMargins(L, R0, Gz.filter((r) => r.every((g) => g === 0)).length);
   const openLoopStable = openLoopPoles(A0, A1, Gz, R0);
   const out: LoopAnalysis = {
     equilibrium: eq,

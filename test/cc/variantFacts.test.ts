@@ -19,6 +19,10 @@ describe('variant registry (src/variants.ts)', () => {
     expect(Object.keys(VARIANT_FACTS).sort()).toEqual([...VARIANTS].sort());
   });
 
+  it('needsEcn is the algorithm\'s own (the cc registry), so defaults leave out what a default scenario cannot run', () => {
+    for (const v of VARIANTS) expect([v, VARIANT_FACTS[v].needsEcn === true]).toEqual([v, getCongestionControl(v).needsEcn === true]);
+  });
+
   // Window growth only: a rate-based algorithm (bbr) grows cwnd toward its BDP target, not per ACK.
   it.each(VARIANTS.filter((v) => createCongestionControl(v).congControl === undefined).flatMap((v) => {
     const p = VARIANT_FACTS[v].countingParam;

@@ -36,6 +36,9 @@ describe('cclab simulate: bad input', () => {
       await expectBadInput(['validate', '--variants', 'dctcp', '--dry-run'], /--variants/);
     }
   });
+  it('dctcp on the fluid engine without ECN: exit 2 with the reason, as on the packet engine', async () => {
+    await expectBadInput(['predict', '--variant', 'dctcp', '--duration', '1'], /^cclab: error: command line: tcp\.ecn must be true to run dctcp/);
+  });
   it('ECN over a queue that never marks: a warning naming the queue, not an error', async () => {
     const r = await cli(['simulate', '--ecn', 'on', '--duration', '1', '--json']);
     expect(r.code).toBe(0);

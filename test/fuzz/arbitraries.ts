@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
 import type { UnitKind } from '../../src/runs/range.js';
-import { fluidVariants, VARIANTS } from '../../src/variants.js';
+import { MODELLED_VARIANTS, VARIANTS } from '../../src/variants.js';
 
 /**
  * Generators of bad and good input for the fuzz suite. Each generated case carries what a correct
@@ -203,8 +203,8 @@ export function scenarioCase(): fc.Arbitrary<ScenarioCase> {
 export function validScenarioCase(): fc.Arbitrary<{ text: string; ext: '.json' | '.yaml'; what: string }> {
   return fc
     .record({
-      // Both engines run these: only variants with a fluid model (dctcp has none, and needs tcp.ecn).
-      variant: fc.constantFrom(...fluidVariants()),
+      // Both engines run these on a default queue: variants with a fluid model that need no ECN (not dctcp).
+      variant: fc.constantFrom(...MODELLED_VARIANTS),
       base: fc.constantFrom(undefined, 'lfn', 'lossy', 'dumbbell'),
       flows: fc.integer({ min: 1, max: 3 }),
       loss: fc.constantFrom(0, 1e-4, 1e-3, 0.01),

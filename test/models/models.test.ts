@@ -25,7 +25,7 @@ describe('models/', () => {
   it('holds exactly one flow model per variant id of src/variants.ts', () => {
     // A variant has a model file exactly when the registry says it has the fluid engine.
     expect(modelIds()).toEqual(VARIANTS.filter((v) => hasEngine(v, 'fluid')).sort());
-    expect(VARIANTS.filter((v) => !hasEngine(v, 'fluid'))).toEqual(['dctcp', 'bbr', 'bbr3']);
+    expect(VARIANTS.filter((v) => !hasEngine(v, 'fluid'))).toEqual(['bbr', 'bbr3']);
   });
 
   it('every model has a title, a citation, units on every state and parameter, and LaTeX without mathjs units', () => {
@@ -108,7 +108,7 @@ describe('linearisation', () => {
     const W0 = Math.sqrt(2 / (b * p0));
     // The MGT form: per-packet loss rate, W/2 cut, no timeouts (parameters substituted before d/dW).
     const sub = { lossEvents: 0, timeouts: 0, segmentCounting: 0, overflowCuts: 0, secondMoment: 1, b };
-    const point = { ss: 0, sack: 0, W: W0, W_tau: W0, R: R0, R_tau: R0, p_tau: p0, prt_tau: p0, pra: 0, D: 3, b };
+    const point = { ss: 0, sack: 0, W: W0, W_tau: W0, R: R0, R_tau: R0, p_tau: p0, prt_tau: p0, pmark_tau: 0, pra: 0, D: 3, b };
     const d = equationPartialsAt(getModel('reno'), 'W', ['W', 'W_tau'], point, sub);
     // d/dW of -(W/2) W_tau p_tau / R_tau is -(W0/R0) p0/2 = -1/(b R0 W0), as p0 W0^2 = 2/b.
     expect(d.W).toBeCloseTo(-(W0 / R0) * p0 / 2, 9);

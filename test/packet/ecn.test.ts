@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { scenarioDctcpOscillation } from '../../src/theory/dctcp.js';
 import { Dctcp } from '../../src/cc/dctcp.js';
 import { createCongestionControl } from '../../src/cc/registry.js';
 import type { CongestionControl, EcnAck, LossKind, TcpState } from '../../src/cc/types.js';
@@ -99,23 +100,6 @@ describe('ECN end to end (RFC 3168)', () => {
   });
 });
 
-/**
- * DCTCP's steady state after Alizadeh et al. (SIGCOMM 2010, section 3.3, the analysis the SIGMETRICS
- * 2011 "Analysis of DCTCP" fluid model refines and checks): N synchronised flows, C packets/s, base
- * RTT R, marking threshold K. Each window peaks at W* + 1 with W* = (C R + K) / N, one RTT after the
- * queue reached K; the marked fraction per cycle gives alpha^2 (1 - alpha / 4) = (2 W* + 1) / (W* + 1)^2,
- * about sqrt(2 / W*); each window drops by D = (W* + 1) alpha / 2, so the queue swings by
- * A = N D ~ (1/2) sqrt(2 N (C R + K)) between Q_max = K + N and Q_min = Q_max - A.
- */
-function dctcpTheory(s: Scenario, K: number): { A: number; qMax: number; alpha: number } {
-  const N = s.flows.length;
-  const C = s.bottleneck.bandwidthBps / ((s.mssBytes + s.headerBytes) * 8);
-  const W = (C * baseRttS(s) + K) / N;
-  let alpha = Math.sqrt(2 / W);
-  for (let k = 0; k < 20; k++) alpha = Math.sqrt((2 * W + 1) / (W + 1) ** 2 / (1 - alpha / 4));
-  return { A: (N * (W + 1) * alpha) / 2, qMax: K + N, alpha };
-}
-
 describe('DCTCP end to end (RFC 8257) on a step-marking queue', () => {
   const K = 30;
   const s = line('dctcp', 2, { kind: 'step', limitPackets: 1000, thresholdPackets: K });
@@ -141,7 +125,8 @@ describe('DCTCP end to end (RFC 8257) on a step-marking queue', () => {
   const q = result.queue.packets;
   const steady = q.v.filter((_, i) => q.t[i]! >= s.measureFromS).sort((a, b) => a - b);
   const pct = (p: number): number => steady[Math.floor(p * (steady.length - 1))]!;
-  const theory = dctcpTheory(s, K);
+  const closed = scenarioDctcpOscillation(s);
+  const theory = { A: closed.amplitudePackets, qMax: closed.qMaxPackets, alpha: closed.alpha };
 
   it('no loss and no retransmission: the queue is held by marks alone', () => {
     expect([result.summary.retransmits, result.summary.drops.queue]).toEqual([0, 0]);
@@ -152,6 +137,7 @@ describe('DCTCP end to end (RFC 8257) on a step-marking queue', () => {
     // 100 Mbit/s, R = 24.1 ms (C R = 203 packets), K = 30, N = 2: A = 15.6 packets (15.3 with
     // alpha = sqrt(2 / W*)); measured 14 (p99 - p1 of the queue over the second half).
     expect(theory.A).toBeCloseTo(15.55, 1);
+    expect([closed.valid, closed.reasons]).toEqual([true, []]);
     const amplitude = pct(0.99) - pct(0.01);
     expect(Math.abs(amplitude - theory.A) / theory.A).toBeLessThan(0.25);
     expect(Math.abs(pct(0.99) - theory.qMax)).toBeLessThanOrEqual(2);

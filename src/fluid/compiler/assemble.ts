@@ -71,6 +71,8 @@ export interface CompiledSystem {
   events: CompiledEvent[];
   /** The flow model's windowed extrema (maxover, minover), by index. */
   windows: CompiledWindow[];
+  /** The bottleneck's own events (modes of a queue discipline: CoDel's dropping state, a step marker's side of K); targets are bottleneck-state indices. */
+  bnEvents: CompiledEvent[];
   /** Evaluate a parameter-only expression (initial values, bounds) for the flow (FP) or bottleneck (BP). */
   flowConst(which: 'initial' | 'min' | 'max', k: number, FP: Float64Array, BP: Float64Array): number | undefined;
   bnConst(which: 'initial' | 'min' | 'max', k: number, BP: Float64Array): number | undefined;
@@ -87,6 +89,8 @@ export interface SystemParts {
   events: EventMeta[];
   /** maxover/minover uses of the flow model (absent when there are none). */
   windows?: WindowMeta[];
+  /** The bottleneck's events (source keys `bnEvent<k>.g|guard|set`); absent in parts stored before they existed. */
+  bnEvents?: EventMeta[];
 }
 
 /** Helpers the generated code may call (integer powers, see language/expr.ts powJs): defined once per function, inlined by the JIT. */
@@ -114,6 +118,14 @@ export function assembleSystem(parts: SystemParts): CompiledSystem {
     if (code === undefined) throw new Error(`compiled system ${fl.id} has no generated function '${name}'`);
     return fn(name, code);
   };
+  const compiledEvent = (ev: EventMeta, prefix: string, k: number): CompiledEvent => ({
+    ...ev,
+    g: get(`${prefix}${k}.g`),
+    guard: get(`${prefix}${k}.guard`),
+    set: get(`${prefix}${k}.set`),
+    guardReadsZ: readsZ(source[`${prefix}${k}.guard`]!),
+    gReadsZ: readsZ(source[`${prefix}${k}.g`]!),
+  });
   const consts = (m: ModelFile, which: 'initial' | 'min' | 'max'): (GenFn | undefined)[] =>
     m.states.map((s) => (source[constKey(m, s.name, which)] === undefined ? undefined : get(constKey(m, s.name, which))));
   const fConst = { initial: consts(fl, 'initial'), min: consts(fl, 'min'), max: consts(fl, 'max') };
@@ -137,14 +149,8 @@ export function assembleSystem(parts: SystemParts): CompiledSystem {
     bnOutputs: get('bnOutputs'),
     bnRhs: get('bnRhs'),
     flowRhs: get('flowRhs'),
-    events: parts.events.map((ev, k) => ({
-      ...ev,
-      g: get(`event${k}.g`),
-      guard: get(`event${k}.guard`),
-      set: get(`event${k}.set`),
-      guardReadsZ: readsZ(source[`event${k}.guard`]!),
-      gReadsZ: readsZ(source[`event${k}.g`]!),
-    })),
+    events: parts.events.map((ev, k) => compiledEvent(ev, 'event', k)),
+    bnEvents: (parts.bnEvents ?? []).map((ev, k) => compiledEvent(ev, 'bnEvent', k)),
     windows: (parts.windows ?? []).map((w, k) => ({ ...w, sample: get(`window${k}.sample`) })),
     flowConst: (which, k, FP, BP) => fConst[which][k]?.(0, empty, empty, 0, 0, FP, BP, [], noPast),
     bnConst: (which, k, BP) => bConst[which][k]?.(0, empty, empty, 0, 0, empty, BP, [], noPast),

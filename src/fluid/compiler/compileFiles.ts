@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InputError } from '../../errors.js';
-import type { SystemParts } from './assemble.js';
+import type { EventMeta, SystemParts } from './assemble.js';
 import { compileSystem } from './compileSystem.js';
 import { readModelFile, type ModelFile } from '../language/modelFile.js';
 import { registerCompiler, stringifyParts, type CompileReply } from './systemCache.js';
@@ -20,6 +20,8 @@ export function checkFlowFile(m: ModelFile): void {
   if (`${m.id}.model.yaml` !== f) throw new InputError('id', `'${m.id}' must match the file name (${f})`, f);
 }
 
+const eventMeta = (e: EventMeta): EventMeta => ({ name: e.name, direction: e.direction, targets: e.targets, reduction: e.reduction });
+
 export function compileParts(bottleneckPath: string, flowPath: string): SystemParts {
   const bottleneck = readModelFile(bottleneckPath);
   const flow = readModelFile(flowPath);
@@ -29,7 +31,8 @@ export function compileParts(bottleneckPath: string, flowPath: string): SystemPa
     bottleneck,
     flow,
     source: c.source,
-    events: c.events.map((e) => ({ name: e.name, direction: e.direction, targets: e.targets, reduction: e.reduction })),
+    events: c.events.map(eventMeta),
+    ...(c.bnEvents.length > 0 ? { bnEvents: c.bnEvents.map(eventMeta) } : {}),
     ...(c.windows.length > 0 ? { windows: c.windows.map((w) => ({ kind: w.kind, ...(w.stepS !== undefined ? { stepS: w.stepS } : {}) })) } : {}),
   };
 }

@@ -62,8 +62,9 @@ export function compileSystem(bn: ModelFile, fl: ModelFile): CompiledSystem {
   c.snapshotFunctions();
   c.rightHandSides();
   const events = c.eventFunctions();
+  const bnEvents = c.eventFunctions(true);
   c.constants();
-  return assembleSystem({ bottleneck: bn, flow: fl, source: c.source, events, ...(c.windows.length > 0 ? { windows: c.windows } : {}) });
+  return assembleSystem({ bottleneck: bn, flow: fl, source: c.source, events, ...(bnEvents.length > 0 ? { bnEvents } : {}), ...(c.windows.length > 0 ? { windows: c.windows } : {}) });
 }
 
 /** What the pair of files must declare, and the names a flow model may not take. */
@@ -188,41 +189,50 @@ class SystemCompiler {
     build('flowRhs', this.rhsBody(this.fl, this.ff, 'off + ', this.all, true), this.source);
   }
 
-  eventFunctions(): EventMeta[] {
-    const { bn, fl, ff } = this;
-    if (bn.events.length > 0) throw new InputError('events', 'are supported in flow models only', `${this.bf}:${bn.events[0]!.line}`);
-    return fl.events.map((ev, k) => {
-      const cmp = this.eventCondition(ev, k);
-      const gd = ev.guard ? this.one(ev.guard, ff, `events[${k}].guard`, this.all, true, new Map()) : undefined;
-      build(`event${k}.guard`, gd ? [...gd.prologue, `return (${gd.js}) ? 1 : 0;`].join('\n') : 'return 1;', this.source);
+  /**
+   * Events of either file: `prefix` names their generated functions (`event<k>.*` for the flow's,
+   * `bnEvent<k>.*` for the bottleneck's). A bottleneck event (a queue discipline's modes) sees and
+   * assigns the bottleneck's own symbols only (its states, parameters, outputs, A and t), as the
+   * bottleneck's equations do, and is never a window reduction.
+   */
+  eventFunctions(bottleneck = false): EventMeta[] {
+    const m = bottleneck ? this.bn : this.fl;
+    const file = bottleneck ? this.bf : this.ff;
+    const prefix = bottleneck ? 'bnEvent' : 'event';
+    const withFlow = !bottleneck;
+    const scope: Scope = withFlow ? this.all : { ...this.all, flowStates: false, flowParams: false, flowOutputs: 0, R: false };
+    if (bottleneck && m.events.some((ev) => ev.reduction)) throw new InputError('events', 'of a bottleneck cannot be window reductions (reduction: true belongs to flow models)', file);
+    return m.events.map((ev, k) => {
+      const cmp = this.eventCondition(ev, k, m, file, prefix, scope, withFlow);
+      const gd = ev.guard ? this.one(ev.guard, file, `events[${k}].guard`, scope, withFlow, new Map()) : undefined;
+      build(`${prefix}${k}.guard`, gd ? [...gd.prologue, `return (${gd.js}) ? 1 : 0;`].join('\n') : 'return 1;', this.source);
       const setDelays = new Map<string, number>();
       const targets: number[] = [];
       const sets = ev.set.map((a, j) => {
-        const ti = fl.states.findIndex((s) => s.name === a.state);
-        if (ti < 0) throw new InputError(`events[${k}].set[${j}]`, `assigns '${a.state}', which is not a state of this model`, `${ff}:${a.expr.line}`);
+        const ti = m.states.findIndex((s) => s.name === a.state);
+        if (ti < 0) throw new InputError(`events[${k}].set[${j}]`, `assigns '${a.state}', which is not a state of this model`, `${file}:${a.expr.line}`);
         targets.push(ti);
-        return this.one(a.expr, ff, `events[${k}].set[${j}]`, this.all, true, setDelays, true);
+        return this.one(a.expr, file, `events[${k}].set[${j}]`, scope, withFlow, setDelays, withFlow);
       });
-      build(`event${k}.set`, [...sets.flatMap((c) => c.prologue), ...sets.map((c, j) => `dy[${j}] = ${c.js};`), 'return 0;'].join('\n'), this.source);
+      build(`${prefix}${k}.set`, [...sets.flatMap((c) => c.prologue), ...sets.map((c, j) => `dy[${j}] = ${c.js};`), 'return 0;'].join('\n'), this.source);
       return { name: ev.name, direction: cmp === 'larger' || cmp === 'largerEq' ? 'rising' : 'falling', targets, reduction: ev.reduction };
     });
   }
 
   /** `when: a >= b` becomes g = a - b; the condition becomes true when g rises through 0 (>=, >) or falls through 0 (<=, <). */
-  private eventCondition(ev: ModelFile['events'][number], k: number): string {
-    const ff = this.ff;
+  private eventCondition(ev: ModelFile['events'][number], k: number, m: ModelFile, file: string, prefix: string, scope: Scope, withFlow: boolean): string {
     const delays = new Map<string, number>();
-    const whenNode = parseExpr(ev.when, ff, `events[${k}].when`) as unknown as { type: string; fn?: string; args?: MathNode[] };
+    const whenNode = parseExpr(ev.when, file, `events[${k}].when`) as unknown as { type: string; fn?: string; args?: MathNode[] };
     const cmp = whenNode.type === 'OperatorNode' ? whenNode.fn : undefined;
     if (cmp !== 'larger' && cmp !== 'largerEq' && cmp !== 'smaller' && cmp !== 'smallerEq') {
-      throw new InputError(`events[${k}].when`, "must be one comparison 'a >= b' (or <=, >, <): its crossing is what the solver locates", `${ff}:${ev.when.line}`);
+      throw new InputError(`events[${k}].when`, "must be one comparison 'a >= b' (or <=, >, <): its crossing is what the solver locates", `${file}:${ev.when.line}`);
     }
-    const { resolve, forbidden } = resolver(this.bn, this.fl, this.all);
-    const windows = this.windowContext();
-    const side = (n: MathNode): Compiled => emit(n, { what: `events[${k}].when`, where: `${ff}:${ev.when.line}`, resolve, forbidden, allowDelays: true, delays, lagNonNegative: this.lagNonNegative, windows });
+    const { resolve, forbidden } = resolver(this.bn, withFlow ? this.fl : undefined, scope);
+    const windows = withFlow ? this.windowContext() : undefined;
+    const side = (n: MathNode): Compiled => emit(n, { what: `events[${k}].when`, where: `${file}:${ev.when.line}`, resolve, forbidden, allowDelays: true, delays, lagNonNegative: this.lagNonNegative, windows });
     const lhs = side(whenNode.args![0]!);
     const rhs = side(whenNode.args![1]!);
-    build(`event${k}.g`, [...lhs.prologue, ...rhs.prologue, `return (${lhs.js}) - (${rhs.js});`].join('\n'), this.source);
+    build(`${prefix}${k}.g`, [...lhs.prologue, ...rhs.prologue, `return (${lhs.js}) - (${rhs.js});`].join('\n'), this.source);
     return cmp;
   }
 
@@ -238,5 +248,9 @@ class SystemCompiler {
     };
     for (const which of ['initial', 'min', 'max'] as const) constFn(this.fl, this.ff, which, true);
     for (const which of ['initial', 'min', 'max'] as const) constFn(this.bn, this.bf, which, false);
+    // Equilibrium guesses are read by the linear analysis only: checked here as parameter-only expressions, not generated.
+    for (const [m, file, withFlow] of [[this.fl, this.ff, true], [this.bn, this.bf, false]] as const) {
+      for (const st of m.states) if (st.guess) this.one(st.guess, file, `states.${st.name}.guess`, { ...NONE, bnParams: true, flowParams: withFlow }, withFlow, null);
+    }
   }
 }

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { InputError } from '../../errors.js';
 import { writeFileAtomic } from '../../io/atomicWrite.js';
@@ -23,15 +23,21 @@ import { assembleSystem, type CompiledSystem, type SystemParts } from './assembl
 
 /** The repository's `models/` directory. */
 export const DEFAULT_MODELS_DIR = join(PACKAGE_ROOT, 'models');
-/** The shared bottleneck's file name inside a models directory. */
+/** The shared bottleneck's file name inside a models directory (drop-tail and RED). */
 export const BOTTLENECK_FILE = 'bottleneck.model.yaml';
+/** The default bottleneck model's id; a queue discipline's own model is `bottleneck-<kind>.model.yaml`. */
+export const DEFAULT_BOTTLENECK = 'bottleneck';
+
+/** Whether a file in a models directory is a bottleneck model (the default one or a discipline's). */
+export const isBottleneckFile = (f: string): boolean => f === BOTTLENECK_FILE || (f.startsWith('bottleneck-') && f.endsWith('.model.yaml'));
 /** Where compiled systems are kept unless a caller says otherwise (git-ignored). */
 export const DEFAULT_SYSTEM_CACHE_DIR = join(PACKAGE_ROOT, '.cache', 'models');
 
-/** What a fluid run needs from a set of models: the compiled system of one flow model. */
+/** What a fluid run needs from a set of models: the compiled system of one flow model on one bottleneck model. */
 export interface SystemSource {
   readonly dir: string;
-  system(id: string): CompiledSystem;
+  /** `bottleneck`: the bottleneck model's id (default {@link DEFAULT_BOTTLENECK}; `bottleneck-pie` for PIE...). */
+  system(id: string, bottleneck?: string): CompiledSystem;
 }
 
 /** Compiles one flow model against the bottleneck (compileFiles.ts registers the in-process one). */
@@ -63,7 +69,7 @@ function compilerHash(): string {
 export function modelFileIds(dir: string): string[] {
   checkDir(dir); // a missing folder (`cclab list models --models x`) is bad input, not a crash
   return readdirSync(dir)
-    .filter((f) => f.endsWith('.model.yaml') && f !== BOTTLENECK_FILE)
+    .filter((f) => f.endsWith('.model.yaml') && !isBottleneckFile(f))
     .map((f) => f.slice(0, -'.model.yaml'.length))
     .sort();
 }
@@ -71,6 +77,15 @@ export function modelFileIds(dir: string): string[] {
 function checkDir(dir: string): void {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError('models', `folder not found: ${dir}`);
   if (!existsSync(join(dir, BOTTLENECK_FILE))) throw new InputError('models', `${BOTTLENECK_FILE} is missing`, dir);
+}
+
+/** Bottleneck model ids with a file in `dir`: `bottleneck` and each discipline's `bottleneck-<kind>`. */
+export function bottleneckFileIds(dir: string): string[] {
+  checkDir(dir);
+  return readdirSync(dir)
+    .filter(isBottleneckFile)
+    .map((f) => f.slice(0, -'.model.yaml'.length))
+    .sort();
 }
 
 /** What the compiler script prints per flow model: the parts, or the InputError it threw. */
@@ -118,10 +133,13 @@ interface Located {
 }
 
 /** Checks that `dir` has the model and computes its content key. */
-function locate(dir: string, id: string, cacheDir: string | null): Located {
+function locate(dir: string, id: string, cacheDir: string | null, bottleneck: string = DEFAULT_BOTTLENECK): Located {
   if (!/^[a-z][a-z0-9-]*$/.test(id)) throw new InputError('variant', `must be a lowercase model id, got '${id}'`);
   checkDir(dir);
-  const bottleneckPath = join(dir, BOTTLENECK_FILE);
+  const bottleneckPath = join(dir, `${bottleneck}.model.yaml`);
+  if (!isBottleneckFile(`${bottleneck}.model.yaml`) || !existsSync(bottleneckPath)) {
+    throw new InputError('bottleneck.queue.kind', `has no fluid queue model '${bottleneck}.model.yaml' in ${dir}`);
+  }
   const flowPath = join(dir, `${id}.model.yaml`);
   if (!existsSync(flowPath)) throw new InputError('variant', `has no fluid model '${id}' in ${dir} (have: ${modelFileIds(dir).join(', ') || 'none'})`);
   const key = createHash('sha256')
@@ -132,7 +150,8 @@ function locate(dir: string, id: string, cacheDir: string | null): Located {
     .update(readFileSync(flowPath))
     .digest('hex')
     .slice(0, 32);
-  return { bottleneckPath, flowPath, memoKey: `${key}\0${bottleneckPath}\0${flowPath}`, file: cacheDir === null ? null : join(cacheDir, `${id}-${key}.json`) };
+  const stem = bottleneck === DEFAULT_BOTTLENECK ? id : `${id}+${bottleneck}`;
+  return { bottleneckPath, flowPath, memoKey: `${key}\0${bottleneckPath}\0${flowPath}`, file: cacheDir === null ? null : join(cacheDir, `${stem}-${key}.json`) };
 }
 
 function assembleAt(loc: Located, parts: SystemParts): CompiledSystem {
@@ -181,8 +200,9 @@ function compileAndStore(loc: Located): CompiledSystem {
  */
 function compileDirInChild(dir: string, wanted: Located, cacheDir: string | null): CompiledSystem {
   const others: Located[] = [];
+  const bottleneck = basename(wanted.bottleneckPath, '.model.yaml');
   for (const id of modelFileIds(dir)) {
-    const loc = locate(dir, id, cacheDir);
+    const loc = locate(dir, id, cacheDir, bottleneck);
     if (loc.memoKey !== wanted.memoKey && cachedSystem(loc) === undefined) others.push(loc);
   }
   const batch = [wanted, ...others];
@@ -210,22 +230,22 @@ export function modelSystems(dir: string = DEFAULT_MODELS_DIR, opts: SystemSourc
   const cacheDir = cacheDirOf(opts);
   return {
     dir: abs,
-    system(id) {
-      const loc = locate(abs, id, cacheDir);
+    system(id, bottleneck) {
+      const loc = locate(abs, id, cacheDir, bottleneck);
       return cachedSystem(loc) ?? (inProcessCompiler ? compileAndStore(loc) : compileDirInChild(abs, loc, cacheDir));
     },
   };
 }
 
 /**
- * Compiles the systems of `ids` that are in neither memory nor the disk cache, loading the compiler
+ * Compiles the systems of `ids` (on every bottleneck model of `dir`, or on `bottlenecks`) that are in neither memory nor the disk cache, loading the compiler
  * into this process (an async import) instead of a child process: what a CLI command calls before
  * its runs. Throws the InputError `system(id)` would (missing or broken model files).
  */
-export async function prepareSystems(dir: string, ids: readonly string[], opts: SystemSourceOptions = {}): Promise<void> {
+export async function prepareSystems(dir: string, ids: readonly string[], opts: SystemSourceOptions = {}, bottlenecks?: readonly string[]): Promise<void> {
   const abs = resolve(dir);
   const cacheDir = cacheDirOf(opts);
-  const missing = ids.map((id) => locate(abs, id, cacheDir)).filter((loc) => cachedSystem(loc) === undefined);
+  const missing = (bottlenecks ?? bottleneckFileIds(abs)).flatMap((b) => ids.map((id) => locate(abs, id, cacheDir, b))).filter((loc) => cachedSystem(loc) === undefined);
   if (missing.length === 0) return;
   await import('./compileFiles.js');
   for (const loc of missing) compileAndStore(loc);

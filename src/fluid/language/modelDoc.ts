@@ -11,7 +11,7 @@ export interface ParsedModel {
   citation: string;
   description: string;
   form: 'mean-field' | 'hybrid';
-  states: { name: string; unit: string; doc: string; initial: string; discrete: boolean; min?: string; max?: string }[];
+  states: { name: string; unit: string; doc: string; initial: string; discrete: boolean; min?: string; max?: string; guess?: string }[];
   params: { name: string; unit: string; doc: string; default?: number; min: number; max: number; fromScenario: boolean }[];
   outputs: { name: string; unit: string; expression: string; latex: string }[];
   /** `expression` is what the engine computes (terms substituted); `written` the file's text when it names terms; LaTeX of the written form. */
@@ -35,7 +35,7 @@ export function describe(m: ModelFile): ParsedModel {
     citation: m.citation,
     description: m.description,
     form: m.form,
-    states: m.states.map((s) => ({ name: s.name, unit: s.unit, doc: s.doc, initial: s.initial.text, discrete: s.discrete, min: s.min?.text, max: s.max?.text })),
+    states: m.states.map((s) => ({ name: s.name, unit: s.unit, doc: s.doc, initial: s.initial.text, discrete: s.discrete, min: s.min?.text, max: s.max?.text, guess: s.guess?.text })),
     params: m.params.map((p) => ({ name: p.name, unit: p.unit, doc: p.doc, default: p.default, min: p.min, max: p.max, fromScenario: p.scenario })),
     outputs: m.outputs.map((o) => ({ name: o.name, unit: o.unit, expression: o.text, latex: `${toLatex(o.name)} = ${tex(o.text, o.line)}` })),
     equations: m.equations.map((e) => ({

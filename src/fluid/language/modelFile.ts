@@ -38,6 +38,12 @@ export interface StateDecl {
   max?: Located;
   /** Discrete states only change in events (dx/dt = 0); used for modes (slow start, time of last loss). */
   discrete: boolean;
+  /**
+   * Optional starting point of the linear analysis's equilibrium search (src/theory/stability.ts), an
+   * expression of parameters: where the search should begin when the state's own equation does not
+   * say (a PI controller's integrator pins the queue, not itself). Runs never read it.
+   */
+  guess?: Located;
   line: number;
 }
 
@@ -101,7 +107,7 @@ export const MODEL_FILE_MAX_BYTES = 256 * 1024;
 /** The keys each part of a model file may have (documented in models/README.md). */
 const TOP_KEYS = ['kind', 'id', 'form', 'title', 'citation', 'description', 'params', 'states', 'delay', 'outputs', 'terms', 'equations', 'events', 'clocks', 'timers'];
 const PARAM_KEYS = ['unit', 'doc', 'default', 'min', 'max', 'scenario'];
-const STATE_KEYS = ['unit', 'doc', 'initial', 'min', 'max', 'discrete'];
+const STATE_KEYS = ['unit', 'doc', 'initial', 'min', 'max', 'discrete', 'guess'];
 const EVENT_KEYS = ['name', 'when', 'guard', 'set', 'reduction'];
 
 /** Read and shape-check a model file. Throws InputError naming the file and line. */
@@ -282,6 +288,7 @@ function readStates(r: YamlReader): StateDecl[] {
       min: r.field(m, 'min') === undefined ? undefined : r.located(r.field(m, 'min'), `${where}.min`),
       max: r.field(m, 'max') === undefined ? undefined : r.located(r.field(m, 'max'), `${where}.max`),
       discrete: d !== undefined && isScalar(d) && d.value === true,
+      guess: r.field(m, 'guess') === undefined ? undefined : r.located(r.field(m, 'guess'), `${where}.guess`),
       line,
     };
   });

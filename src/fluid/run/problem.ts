@@ -1,6 +1,6 @@
 import { InputError } from '../../errors.js';
 import type { Bound, DdeProblem, PastFn, StateEvent, TimedEvent } from '../../solver/index.js';
-import type { CompiledSystem, GenFn, PastSnapshot } from '../compiler/compileSystem.js';
+import type { CompiledEvent, CompiledSystem, GenFn, PastSnapshot } from '../compiler/compileSystem.js';
 import type { FluidLink } from './scenarioMap.js';
 import type { FlowGroup } from './groups.js';
 import { StateLayout, Z_A, Z_DELAY } from '../compiler/layout.js';
@@ -300,42 +300,43 @@ function stateEvents(a: BlockArrays, snapshot: Snapshot, p: DelayedPast): { even
     return Zev;
   };
   const tmp: number[] = new Array(16).fill(0);
+  /** One compiled event on the block at offset o (snapshot block zo), armed while `armed(t)`. */
+  const stateEvent = (ev: CompiledEvent, name: string, o: number, z: number, fp: Float64Array, armed: (t: number) => boolean): StateEvent => ({
+    name,
+    direction: ev.direction,
+    // Kink locators (no assignment) switch no state the delayed terms read.
+    propagates: ev.targets.length > 0,
+    g: (t, y, past) => {
+      if (!armed(t)) return NaN;
+      usePast(past);
+      // A guard on the discrete modes alone (the usual case) is checked before any snapshot.
+      if (!ev.guardReadsZ && ev.guard(t, y, Zev, o, z, fp, bnParams, noDy, pastSnap) !== 1) return NaN;
+      if (ev.guardReadsZ || ev.gReadsZ) evSnapshot(t, y);
+      if (ev.guardReadsZ && ev.guard(t, y, Zev, o, z, fp, bnParams, noDy, pastSnap) !== 1) return NaN;
+      return ev.g(t, y, Zev, o, z, fp, bnParams, noDy, pastSnap);
+    },
+    action: (t, y) => {
+      evT = NaN;
+      snapshot(t, y, Zev);
+      if (ev.targets.length > tmp.length) tmp.length = ev.targets.length;
+      ev.set(t, y, Zev, o, z, fp, bnParams, tmp, pastSnap);
+      ev.targets.forEach((k, j) => {
+        y[o + k] = tmp[j]!;
+      });
+    },
+  });
   const events: StateEvent[] = [];
   const reductionGroup = new Map<string, number>();
   groups.forEach((grp, g) => {
     const label = groupLabel(grp, flowCount);
-    const o = off[g]!;
-    const z = zo[g]!;
-    const fp = FP[g]!;
     for (const ev of grp.system.events) {
       const name = label ? `${label}: ${ev.name}` : ev.name;
       if (ev.reduction) reductionGroup.set(name, g);
-      events.push({
-        name,
-        direction: ev.direction,
-        // Kink locators (no assignment) switch no state the delayed terms read.
-        propagates: ev.targets.length > 0,
-        g: (t, y, past) => {
-          if (!active(g, t)) return NaN;
-          usePast(past);
-          // A guard on the discrete modes alone (the usual case) is checked before any snapshot.
-          if (!ev.guardReadsZ && ev.guard(t, y, Zev, o, z, fp, bnParams, noDy, pastSnap) !== 1) return NaN;
-          if (ev.guardReadsZ || ev.gReadsZ) evSnapshot(t, y);
-          if (ev.guardReadsZ && ev.guard(t, y, Zev, o, z, fp, bnParams, noDy, pastSnap) !== 1) return NaN;
-          return ev.g(t, y, Zev, o, z, fp, bnParams, noDy, pastSnap);
-        },
-        action: (t, y) => {
-          evT = NaN;
-          snapshot(t, y, Zev);
-          if (ev.targets.length > tmp.length) tmp.length = ev.targets.length;
-          ev.set(t, y, Zev, o, z, fp, bnParams, tmp, pastSnap);
-          ev.targets.forEach((k, j) => {
-            y[o + k] = tmp[j]!;
-          });
-        },
-      });
+      events.push(stateEvent(ev, name, off[g]!, zo[g]!, FP[g]!, (t) => active(g, t)));
     }
   });
+  // The bottleneck's own events (a queue discipline's modes), once for the whole system: its block is at 0.
+  for (const ev of groups[0]!.system.bnEvents) events.push(stateEvent(ev, `queue: ${ev.name}`, 0, 0, FP[0]!, () => true));
   return { events, reductionGroup };
 }
 

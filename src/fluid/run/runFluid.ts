@@ -3,7 +3,9 @@ import type { DropCounters, FlowSummary, FlowTrace, RunResult, Series } from '..
 import { solve } from '../../solver/index.js';
 import type { Solution, SolveOptions } from '../../solver/index.js';
 import { modelSystems, type SystemSource } from '../compiler/systemCache.js';
-import { mapScenario } from './scenarioMap.js';
+import { mapScenario, NoFluidModelError } from './scenarioMap.js';
+import { basename } from 'node:path';
+import type { ModelFile } from '../language/modelFile.js';
 import { buildSystem } from './problem.js';
 import type { FluidSystem, LossProcess } from './problem.js';
 import { groupFlows } from './groups.js';
@@ -198,7 +200,8 @@ export function fluidSystem(scenario: Scenario, opts: RunFluidOptions = {}): Flu
   const runParams = opts.params ?? {};
   const cc = flows.map((_, i) => flowCc(scenario, i));
   // One look-up per model, not per flow (a look-up reads and hashes the model files).
-  const byModel = new Map([...new Set(cc.map((c) => c.variant))].map((v) => [v, models.system(v)]));
+  const byModel = new Map([...new Set(cc.map((c) => c.variant))].map((v) => [v, models.system(v, link.model)]));
+  if (link.aqm.ecn === 1) requireMarkResponse(byModel);
   const systems = cc.map((c) => byModel.get(c.variant)!);
   const distinct = [...new Set(systems)];
   checkRunParams(distinct.map((c) => c.flow), runParams);
@@ -292,4 +295,18 @@ function sampleGrid(
     qv[g] = qIdx >= 0 ? y[qIdx]! : NaN;
   }
   return { cw, ssth, rtt, infl, qv, bad };
+}
+
+/**
+ * With ECN the queue marks instead of dropping and the flows answer the marks (the bottleneck's
+ * output `pmark`): a flow model whose equations and events never read `pmark` would ignore them, so
+ * it is refused rather than run as if nothing were marked.
+ */
+function requireMarkResponse(systems: ReadonlyMap<string, { flow: ModelFile }>): void {
+  for (const [variant, { flow }] of systems) {
+    const texts = [...flow.equations.map((e) => e.text), ...flow.events.flatMap((e) => [e.when.text, ...e.set.map((a) => a.expr.text)])];
+    if (!texts.some((x) => /\bpmark\b/.test(x))) {
+      throw new NoFluidModelError('tcp.ecn', `is on and the queue marks CE, but the fluid model of ${variant} (${basename(flow.path)}) does not answer marks (it never reads pmark); use the packet engine, or ecn off`);
+    }
+  }
 }

@@ -26,6 +26,13 @@ export interface FluidLink {
   pra: number;
   /** Smallest base RTT of the flows, s (the loop's fastest time scale). */
   Tmin: number;
+  /** The bottleneck model that describes the queue: `bottleneck` (drop-tail, RED) or `bottleneck-<kind>`. */
+  model: string;
+  /**
+   * The discipline's scenario-bound parameters by model name (`ecn`: 1 when the queue marks CE and the
+   * flows negotiate ECN; PIE `pieTarget pieAlpha pieBeta tUpdate markEcnTh`; CoDel `codelTarget interval`; step `Kmark`).
+   */
+  aqm: Record<string, number>;
 }
 
 export interface FluidFlowParams {
@@ -79,8 +86,18 @@ export class NoFluidModelError extends InputError {
   }
 }
 
-/** Queue disciplines the bottleneck model (models/bottleneck.model.yaml) describes. */
-export const FLUID_QUEUE_KINDS: readonly string[] = ['droptail', 'red'];
+/**
+ * The bottleneck model of each queue discipline the fluid engine describes: drop-tail and RED in
+ * models/bottleneck.model.yaml, the others in their own `models/bottleneck-<kind>.model.yaml`
+ * (test/models checks that each file exists). FQ-CoDel has no published fluid model; with identical
+ * flows its per-flow queues hold equal backlogs, each drained at C/N, so every packet's sojourn is
+ * the aggregate's q/C and each queue's CoDel sees what one CoDel on the aggregate sees: the CoDel
+ * model stands for it (flows that differ are refused: that is where the flow queueing matters).
+ */
+export const FLUID_QUEUE_MODELS: Readonly<Record<string, string>> = { droptail: 'bottleneck', red: 'bottleneck', pie: 'bottleneck-pie', codel: 'bottleneck-codel', fq_codel: 'bottleneck-codel', step: 'bottleneck-step' };
+
+/** Queue disciplines the fluid engine has a model for. */
+export const FLUID_QUEUE_KINDS: readonly string[] = Object.keys(FLUID_QUEUE_MODELS);
 
 export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowParams[] } {
   // Preconditions that validateScenario guarantees (the one user-facing check): failing one is a bug
@@ -109,6 +126,9 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
   if (!FLUID_QUEUE_KINDS.includes(bq.kind)) {
     throw new NoFluidModelError('bottleneck.queue.kind', `is '${bq.kind}': no fluid model for queue kind ${bq.kind} (the fluid engine models ${FLUID_QUEUE_KINDS.join(', ')}); use the packet engine`);
   }
+  if (bq.kind === 'fq_codel' && new Set(s.flows.map((_, i) => `${baseRttS(s, i)} ${flowCc(s, i).variant} ${JSON.stringify(flowCc(s, i).ccParams)} ${s.flows[i]!.startS} ${s.flows[i]!.stopS}`)).size > 1) {
+    throw new NoFluidModelError('bottleneck.queue.kind', "is 'fq_codel' with flows that differ (variant, RTT, start or stop): its fluid model is CoDel on the aggregate, exact for identical flows only; use the packet engine");
+  }
   const rp = bq.kind === 'red' ? (queueParams(bq) as { minThPackets: number; maxThPackets: number; maxP: number; weight: number; gentle: boolean }) : null;
   const wireBits = packetBits(s);
   const tight = sharedQueue(s);
@@ -123,6 +143,8 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
     red: rp !== null && isRed
       ? { on: 1, minTh: rp.minThPackets, maxTh: rp.maxThPackets, maxP: rp.maxP, wq: rp.weight, gentle: rp.gentle ? 1 : 0 }
       : { on: 0, minTh: 0, maxTh: 1, maxP: 0, wq: 0, gentle: 0 },
+    model: tight.role === 'bottleneck' ? FLUID_QUEUE_MODELS[bq.kind]! : 'bottleneck',
+    aqm: tight.role === 'bottleneck' ? aqmParams(bq, s.tcp.ecn === true) : { ecn: 0 },
   };
 
   const flows = s.flows.map((f, i) => {
@@ -150,4 +172,21 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
     };
   });
   return { link, flows };
+}
+
+/** The discipline's parameters as its bottleneck model names them (seconds, Hz, packets). */
+function aqmParams(q: Scenario['bottleneck']['queue'], flowsEcn: boolean): Record<string, number> {
+  const p = queueParams(q) as Record<string, number | boolean>;
+  const ecn = flowsEcn && p.ecn === true ? 1 : 0;
+  switch (q.kind) {
+    case 'pie':
+      return { ecn, pieTarget: p.targetS as number, pieAlpha: p.alpha as number, pieBeta: p.beta as number, tUpdate: p.tUpdateS as number, markEcnTh: p.markEcnThreshold as number };
+    case 'codel':
+    case 'fq_codel':
+      return { ecn, codelTarget: p.targetS as number, interval: p.intervalS as number };
+    case 'step':
+      return { ecn, Kmark: p.thresholdPackets as number };
+    default:
+      return { ecn };
+  }
 }
