@@ -1,4 +1,5 @@
 import cliProgress from 'cli-progress';
+import type { SweepEstimate } from '../sweep/estimate.js';
 
 /** How far a batch of runs has got. `cached` runs were served from a cache (they cost no time). */
 export interface ProgressState {
@@ -27,6 +28,17 @@ export interface ProgressOptions {
   everyS?: number;
   /** Clock in seconds (tests inject one). */
   nowS?: () => number;
+}
+
+/**
+ * The two lines a --dry-run prints after its run count (sweep and validate say it alike): distinct
+ * runs, how many are cached (`cache` as the user named the folder, null when off), an estimated time.
+ */
+export function estimateLines(est: SweepEstimate, cache: string | null, workers: number): string {
+  return (
+    `${est.unique} distinct (identical runs share one result): ${est.cached} cached${cache === null ? ' (cache off)' : ` in ${cache}`}, ${est.unique - est.cached} to compute\n` +
+    `estimated time: ${formatDuration(est.estimatedS)} on ${workers} worker${workers === 1 ? '' : 's'} (${est.basis})\n`
+  );
 }
 
 /** `75 s`, `4 min 10 s`, `2 h 5 min`. */

@@ -10,7 +10,7 @@ import { DEFAULT_MAX_RUNS } from '../runs/spec.js';
 import { parseInteger } from '../units.js';
 import { MODELLED_VARIANTS, VARIANTS } from '../variants.js';
 import { PRESET_NAMES } from '../scenario/presets.js';
-import { formatDuration, progressReporter } from './progress.js';
+import { estimateLines, progressReporter } from './progress.js';
 import { cliWarnings } from './warnings.js';
 import { addLineOptions, unitWarnings, parseEngines, parseVariantList, scenarioFromOptions, type ScenarioFlags } from './scenarioOptions.js';
 
@@ -114,95 +114,119 @@ export function register(program: Command): void {
   // The base scenario's flags, from the one parser every command shares (the axes above are ranges; the
   // base's delays and queues are what --rtt scales and --buffer replaces).
   addLineOptions(sweep, { except: SWEEP_AXIS_FLAGS });
-  addClusterOptions(sweep, 'sweep').action(async (o: SweepFlags, cmd: Command) => {
-      checkClusterFlags(o);
-      const plan = planFromFlags(o);
-      const [{ parseShard, shardSize }, { expandPlan }, { estimateSweep }, { engineCodeVersion }] = await Promise.all([
-        import('../runs/shard.js'),
-        import('../sweep/grid.js'),
-        import('../sweep/estimate.js'),
-        import('../runs/codeVersion.js'),
-      ]);
-      const shard = o.shard === undefined ? undefined : parseShard(o.shard);
-      const workers = o.workers === undefined ? availableParallelism() : parseInteger(o.workers, '--workers');
-      // Each worker is a thread with its own heap: thousands would exhaust memory before any run.
-      if (workers < 0 || workers > MAX_WORKERS) throw new InputError('--workers', `must be a whole number in [0, ${MAX_WORKERS}], got ${workers}`);
-      const maxRuns = parseMaxRuns(o.maxRuns);
-      checkPlan(plan);
-      checkPlanSize(plan, maxRuns);
-      const cacheDir = o.cache === false ? null : resolve(o.cache);
-      if (!o.dryRun) {
-        if (o.out === undefined) throw new InputError('--out', 'is required (the output folder, e.g. reports/loss-rtt), unless --dry-run');
-        // Where the results go must be usable before hours of runs (runSweep checks again).
-        const [{ assertSweepOutDir }, { checkOutDir }] = await Promise.all([import('../sweep/output.js'), import('../io/outDir.js')]);
-        assertSweepOutDir(o.out);
-        if (o.cache !== false) checkOutDir(o.cache, '--cache');
-      }
-      // After every check: a refused sweep prints its one error line and nothing else.
-      for (const w of [...unitWarnings({ ...o, bandwidth: undefined }), ...warnings(plan)]) process.stderr.write(`cclab: warning: ${w}\n`);
-      const modelsDir = o.models === undefined ? undefined : resolve(o.models);
-      if (plan.engines.includes('fluid')) {
-        // Compile missing models here, once, before workers start (a broken file fails fast, by name).
-        const [{ prepareFluidModels }, { flowVariants }] = await Promise.all([import('../engines.js'), import('../scenario/flowCc.js')]);
-        await prepareFluidModels([...new Set([...plan.variants, ...flowVariants(plan.base)])], { modelsDir });
-      }
-      if (wantsCluster(o)) return (await import('./clusterJobs.js')).sweepOnCluster(o, cmd, plan);
-      const codeVersion = (e: Parameters<typeof engineCodeVersion>[0]) => engineCodeVersion(e, undefined, { modelsDir });
-      if (o.dryRun) {
-        // Every point is checked, one at a time, before any run is built.
-        validatePoints(plan);
-        const { points, runs } = planSize(plan);
-        const mine = shard ? shardSize(runs, shard) : runs;
-        // The runs themselves (bounded by --max-runs, as a real sweep builds them) for the cache look-up.
-        const { inShard } = await import('../runs/shard.js');
-        const parallel = Math.max(1, workers);
-        const est = estimateSweep(expandPlan(plan, maxRuns).filter((r) => inShard(r.index, shard)), { cacheDir, workers: parallel, codeVersion });
-        process.stdout.write(
-          `${points} points x ${plan.variants.length} variants x ${plan.engines.join('+')} = ${runs} runs${shard ? `, ${mine} in shard ${o.shard}` : ''}\n` +
-            `${est.unique} distinct (identical runs share one result): ${est.cached} cached${cacheDir === null ? ' (cache off)' : ` in ${o.cache}`}, ${est.unique - est.cached} to compute\n` +
-            `estimated time: ${formatDuration(est.estimatedS)} on ${parallel} worker${parallel === 1 ? '' : 's'} (${est.basis})\n`,
-        );
-        return;
-      }
-      const out = o.out!;
-      const [{ runSweep }, { sweepReportHtml }] = await Promise.all([import('../sweep/sweep.js'), import('../sweep/report.js')]);
-      const progress = progressReporter({ name: 'sweep', quiet: o.quiet });
-      // Ctrl-C: restore the terminal (the bar hides the cursor) and say how to resume; finished runs
-      // are already in the cache, in-flight ones are simply lost.
-      const onInterrupt = () => {
-        progress.stop();
-        process.stderr.write('\ncclab: interrupted; finished runs are cached, run the same command again to resume\n');
-        process.exit(130);
-      };
-      process.once('SIGINT', onInterrupt);
-      const t0 = performance.now();
-      const outcome = await runSweep(plan, {
-        outDir: out,
-        cacheDir,
-        workers,
-        shard,
-        maxRuns,
-        modelsDir,
-        codeVersion,
-        report: o.report ? sweepReportHtml : undefined,
-        onProgress: (p) => progress.update(p),
-      }).finally(() => {
-        progress.stop();
-        process.off('SIGINT', onInterrupt);
-      });
-      const secs = ((performance.now() - t0) / 1000).toFixed(1);
-      process.stdout.write(
-        `sweep: ${outcome.records.length}${shard ? ` of ${outcome.gridRuns}` : ''} runs (${outcome.cached} cached, ${outcome.failed} failed) in ${secs} s -> ${out}\n`,
-      );
-      // Runs that threw (worker crash, out of memory, an engine bug) are not cached and may succeed on
-      // a re-run: exit 1 so a job array retries. Runs the engine itself reported as failed are results.
-      const threw = outcome.records.filter((r) => r.result.failure?.startsWith('threw:')).length;
-      if (threw > 0) {
-        process.stderr.write(`cclab: ${threw} runs threw (see runs.csv, column failure); re-run to retry them\n`);
-        process.exitCode = 1;
-      }
-    });
+  addClusterOptions(sweep, 'sweep').action(sweepAction);
+  registerMerge(program);
+}
 
+/** What the sweep's flags resolve to beyond the plan. */
+interface SweepSettings {
+  shard: Shard | undefined;
+  workers: number;
+  maxRuns: number;
+  cacheDir: string | null;
+  modelsDir: string | undefined;
+}
+
+type Shard = ReturnType<typeof import('../runs/shard.js').parseShard>;
+
+/** The flags beyond the plan, checked; with --out, the output and cache folders checked before any run. */
+async function sweepSettings(o: SweepFlags, plan: SweepPlan): Promise<SweepSettings> {
+  const { parseShard } = await import('../runs/shard.js');
+  const shard = o.shard === undefined ? undefined : parseShard(o.shard);
+  const workers = o.workers === undefined ? availableParallelism() : parseInteger(o.workers, '--workers');
+  // Each worker is a thread with its own heap: thousands would exhaust memory before any run.
+  if (workers < 0 || workers > MAX_WORKERS) throw new InputError('--workers', `must be a whole number in [0, ${MAX_WORKERS}], got ${workers}`);
+  const maxRuns = parseMaxRuns(o.maxRuns);
+  checkPlan(plan);
+  checkPlanSize(plan, maxRuns);
+  const cacheDir = o.cache === false ? null : resolve(o.cache);
+  if (!o.dryRun) {
+    if (o.out === undefined) throw new InputError('--out', 'is required (the output folder, e.g. reports/loss-rtt), unless --dry-run');
+    // Where the results go must be usable before hours of runs (runSweep checks again).
+    const [{ assertSweepOutDir }, { checkOutDir }] = await Promise.all([import('../sweep/output.js'), import('../io/outDir.js')]);
+    assertSweepOutDir(o.out);
+    if (o.cache !== false) checkOutDir(o.cache, '--cache');
+  }
+  return { shard, workers, maxRuns, cacheDir, modelsDir: o.models === undefined ? undefined : resolve(o.models) };
+}
+
+async function sweepAction(o: SweepFlags, cmd: Command): Promise<void> {
+  checkClusterFlags(o);
+  const plan = planFromFlags(o);
+  const [settings, { engineCodeVersion }] = await Promise.all([sweepSettings(o, plan), import('../runs/codeVersion.js')]);
+  // After every check: a refused sweep prints its one error line and nothing else.
+  for (const w of [...unitWarnings({ ...o, bandwidth: undefined }), ...warnings(plan)]) process.stderr.write(`cclab: warning: ${w}\n`);
+  const { modelsDir } = settings;
+  if (plan.engines.includes('fluid')) {
+    // Compile missing models here, once, before workers start (a broken file fails fast, by name).
+    const [{ prepareFluidModels }, { flowVariants }] = await Promise.all([import('../engines.js'), import('../scenario/flowCc.js')]);
+    await prepareFluidModels([...new Set([...plan.variants, ...flowVariants(plan.base)])], { modelsDir });
+  }
+  if (wantsCluster(o)) return (await import('./clusterJobs.js')).sweepOnCluster(o, cmd, plan);
+  const codeVersion: CodeVersionFn = (e) => engineCodeVersion(e, undefined, { modelsDir });
+  if (o.dryRun) return dryRun(o, plan, settings, codeVersion);
+  return runAndReport(o, plan, settings, codeVersion);
+}
+
+type CodeVersionFn = (e: Parameters<typeof import('../runs/codeVersion.js').engineCodeVersion>[0]) => string;
+
+/** --dry-run: the runs, how many are cached and an estimated time; every point is checked, one at a time, before any run is built. */
+async function dryRun(o: SweepFlags, plan: SweepPlan, settings: SweepSettings, codeVersion: CodeVersionFn): Promise<void> {
+  const { shard, workers, maxRuns, cacheDir } = settings;
+  const [{ shardSize, inShard }, { expandPlan }, { estimateSweep }] = await Promise.all([import('../runs/shard.js'), import('../sweep/grid.js'), import('../sweep/estimate.js')]);
+  validatePoints(plan);
+  const { points, runs } = planSize(plan);
+  const mine = shard ? shardSize(runs, shard) : runs;
+  // The runs themselves (bounded by --max-runs, as a real sweep builds them) for the cache look-up.
+  const parallel = Math.max(1, workers);
+  const est = estimateSweep(expandPlan(plan, maxRuns).filter((r) => inShard(r.index, shard)), { cacheDir, workers: parallel, codeVersion });
+  process.stdout.write(
+    `${points} points x ${plan.variants.length} variants x ${plan.engines.join('+')} = ${runs} runs${shard ? `, ${mine} in shard ${o.shard}` : ''}\n` +
+      estimateLines(est, cacheDir === null ? null : (o.cache as string), parallel),
+  );
+}
+
+/** The sweep itself, with progress and a resumable Ctrl-C, then its one-line summary. */
+async function runAndReport(o: SweepFlags, plan: SweepPlan, settings: SweepSettings, codeVersion: CodeVersionFn): Promise<void> {
+  const out = o.out!;
+  const [{ runSweep }, { sweepReportHtml }] = await Promise.all([import('../sweep/sweep.js'), import('../sweep/report.js')]);
+  const progress = progressReporter({ name: 'sweep', quiet: o.quiet });
+  // Ctrl-C: restore the terminal (the bar hides the cursor) and say how to resume; finished runs
+  // are already in the cache, in-flight ones are simply lost.
+  const onInterrupt = () => {
+    progress.stop();
+    process.stderr.write('\ncclab: interrupted; finished runs are cached, run the same command again to resume\n');
+    process.exit(130);
+  };
+  process.once('SIGINT', onInterrupt);
+  const t0 = performance.now();
+  const { shard } = settings;
+  const outcome = await runSweep(plan, {
+    outDir: out,
+    cacheDir: settings.cacheDir,
+    workers: settings.workers,
+    shard,
+    maxRuns: settings.maxRuns,
+    modelsDir: settings.modelsDir,
+    codeVersion,
+    report: o.report ? sweepReportHtml : undefined,
+    onProgress: (p) => progress.update(p),
+  }).finally(() => {
+    progress.stop();
+    process.off('SIGINT', onInterrupt);
+  });
+  const secs = ((performance.now() - t0) / 1000).toFixed(1);
+  process.stdout.write(`sweep: ${outcome.records.length}${shard ? ` of ${outcome.gridRuns}` : ''} runs (${outcome.cached} cached, ${outcome.failed} failed) in ${secs} s -> ${out}\n`);
+  // Runs that threw (worker crash, out of memory, an engine bug) are not cached and may succeed on
+  // a re-run: exit 1 so a job array retries. Runs the engine itself reported as failed are results.
+  const threw = outcome.records.filter((r) => r.result.failure?.startsWith('threw:')).length;
+  if (threw > 0) {
+    process.stderr.write(`cclab: ${threw} runs threw (see runs.csv, column failure); re-run to retry them\n`);
+    process.exitCode = 1;
+  }
+}
+
+function registerMerge(program: Command): void {
   program
     .command('merge')
     .description(COMMANDS.merge.description)

@@ -80,77 +80,85 @@ export function register(program: Command): void {
     .option('--out <dir>', 'output folder: index.html, points.csv, summary.csv', 'reports/validate')
     .option('--dry-run', 'print the grid size and the simulated time, and exit')
     .option('--quiet', 'no progress bar');
-  addClusterOptions(validate, 'validation grid').action(async (o: ValidateFlags, cmd: Command) => {
-      checkClusterFlags(o);
-      const grid = gridFromFlags(o);
-      const { parseShard } = await import('../runs/shard.js');
-      const shard = o.shard === undefined ? undefined : parseShard(o.shard);
-      const workers = o.workers === undefined ? availableParallelism() : parseInteger(o.workers, '--workers');
-      if (workers < 0 || workers > MAX_WORKERS) throw new InputError('--workers', `must be a whole number in [0, ${MAX_WORKERS}], got ${workers}`);
-      let modelsDir: string | undefined;
-      if (o.models !== undefined) {
-        modelsDir = resolve(o.models);
-        if (!existsSync(modelsDir) || !statSync(modelsDir).isDirectory()) throw new InputError('--models', `must be a folder of *.model.yaml files, got '${o.models}'`);
-      }
-      if (!o.dryRun) {
-        // Where the results go must be usable before the models compile and the runs (exit 2 naming the path, at once).
-        const { checkOutDir } = await import('../io/outDir.js');
-        if (!shard) checkOutDir(o.out, '--out');
-        if (o.cache !== false) checkOutDir(o.cache, '--cache');
-      }
-      // Before the models compile: a 10^8-run grid is refused at once. After the folder checks, because
-      // validate/grid.js loads the model compiler (mathjs, ~2 s): a bad --out is refused in well under a second.
-      (await import('../validate/grid.js')).checkGridSize(grid);
-      // Compile (and check) the models once, before workers start: a broken file fails fast, by name.
-      const { prepareFluidModels } = await import('../engines.js');
-      await prepareFluidModels(grid.variants, { modelsDir });
-      const { expandGrid, hybridVariants, fluidRunsPerPoint } = await import('../validate/grid.js');
-      if (o.dryRun) {
-        const hybrid = hybridVariants(grid.variants, modelsDir);
-        const { points, runs } = expandGrid(grid, hybrid);
-        const simS = points.reduce((a, p) => a + p.scenario.durationS * (grid.seeds + fluidRunsPerPoint(grid, hybrid.has(p.variant))), 0);
-        const fluidRuns = hybrid.size === 0 ? '1 fluid' : `1 fluid, ${grid.seeds} for ${[...hybrid].join(', ')}`;
-        // As sweep --dry-run says it: grid points (not points x variants), the cache, an estimated time.
-        const [{ estimateSweep }, { engineCodeVersion }, { formatDuration }] = await Promise.all([import('../sweep/estimate.js'), import('../runs/codeVersion.js'), import('./progress.js')]);
-        const cacheDir = o.cache === false ? null : resolve(o.cache);
-        const parallel = Math.max(1, workers);
-        const est = estimateSweep(runs, { cacheDir, workers: parallel, codeVersion: (e) => engineCodeVersion(e, undefined, { modelsDir }) });
-        const gridPoints = grid.losses.length * grid.rttsS.length;
-        process.stdout.write(
-          `${gridPoints} points (${grid.losses.length} losses x ${grid.rttsS.length} RTTs) x ${grid.variants.length} variants x (${grid.seeds} packet + ${fluidRuns}) = ${runs.length} runs, ${simS.toFixed(0)} s simulated\n` +
-            `${est.unique} distinct (identical runs share one result): ${est.cached} cached${cacheDir === null ? ' (cache off)' : ` in ${o.cache}`}, ${est.unique - est.cached} to compute\n` +
-            `estimated time: ${formatDuration(est.estimatedS)} on ${parallel} worker${parallel === 1 ? '' : 's'} (${est.basis})\n`,
-        );
-        return;
-      }
-      if (wantsCluster(o)) return (await import('./clusterJobs.js')).validateOnCluster(o, cmd, grid, modelsDir);
-      const { runValidate, summaryText, flaggedText } = await import('../validate/index.js');
-      const progress = progressReporter({ name: 'validate', quiet: o.quiet });
-      const t0 = performance.now();
-      const outcome = await runValidate({
-        grid,
-        outDir: shard ? undefined : o.out,
-        shard,
-        cacheDir: o.cache === false ? null : resolve(o.cache),
-        workers,
-        ...(modelsDir === undefined ? {} : { modelsDir }),
-        onProgress: (p) => progress.update(p),
-      }).finally(() => progress.stop());
-      const secs = ((performance.now() - t0) / 1000).toFixed(1);
-      const cached = outcome.records.filter((r) => r.cached).length;
-      const cpu = `runs took ${outcome.wallS.packet.toFixed(1)} s packet, ${outcome.wallS.fluid.toFixed(1)} s fluid of CPU when computed`;
-      if (!outcome.summary || !outcome.rows) {
-        process.stdout.write(`validate: shard ${o.shard}: ${outcome.records.length} of ${outcome.gridRuns} runs (${cached} cached) in ${secs} s; ${cpu}\n`);
-        return;
-      }
-      process.stdout.write(`${summaryText(outcome.summary)}\n\n`);
-      const flagged = flaggedText(outcome.rows);
-      if (flagged) process.stdout.write(`outside the validity regions:\n${flagged}\n\n`);
-      process.stdout.write(`validate: ${outcome.records.length} runs (${cached} cached) in ${secs} s; ${cpu} -> ${o.out}\n`);
-      const threw = outcome.records.filter((r) => r.result.failure?.startsWith('threw:')).length;
-      if (threw > 0) {
-        process.stderr.write(`cclab: ${threw} runs threw (see points.csv); re-run to retry them\n`);
-        process.exitCode = 1;
-      }
-    });
+  addClusterOptions(validate, 'validation grid').action(validateAction);
+}
+
+/** The flags beyond the grid, checked; without --dry-run, the output and cache folders checked before the models compile. */
+async function validateSettings(o: ValidateFlags): Promise<{ shard: ReturnType<typeof import('../runs/shard.js').parseShard> | undefined; workers: number; modelsDir: string | undefined }> {
+  const { parseShard } = await import('../runs/shard.js');
+  const shard = o.shard === undefined ? undefined : parseShard(o.shard);
+  const workers = o.workers === undefined ? availableParallelism() : parseInteger(o.workers, '--workers');
+  if (workers < 0 || workers > MAX_WORKERS) throw new InputError('--workers', `must be a whole number in [0, ${MAX_WORKERS}], got ${workers}`);
+  let modelsDir: string | undefined;
+  if (o.models !== undefined) {
+    modelsDir = resolve(o.models);
+    if (!existsSync(modelsDir) || !statSync(modelsDir).isDirectory()) throw new InputError('--models', `must be a folder of *.model.yaml files, got '${o.models}'`);
+  }
+  if (!o.dryRun) {
+    // Where the results go must be usable before the models compile and the runs (exit 2 naming the path, at once).
+    const { checkOutDir } = await import('../io/outDir.js');
+    if (!shard) checkOutDir(o.out, '--out');
+    if (o.cache !== false) checkOutDir(o.cache, '--cache');
+  }
+  return { shard, workers, modelsDir };
+}
+
+async function validateAction(o: ValidateFlags, cmd: Command): Promise<void> {
+  checkClusterFlags(o);
+  const grid = gridFromFlags(o);
+  const { shard, workers, modelsDir } = await validateSettings(o);
+  // Before the models compile: a 10^8-run grid is refused at once. After the folder checks, because
+  // validate/grid.js loads the model compiler (mathjs, ~2 s): a bad --out is refused in well under a second.
+  (await import('../validate/grid.js')).checkGridSize(grid);
+  // Compile (and check) the models once, before workers start: a broken file fails fast, by name.
+  const { prepareFluidModels } = await import('../engines.js');
+  await prepareFluidModels(grid.variants, { modelsDir });
+  if (o.dryRun) return validateDryRun(o, grid, workers, modelsDir);
+  if (wantsCluster(o)) return (await import('./clusterJobs.js')).validateOnCluster(o, cmd, grid, modelsDir);
+  const { runValidate, summaryText, flaggedText } = await import('../validate/index.js');
+  const progress = progressReporter({ name: 'validate', quiet: o.quiet });
+  const t0 = performance.now();
+  const outcome = await runValidate({
+    grid,
+    outDir: shard ? undefined : o.out,
+    shard,
+    cacheDir: o.cache === false ? null : resolve(o.cache),
+    workers,
+    ...(modelsDir === undefined ? {} : { modelsDir }),
+    onProgress: (p) => progress.update(p),
+  }).finally(() => progress.stop());
+  const secs = ((performance.now() - t0) / 1000).toFixed(1);
+  const cached = outcome.records.filter((r) => r.cached).length;
+  const cpu = `runs took ${outcome.wallS.packet.toFixed(1)} s packet, ${outcome.wallS.fluid.toFixed(1)} s fluid of CPU when computed`;
+  if (!outcome.summary || !outcome.rows) {
+    process.stdout.write(`validate: shard ${o.shard}: ${outcome.records.length} of ${outcome.gridRuns} runs (${cached} cached) in ${secs} s; ${cpu}\n`);
+    return;
+  }
+  process.stdout.write(`${summaryText(outcome.summary)}\n\n`);
+  const flagged = flaggedText(outcome.rows);
+  if (flagged) process.stdout.write(`outside the validity regions:\n${flagged}\n\n`);
+  process.stdout.write(`validate: ${outcome.records.length} runs (${cached} cached) in ${secs} s; ${cpu} -> ${o.out}\n`);
+  const threw = outcome.records.filter((r) => r.result.failure?.startsWith('threw:')).length;
+  if (threw > 0) {
+    process.stderr.write(`cclab: ${threw} runs threw (see points.csv); re-run to retry them\n`);
+    process.exitCode = 1;
+  }
+}
+
+/** --dry-run: as sweep --dry-run says it: grid points (not points x variants), the simulated time, the cache, an estimated time. */
+async function validateDryRun(o: ValidateFlags, grid: ValidateGrid, workers: number, modelsDir: string | undefined): Promise<void> {
+  const { expandGrid, hybridVariants, fluidRunsPerPoint } = await import('../validate/grid.js');
+  const hybrid = hybridVariants(grid.variants, modelsDir);
+  const { points, runs } = expandGrid(grid, hybrid);
+  const simS = points.reduce((a, p) => a + p.scenario.durationS * (grid.seeds + fluidRunsPerPoint(grid, hybrid.has(p.variant))), 0);
+  const fluidRuns = hybrid.size === 0 ? '1 fluid' : `1 fluid, ${grid.seeds} for ${[...hybrid].join(', ')}`;
+  const [{ estimateSweep }, { engineCodeVersion }, { estimateLines }] = await Promise.all([import('../sweep/estimate.js'), import('../runs/codeVersion.js'), import('./progress.js')]);
+  const cacheDir = o.cache === false ? null : resolve(o.cache);
+  const parallel = Math.max(1, workers);
+  const est = estimateSweep(runs, { cacheDir, workers: parallel, codeVersion: (e) => engineCodeVersion(e, undefined, { modelsDir }) });
+  const gridPoints = grid.losses.length * grid.rttsS.length;
+  process.stdout.write(
+    `${gridPoints} points (${grid.losses.length} losses x ${grid.rttsS.length} RTTs) x ${grid.variants.length} variants x (${grid.seeds} packet + ${fluidRuns}) = ${runs.length} runs, ${simS.toFixed(0)} s simulated\n` +
+      estimateLines(est, o.cache === false ? null : o.cache, parallel),
+  );
 }

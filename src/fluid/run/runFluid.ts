@@ -54,63 +54,106 @@ export interface RunFluidOptions {
 export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunResult {
   const wall0 = performance.now();
   const sys = fluidSystem(scenario, opts);
-  const { groups } = sys;
-  const flows = scenario.flows;
   const sol = solve(sys.problem, { rtol: 1e-5, atol: 1e-7, ...opts.solver });
-  const modelNames = [...new Set(groups.map((g) => g.model))].join(', ');
-
-  const mss = scenario.mssBytes;
+  const modelNames = [...new Set(sys.groups.map((g) => g.model))].join(', ');
+  const ix = outputIndices(sys);
   const tEnd = sol.tEnd;
   const gridN = Math.max(2, opts.gridPoints ?? Math.min(scenario.trace.maxPoints, 2000));
   const grid = new Array<number>(gridN);
   for (let k = 0; k < gridN; k++) grid[k] = (tEnd * k) / (gridN - 1);
-  const { layout } = sys;
-  const idx = groups.map((_, g) => ({
-    cwnd: layout.zFlow(g, 'cwnd'),
-    ssthresh: layout.zFlow(g, 'ssthresh'),
-    inflight: layout.zFlow(g, 'inflight') >= 0 ? layout.zFlow(g, 'inflight') : layout.zFlow(g, 'cwnd'),
-    rate: layout.zFlow(g, 'rate'),
-    R: layout.zFlow(g, 'R'),
-  }));
-  const zp = layout.zBottleneck('p');
-  const zpq = layout.zBottleneck('pq');
-  // The share of arrivals delivered now (departures over arrivals, less random loss); without it, 1 - p.
-  const zDelivered = layout.zBottleneck('delivered');
-  const qIdx = layout.yBottleneck('q');
-
   // Sample the grid: one step search per time (the grid is increasing, so usually O(1)) and one
   // snapshot; the series are filled in place. One set of series per group: identical flows share it.
-  const { cw, ssth, rtt, infl, qv, bad } = sampleGrid(sol, sys, grid, idx, qIdx, mss);
-  const groupTraces: FlowTrace[] = groups.map((_, g) => ({
+  const { cw, ssth, rtt, infl, qv, bad } = sampleGrid(sol, sys, grid, ix.flows, ix.qIdx, scenario.mssBytes);
+  const groupTraces: FlowTrace[] = sys.groups.map((_, g) => ({
     cwndBytes: { t: grid.slice(), v: cw[g]! },
     ssthreshBytes: { t: grid.slice(), v: ssth[g]! },
     srttS: { t: grid.slice(), v: rtt[g]! },
     inflightBytes: { t: grid.slice(), v: infl[g]! },
   }));
-  const queue: Series = { t: grid, v: qv };
-
-  // Time integrals over the measurement interval, per group: cwnd, sent rate, delivered rate, lost rate.
-  const from = Math.min(scenario.measureFromS, tEnd);
-  const span = scenario.durationS - scenario.measureFromS;
-  const { acc, queueDrops, randomDrops } = integrate(
-    sol,
-    sys,
-    idx.map((ix) => ix.cwnd),
-    idx.map((ix) => ix.rate),
-    zp,
-    zpq,
-    zDelivered,
-    from,
-    tEnd,
-  );
-  // Counts (losses, retransmissions, timeouts, reductions) and the loss rate cover the whole run, as the
-  // packet engine's do; rates and means cover the measurement interval. So the part before it is added.
-  const early = from > 0 ? integrate(sol, sys, idx.map((ix) => ix.cwnd), idx.map((ix) => ix.rate), zp, zpq, zDelivered, 0, from) : null;
-  const lostWhole = acc.map((a, g) => a.lost + (early ? early.acc[g]!.lost : 0));
-  const sentWhole = acc.map((a, g) => a.sent + (early ? early.acc[g]!.sent : 0));
   const failed = sol.status === 'failed' || bad !== '';
   const failure = sol.status === 'failed' ? `fluid model '${modelNames}' failed: ${sol.message}` : bad ? `fluid model '${modelNames}' failed: ${bad}` : undefined;
   const nan = (v: number): number => (failed ? NaN : v);
+  const m = measure(sol, sys, ix, Math.min(scenario.measureFromS, tEnd));
+  const span = scenario.durationS - scenario.measureFromS;
+  const groupSummaries = summariseGroups(sol, sys, m, span, scenario.mssBytes, nan);
+  return {
+    engine: 'fluid',
+    variant: scenario.variant,
+    scenario: scenario.name,
+    spec: scenario,
+    durationS: scenario.durationS,
+    mssBytes: scenario.mssBytes,
+    status: failed ? 'failed' : 'ok',
+    ...(failure ? { failure } : {}),
+    ...flowsAndSummary(scenario, sys, m, groupSummaries, groupTraces, nan),
+    queue: { packets: { t: grid, v: qv } },
+    stats: {
+      wallS: (performance.now() - wall0) / 1000,
+      solver: { steps: sol.stats.steps, rejected: sol.stats.rejected, rhsEvaluations: sol.stats.rhsEvaluations, events: sol.stats.events },
+    },
+  };
+}
+
+/** Where each group's outputs and the bottleneck's sit in the state (y) and the snapshot (z); -1 where a model has none. */
+interface OutputIndices {
+  flows: { cwnd: number; ssthresh: number; inflight: number; rate: number; R: number }[];
+  zp: number;
+  zpq: number;
+  /** The share of arrivals delivered now (departures over arrivals, less random loss); without it, 1 - p. */
+  zDelivered: number;
+  qIdx: number;
+}
+
+function outputIndices(sys: FluidSystem): OutputIndices {
+  const { layout } = sys;
+  return {
+    flows: sys.groups.map((_, g) => ({
+      cwnd: layout.zFlow(g, 'cwnd'),
+      ssthresh: layout.zFlow(g, 'ssthresh'),
+      inflight: layout.zFlow(g, 'inflight') >= 0 ? layout.zFlow(g, 'inflight') : layout.zFlow(g, 'cwnd'),
+      rate: layout.zFlow(g, 'rate'),
+      R: layout.zFlow(g, 'R'),
+    })),
+    zp: layout.zBottleneck('p'),
+    zpq: layout.zBottleneck('pq'),
+    zDelivered: layout.zBottleneck('delivered'),
+    qIdx: layout.yBottleneck('q'),
+  };
+}
+
+/** The measurement interval's integrals, and the whole run's losses, sends and drops. */
+interface Measured {
+  acc: { cwnd: number; sent: number; delivered: number; lost: number }[];
+  lostWhole: number[];
+  sentWhole: number[];
+  queueDrops: number;
+  randomDrops: number;
+}
+
+/**
+ * Time integrals over the measurement interval [from, tEnd], per group: cwnd, sent rate, delivered
+ * rate, lost rate. Counts (losses, retransmissions, timeouts, reductions) and the loss rate cover the
+ * whole run, as the packet engine's do; rates and means cover the measurement interval. So the part
+ * before it is added.
+ */
+function measure(sol: Solution, sys: FluidSystem, ix: OutputIndices, from: number): Measured {
+  const zCwnd = ix.flows.map((f) => f.cwnd);
+  const zRate = ix.flows.map((f) => f.rate);
+  const { acc, queueDrops, randomDrops } = integrate(sol, sys, zCwnd, zRate, ix.zp, ix.zpq, ix.zDelivered, from, sol.tEnd);
+  const early = from > 0 ? integrate(sol, sys, zCwnd, zRate, ix.zp, ix.zpq, ix.zDelivered, 0, from) : null;
+  return {
+    acc,
+    lostWhole: acc.map((a, g) => a.lost + (early ? early.acc[g]!.lost : 0)),
+    sentWhole: acc.map((a, g) => a.sent + (early ? early.acc[g]!.sent : 0)),
+    queueDrops: queueDrops + (early?.queueDrops ?? 0),
+    randomDrops: randomDrops + (early?.randomDrops ?? 0),
+  };
+}
+
+/** One flow's summary per group (identical flows share it). */
+function summariseGroups(sol: Solution, sys: FluidSystem, m: Measured, span: number, mss: number, nan: (v: number) => number): FlowSummary[] {
+  const { groups, layout } = sys;
+  const tEnd = sol.tEnd;
   // Window reductions by events, one per flow of the group that fired it: hybrid models' loss events,
   // mean-field models' queue-overflow cuts and slow-start exits.
   const reductionsOf = new Float64Array(groups.length);
@@ -118,7 +161,7 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
     const g = sys.reductionGroup.get(e.name);
     if (g !== undefined) reductionsOf[g]++;
   }
-  const groupSummaries: FlowSummary[] = acc.map((a, g) => {
+  return m.acc.map((a, g) => {
     const meanCwndSeg = a.cwnd / span;
     const hybrid = groups[g]!.system.flow.form === 'hybrid';
     // A model with a state `nto` counts its expected retransmission timeouts (models/README.md).
@@ -130,7 +173,7 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
     // Fast recoveries: a hybrid model's reduction events that did not end in a timeout; a mean-field
     // model's expected fast recoveries (`nred`) plus its overflow cuts; lacking nred, lost packets.
     const nred = counted('nred');
-    const fastRecoveries = hybrid ? reductionsOf[g]! - timeouts : nred !== null ? nred + reductionsOf[g]! : lostWhole[g]! - timeouts;
+    const fastRecoveries = hybrid ? reductionsOf[g]! - timeouts : nred !== null ? nred + reductionsOf[g]! : m.lostWhole[g]! - timeouts;
     return {
       flowId: groups[g]!.members[0]!,
       goodputBps: nan((a.delivered * mss * 8) / span),
@@ -140,33 +183,31 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
       bytesDelivered: nan(a.delivered * mss),
       bytesSent: nan(a.sent * mss),
       // Expected counts over the whole run; every lost packet is retransmitted once.
-      retransmits: nan(Math.round(lostWhole[g]!)),
+      retransmits: nan(Math.round(m.lostWhole[g]!)),
       timeouts: nan(Math.round(timeouts)),
       fastRecoveries: nan(Math.max(0, Math.round(fastRecoveries))),
-      lossRate: nan(sentWhole[g]! > 0 ? lostWhole[g]! / sentWhole[g]! : 0),
+      lossRate: nan(m.sentWhole[g]! > 0 ? m.lostWhole[g]! / m.sentWhole[g]! : 0),
     };
   });
+}
+
+/** Every flow's summary and trace (those of its group) and the run's summary over all flows. */
+function flowsAndSummary(scenario: Scenario, sys: FluidSystem, m: Measured, groupSummaries: FlowSummary[], groupTraces: FlowTrace[], nan: (v: number) => number): Pick<RunResult, 'summary' | 'flows'> {
+  const { groups } = sys;
+  const flows = scenario.flows;
   const groupOf = new Int32Array(flows.length);
   groups.forEach((grp, g) => grp.members.forEach((i) => (groupOf[i] = g)));
   const flowSummaries: FlowSummary[] = flows.map((_, i) => ({ ...groupSummaries[groupOf[i]!]!, flowId: i }));
   const sum = (f: (s: FlowSummary) => number): number => flowSummaries.reduce((x, s) => x + f(s), 0);
   const drops: DropCounters = {
-    queue: nan(Math.round(queueDrops + (early?.queueDrops ?? 0))),
-    random: nan(Math.round(randomDrops + (early?.randomDrops ?? 0))),
+    queue: nan(Math.round(m.queueDrops)),
+    random: nan(Math.round(m.randomDrops)),
     ackRandom: 0,
     ackQueue: 0,
   };
-  const totalLost = groups.reduce((x, grp, g) => x + grp.members.length * lostWhole[g]!, 0);
-  const totalSent = groups.reduce((x, grp, g) => x + grp.members.length * sentWhole[g]!, 0);
+  const totalLost = groups.reduce((x, grp, g) => x + grp.members.length * m.lostWhole[g]!, 0);
+  const totalSent = groups.reduce((x, grp, g) => x + grp.members.length * m.sentWhole[g]!, 0);
   return {
-    engine: 'fluid',
-    variant: scenario.variant,
-    scenario: scenario.name,
-    spec: scenario,
-    durationS: scenario.durationS,
-    mssBytes: mss,
-    status: failed ? 'failed' : 'ok',
-    ...(failure ? { failure } : {}),
     summary: {
       goodputBps: sum((s) => s.goodputBps),
       throughputBps: sum((s) => s.throughputBps),
@@ -180,11 +221,6 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
     },
     // Flows of one group share its trace series (they are the same numbers).
     flows: flowSummaries.map((summary, i) => ({ summary, trace: groupTraces[groupOf[i]!]! })),
-    queue: { packets: queue },
-    stats: {
-      wallS: (performance.now() - wall0) / 1000,
-      solver: { steps: sol.stats.steps, rejected: sol.stats.rejected, rhsEvaluations: sol.stats.rhsEvaluations, events: sol.stats.events },
-    },
   };
 }
 
