@@ -25,6 +25,7 @@ export const BBR_PARAMS: readonly ParamSpec[] = [
   { name: 'cycleRand', doc: 'PROBE_BW starts at phase 8 - 1 - U{0..cycleRand-1} + 1: Linux 7 (never the 0.75 phase), ns-3 6', unit: 'count', default: 7, min: 1, max: 7 },
   { name: 'bwWindowRounds', doc: 'Max-bandwidth filter window, packet-timed rounds (Linux bbr_bw_rtts = CYCLE_LEN + 2)', unit: 'count', default: 10, min: 1, max: 1000 },
   { name: 'minRttWindowS', doc: 'Min-RTT filter window; PROBE_RTT when the estimate is this old (Linux bbr_min_rtt_win_sec)', unit: 's', default: 10, min: 0.01, max: 3600 },
+  { name: 'minRttEqualRefreshes', doc: 'An RTT sample equal to the min RTT refreshes its 10 s stamp: 0 = Linux since 2020 (rtt_us < min_rtt_us, commit 1b9e2a8c99a5: a lone flow on a steady path still enters PROBE_RTT every 10 s), 1 = ns-3 TcpBbr and Linux before (<=)', unit: 'flag', default: 0, min: 0, max: 1 },
   { name: 'probeRttS', doc: 'Least time at the minimum cwnd in PROBE_RTT (Linux bbr_probe_rtt_mode_ms); 0: never PROBE_RTT', unit: 's', default: 0.2, min: 0, max: 10 },
   { name: 'minCwndSegments', doc: 'Smallest cwnd, and PROBE_RTT\'s cwnd (Linux bbr_cwnd_min_target)', unit: 'segments', default: 4, min: 1, max: 100 },
   { name: 'fullBwThresh', doc: 'Full-pipe rule: growth of the max bw that counts as still growing (Linux bbr_full_bw_thresh)', unit: 'ratio', default: 1.25, min: 1.001, max: 4 },

@@ -13,7 +13,11 @@ import type { RateConnection, RateSample, TcpState } from './types.js';
 export function updateMinRtt(b: Bbr, tcb: TcpState, rs: RateSample, conn: RateConnection, nowS: number): void {
   const p = b.p;
   const expired = nowS > b.minRttStampS + p.minRttWindowS!;
-  if (rs.rttS >= 0 && (rs.rttS <= b.minRttS || expired)) {
+  // Strictly lower (Linux since commit 1b9e2a8c99a5, "tcp: only postpone PROBE_RTT if RTT is < current
+  // min_rtt estimate"): a sample equal to the estimate does not restart its 10 s, so a flow alone on a
+  // path whose RTT never drops below it still probes every 10 s. ns-3 TcpBbr keeps <= (param 1).
+  const lower = p.minRttEqualRefreshes === 1 ? rs.rttS <= b.minRttS : rs.rttS < b.minRttS;
+  if (rs.rttS >= 0 && (lower || expired)) {
     b.minRttS = rs.rttS;
     b.minRttStampS = nowS;
   }

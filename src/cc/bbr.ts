@@ -230,10 +230,15 @@ export class Bbr implements CongestionControl {
     return bwBytesPerS * 8 * gain * (1 - this.p.pacingMarginPercent! / 100);
   }
 
-  /** bbr_set_pacing_rate: never slower than now until the pipe is full. */
+  /**
+   * bbr_set_pacing_rate: never slower than now until the pipe is full. A bandwidth estimate of 0 (every
+   * sample of the window delivered nothing: a loss episode without SACK) leaves the rate in force, as
+   * bbr3 does: a rate of 0 would never send again.
+   */
   private setPacingRate(tcb: TcpState, bw: number, gain: number): void {
     const rate = this.pacingRateBps(bw, gain);
     if (!this.hasSeenRtt && tcb.srttS > 0) this.initPacingRate(tcb);
+    if (rate <= 0) return;
     if (this.fullBwReached || rate > tcb.pacingRateBps) tcb.pacingRateBps = rate;
   }
 

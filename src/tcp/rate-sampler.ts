@@ -1,8 +1,11 @@
 import type { RateConnection, RateSample } from '../cc/types.js';
+import { WindowedFilter } from '../cc/windowedFilter.js';
 
 const APP_LIMITED = 1;
 const RETRANS = 2;
 const NS = 1e-9;
+/** Linux net.ipv4.tcp_min_rtt_wlen (300 s): the window of the connection's min-RTT filter, ns. */
+const MIN_RTT_WINDOW_NS = 300e9;
 
 /**
  * Delivery-rate sampling, as Linux `net/ipv4/tcp_rate.c` (draft-cheng-iccrg-delivery-rate-estimation)
@@ -21,6 +24,17 @@ const NS = 1e-9;
  * ACK interval from its recorded delivery time to now; a sample whose interval is below the minimum
  * RTT is invalid (-1), as Linux discards it. The app-limited mark ends once the bytes in flight at the
  * moment it was set are delivered.
+ *
+ * The sample's RTT and the minimum it is checked against are Linux's: the RTT of the most recently
+ * sent segment the ACK delivers that was never retransmitted (ca_rtt_us, from tcp_clean_rtx_queue's
+ * last_ackt or the SACK's last_sackt), and tp->rtt_min, a windowed min (win_minmax, 300 s) of those
+ * RTTs, updated before tcp_rate_gen (tcp_ack_update_rtt -> tcp_update_rtt_min). Not the timestamp
+ * RTT: a delayed ACK echoes the first segment of the pair it covers (RFC 7323 3.4), so on a paced
+ * flow every timestamp RTT is one send gap longer than the path's, and intervals of one path RTT
+ * would be thrown away. (ns-3 TcpRateLinux is handed tcb->m_minRtt, the min of the smoothed
+ * timestamp RTT; Linux is followed here.) Left out: Linux's FLAG_ACK_MAYBE_DELAYED skip, which only
+ * concerns a lone sub-MSS segment, and its timestamp fallback when only retransmissions are ACKed
+ * (rttS is then -1 and the minimum unchanged).
  *
  * One difference from Linux, kept on purpose: Linux picks the sampled segment when `!prior_delivered
  * || sent_after`, so in the very first flight (every segment recorded delivered = 0) the last segment
@@ -41,6 +55,8 @@ export class RateSampler implements RateConnection {
   /** tp->delivered_mstamp and tp->first_tx_mstamp, ns. */
   private deliveredNs = 0;
   private firstTxNs = 0;
+  /** tp->rtt_min: windowed min of the newest delivered segments' RTTs, ns (Infinity before one). */
+  private readonly minRttFilter = new WindowedFilter('min', MIN_RTT_WINDOW_NS, Infinity);
   /** The sample of the ACK being processed (reused: read it before the next ACK). */
   readonly rs: RateSample = {
     deliveredBytes: -1,
@@ -87,6 +103,8 @@ export class RateSampler implements RateConnection {
    * takes them off what the cumulative ACK delivers), so that delivery keeps its pace through a hole.
    */
   private renoSackedBytes = 0;
+  /** This ACK has already counted its one segment that does not eat duplicate-ACK credit. */
+  private holeCounted = false;
 
   constructor(readonly mssBytes: number) {}
 
@@ -96,6 +114,11 @@ export class RateSampler implements RateConnection {
 
   get firstTxTimeS(): number {
     return this.firstTxNs * NS;
+  }
+
+  /** The connection's min RTT as Linux keeps it (tcp_min_rtt), s; Infinity before a sample. */
+  get minRttS(): number {
+    return this.minRttFilter.best * NS;
   }
 
   private index(seq: number): number {
@@ -159,13 +182,23 @@ export class RateSampler implements RateConnection {
     this.hasPrior = false;
     this.newestCleanSentNs = -1;
     this.deliveredAtAckStart = this.deliveredBytes;
+    this.holeCounted = false;
     this.lostAtAckStart = markedLostBytes;
     this.rs.priorInFlightBytes = pipeBytes;
   }
 
   /** The receiver newly holds [seq, end): SACKed, or cumulatively acknowledged and not SACKed before (tcp_rate_skb_delivered). */
   delivered(seq: number, end: number): void {
-    const credit = Math.min(end - seq, this.renoSackedBytes);
+    // Without SACK, Linux tcp_remove_reno_sacks: "One ACK acked hole. The rest eat duplicate ACKs":
+    // an ACK that acknowledges data counts max(acked - sacked_out, 1) segments delivered, so its first
+    // segment never eats the duplicate-ACK credit (else a NewReno recovery that repairs one hole per
+    // round would deliver nothing for rounds on end).
+    let len = end - seq;
+    if (!this.holeCounted && this.renoSackedBytes > 0) {
+      this.holeCounted = true;
+      len -= Math.min(len, this.mssBytes);
+    }
+    const credit = Math.min(len, this.renoSackedBytes);
     this.renoSackedBytes -= credit;
     this.deliveredBytes += end - seq - credit;
     // Linux moves delivered_mstamp and ends the app-limited period in tcp_rate_gen, before anything
@@ -205,15 +238,20 @@ export class RateSampler implements RateConnection {
   }
 
   /**
-   * The ACK is processed (Linux tcp_rate_gen): fills {@link rs}.
-   * @param minRttS the connection's minimum RTT (tcp_min_rtt): shorter intervals are invalid.
+   * The ACK is processed (Linux tcp_ack_update_rtt's rtt_min, then tcp_rate_gen): fills {@link rs}.
    */
-  endAck(nowNs: number, markedLostBytes: number, minRttS: number): RateSample {
+  endAck(nowNs: number, markedLostBytes: number): RateSample {
     const rs = this.rs;
     rs.ackedSackedBytes = this.deliveredBytes - this.deliveredAtAckStart;
     rs.lostBytes = markedLostBytes - this.lostAtAckStart;
     this.lostBytes = markedLostBytes;
-    rs.rttS = this.newestCleanSentNs >= 0 ? (nowNs - this.newestCleanSentNs) * NS : -1;
+    if (this.newestCleanSentNs >= 0) {
+      const rttNs = nowNs - this.newestCleanSentNs;
+      rs.rttS = rttNs * NS;
+      this.minRttFilter.update(nowNs, rttNs);
+    } else {
+      rs.rttS = -1;
+    }
     rs.deliveryRateBps = 0;
     rs.txInFlightBytes = this.hasPrior ? this.priorTxInFlight : 0;
     rs.lostSinceTxBytes = this.hasPrior ? markedLostBytes - this.priorTxLost : 0;
@@ -231,7 +269,7 @@ export class RateSampler implements RateConnection {
     rs.sendIntervalS = this.sendIntervalNs * NS;
     rs.ackIntervalS = (nowNs - this.priorNs) * NS;
     const intervalS = Math.max(rs.sendIntervalS, rs.ackIntervalS);
-    if (intervalS < minRttS) {
+    if (intervalS < this.minRttS) {
       rs.intervalS = -1;
       return rs;
     }

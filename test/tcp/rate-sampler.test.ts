@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CongestionControl, RateSample } from '../../src/cc/types.js';
 import { Simulator } from '../../src/engine/simulator.js';
 import { LazyTimer } from '../../src/engine/timer.js';
+import { RateSampler } from '../../src/tcp/rate-sampler.js';
 import { TcpSender } from '../../src/tcp/sender.js';
 
 /**
@@ -12,7 +13,8 @@ import { TcpSender } from '../../src/tcp/sender.js';
 const MSS = 100;
 const MS = 1e6;
 
-function setup(o: { sack?: boolean; appSegments?: number | null } = {}) {
+function setup(o: { sack?: boolean; appSegments?: number | null; cwndSegments?: number } = {}) {
+  const cwndSegments = o.cwndSegments ?? 10;
   const samples: RateSample[] = [];
   const sent: { seg: number; retx: boolean; tMs: number }[] = [];
   const sim: Simulator = new Simulator(() => sender.onRtoEvent());
@@ -25,7 +27,7 @@ function setup(o: { sack?: boolean; appSegments?: number | null } = {}) {
     },
     congControl: (tcb, rs) => {
       samples.push({ ...rs });
-      tcb.cwndBytes = 10 * MSS;
+      tcb.cwndBytes = cwndSegments * MSS;
     },
   };
   const port = { sendData: (_f: number, seq: number, _len: number, retx: boolean) => sent.push({ seg: seq / MSS, retx, tMs: sim.nowNs / MS }) };
@@ -36,7 +38,7 @@ function setup(o: { sack?: boolean; appSegments?: number | null } = {}) {
     port,
     {
       mssBytes: MSS,
-      initialCwndSegments: 10,
+      initialCwndSegments: cwndSegments,
       initialSsthreshBytes: null,
       minRtoS: 1,
       maxRtoS: 60,
@@ -199,17 +201,111 @@ describe('RateSampler (Linux tcp_rate.c) on a bare sender', () => {
     expect(sender.rate!.deliveredBytes).toBe(300);
   });
 
-  it('a sample whose interval is below the minimum RTT is invalid (Linux: interval_us < tcp_min_rtt)', () => {
+  it("without SACK the ACK that fills a hole delivers at least its segment (Linux tcp_remove_reno_sacks: max(acked - sacked_out, 1))", () => {
+    const { ack, sender } = setup({ sack: false });
+    ack(100, 1);
+    // Segment 1 lost: three duplicate ACKs at 110-130 ms deliver segments 2, 3, 4 (credit 300 bytes).
+    for (const t of [110, 120, 130]) expect(ack(t, 1).ackedSackedBytes).toBe(100);
+    expect(sender.rate!.deliveredBytes).toBe(400);
+    // A partial ACK of 1..2 at 240 ms (the retransmission of 1 arrived; 2 was counted by a duplicate
+    // ACK): 2 segments acked, 3 SACKed in Linux's emulation: max(2 - 3, 1) = 1 segment delivered,
+    // and 2 - 1 = 1 segment of credit used. Eating the whole credit would deliver nothing.
+    expect(ack(240, 3).ackedSackedBytes).toBe(100);
+    expect(sender.rate!.deliveredBytes).toBe(500);
+    // The ACK of 3..9 (7 segments; credit left 200): 7 - 2 = 5 segments.
+    expect(ack(250, 10).ackedSackedBytes).toBe(500);
+    expect(sender.rate!.deliveredBytes).toBe(1000);
+  });
+
+  it('the minimum is the newest segment RTT, taken before the check (Linux tcp_update_rtt_min, then tcp_rate_gen)', () => {
     const { ack, sender } = setup();
     ack(100, 1);
-    expect(sender.tcb.minRttS).toBeCloseTo(0.1, 12);
-    // Segment 10 (sent at 100 ms) ACKed with segments 1..9 at 150 ms: send interval 100 ms, ACK
-    // interval 50 ms: 100 ms, valid.
+    expect(sender.rate!.minRttS).toBeCloseTo(0.1, 12);
+    // Segments 1..10 ACKed at 150 ms: the newest, segment 10, left at 100 ms: RTT 50 ms, the new
+    // minimum. Sampled segment 10: send interval 100 ms, ACK interval 50 ms: 100 ms.
     expect(view(ack(150, 11))).toMatchObject({ sendMs: 100, ackMs: 50, intervalMs: 100 });
+    expect(sender.rate!.minRttS).toBeCloseTo(0.05, 12);
     // Nothing was outstanding when segment 11 left at 150 ms: first_tx and the delivered time restart
-    // there (Linux !packets_out). Its ACK at 190 ms: send interval 0, ACK interval 40 ms < 100 ms.
+    // there (Linux !packets_out). Its ACK at 190 ms: RTT 40 ms lowers the minimum first, then the
+    // interval max(0, 40) = 40 ms is not below it: a valid sample of 100 bytes in 40 ms.
     const rs = ack(190, 12);
-    expect(view(rs)).toMatchObject({ delivered: 100, sendMs: 0, ackMs: 40, intervalMs: -1 });
-    expect(rs.deliveryRateBps).toBe(0);
+    expect(view(rs)).toMatchObject({ delivered: 100, sendMs: 0, ackMs: 40, intervalMs: 40 });
+    expect(rs.deliveryRateBps).toBeCloseTo((100 * 8) / 0.04, 6);
+    expect(sender.rate!.minRttS).toBeCloseTo(0.04, 12);
+    // The timestamp minimum (every ACK here echoes 0) is 100 ms: checked against it, as before, the
+    // sample was thrown away.
+    expect(sender.tcb.minRttS).toBeCloseTo(0.1, 12);
+  });
+
+  it('an interval below the minimum RTT is invalid (Linux: interval_us < tcp_min_rtt): a retransmission, which times nothing, ACKed sooner', () => {
+    const r = new RateSampler(MSS);
+    r.onSend(0, 0, false, true, 0);
+    r.beginAck(100 * MS, MSS, 0);
+    r.delivered(0, MSS);
+    expect(r.endAck(100 * MS, 0).intervalS).toBeCloseTo(0.1, 12);
+    expect(r.minRttS).toBeCloseTo(0.1, 12);
+    // Segment 1 resent at 150 ms onto an empty pipe (first_tx and the delivered time restart there)
+    // and ACKed at 200 ms: Karn gives no RTT, the interval is 50 ms < 100 ms: invalid.
+    r.onSend(MSS, 150 * MS, true, true, MSS);
+    r.beginAck(200 * MS, MSS, 0);
+    r.delivered(MSS, 2 * MSS);
+    const rs = r.endAck(200 * MS, 0);
+    expect([rs.rttS, rs.deliveredBytes, rs.intervalS, rs.deliveryRateBps, rs.ackIntervalS]).toEqual([-1, MSS, -1, 0, 0.05]);
+    expect(r.minRttS).toBeCloseTo(0.1, 12);
+  });
+});
+
+describe('the minimum RTT a rate sample is checked against (Linux tcp_min_rtt: the RTT of the newest (S)ACKed segment)', () => {
+  /**
+   * An application writes one segment every 10 ms over a 100 ms path; the receiver ACKs every second
+   * segment when it arrives, echoing the timestamp of the first of the pair (RFC 7323 3.4), so the
+   * timestamp RTT of every ACK is 110 ms while the segment that triggered it took 100 ms. Linux feeds
+   * tp->rtt_min with ca_rtt_us, the RTT of the most recently sent segment the ACK covers (tcp_clean_rtx_queue
+   * last_ackt, tcp_update_rtt_min), and tcp_rate_gen compares the interval with that: 100 ms.
+   */
+  function pacedByTheApp() {
+    const t = setup({ appSegments: 1, cwndSegments: 20 }); // segment 0 written and sent at 0
+    const { sim, sender, sent } = t;
+    /** The application writes segment k at 10k ms. */
+    const write = (k: number) => {
+      sim.nowNs = 10 * k * MS;
+      sender.startApp((k + 1) * MSS);
+      expect(sent[sent.length - 1]).toEqual({ seg: k, retx: false, tMs: 10 * k });
+    };
+    /** The receiver's ACK of the pair (k - 2, k - 1) at the second's arrival, echoing the first's send time. */
+    const pairAck = (k: number): RateSample => {
+      sim.nowNs = (10 * (k - 1) + 100) * MS;
+      sender.onAck(k * MSS, 10 * (k - 2) * MS, 1e9);
+      return t.samples[t.samples.length - 1]!;
+    };
+    return { ...t, write, pairAck };
+  }
+
+  it('a steady sample whose interval equals the path RTT is valid although the timestamp RTT of every ACK is 10 ms longer', () => {
+    const { write, pairAck, sender } = pacedByTheApp();
+    for (let k = 1; k <= 10; k++) write(k);
+    // ACK of 0 and 1 at 110 ms (echo 0): timestamp RTT 110 ms, segment 1's RTT 100 ms. Sampled
+    // segment 1 (recorded delivered 0 at time 0, first_tx 0): 200 bytes over max(10, 110) ms.
+    const first = pairAck(2);
+    expect(view(first)).toMatchObject({ delivered: 200, sendMs: 10, ackMs: 110, intervalMs: 110 });
+    expect(first.rttS).toBeCloseTo(0.1, 12);
+    expect(sender.tcb.minRttS).toBeCloseTo(0.11, 12);
+    // Segment 11 is written at 110 ms, after that ACK: it records delivered 200, delivered time
+    // 110 ms and first_tx 10 ms (segment 1's send, the last one delivered).
+    write(11);
+    for (let k = 12; k <= 13; k++) write(k);
+    // ACKs of the pairs (2,3) ... (8,9) at 130 ... 190 ms: the first flight, intervals 130 ... 190 ms.
+    for (let k = 4; k <= 10; k += 2) expect(pairAck(k).intervalS).toBeCloseTo((10 * (k - 1) + 100) / 1000, 12);
+    // ACK of (10, 11) at 210 ms, echo 100 ms: timestamp RTT 110 ms; segment 11's RTT 100 ms. Sampled
+    // segment 11: delivered 1200 - 200 = 1000 bytes, send interval 110 - 10 = 100 ms, ACK interval
+    // 210 - 110 = 100 ms: interval 100 ms, not below the minimum RTT of 100 ms: a valid sample of
+    // 80 kbit/s, the application's rate (100 bytes every 10 ms). Checked against the timestamp
+    // minimum (110 ms) it was thrown away.
+    const steady = pairAck(12);
+    expect(sender.tcb.minRttS).toBeCloseTo(0.11, 12);
+    expect(steady.rttS).toBeCloseTo(0.1, 12);
+    expect(view(steady)).toMatchObject({ delivered: 1000, sendMs: 100, ackMs: 100, intervalMs: 100, priorDelivered: 200, appLimited: true });
+    expect(steady.deliveryRateBps).toBeCloseTo(80_000, 6);
+    expect(sender.rate!.minRttS).toBeCloseTo(0.1, 12);
   });
 });
