@@ -11,6 +11,7 @@ import { cwndChart, errorSummaryChart, goodputChart, type ErrorRow, type Goodput
 import { toCsv } from '../page/csv.js';
 import { COMPETITION_CHARTS, competitionSection } from './competition.js';
 import { stabilitySection } from './stability.js';
+import { bufferChartCount, bufferSections } from './bufferSections.js';
 import { chartFigure, escapeHtml, renderPage, type Section } from '../page/html.js';
 import type { ModelDoc, ModelDocSource } from './models.js';
 import type { ReportRecipe } from './recipe.js';
@@ -51,7 +52,8 @@ export const PAGE_LIMIT_BYTES = 5e6;
 export function chartCount(recipe: ReportRecipe, cases: number): number {
   // The competition section draws 3 charts for each scenario with several flows, per variant.
   const multiFlow = recipe.scenarios.filter((s) => typeof s !== 'string' && s.flows.length > 1).length;
-  return (recipe.charts.includes('cwnd') ? cases : 0) + (recipe.charts.includes('goodput') ? 1 : 0) + (recipe.charts.includes('errors') ? 1 : 0) + COMPETITION_CHARTS * multiFlow * recipe.variants.length;
+  const competing = recipe.charts.includes('competition') ? COMPETITION_CHARTS * multiFlow * recipe.variants.length : 0;
+  return (recipe.charts.includes('cwnd') ? cases : 0) + (recipe.charts.includes('goodput') ? 1 : 0) + (recipe.charts.includes('errors') ? 1 : 0) + competing + bufferChartCount(recipe.charts);
 }
 
 /**
@@ -379,12 +381,15 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
     { id: 'errors-section', title: 'How far the models are from the simulation, in detail', html: errors + '<p class="muted">Numbered marks refer to the notes under the goodput table.</p>' },
   ];
   if (cwnd.length > 0) sections.push({ id: 'cwnd-section', title: 'Congestion window over time', html: cwndIntro(), children: cwnd });
-  const competing = await competitionSection(cases, ctx.add);
+  const competing = recipe.charts.includes('competition') ? await competitionSection(cases, ctx.add) : null;
   if (competing) sections.push(competing);
+  // Lines across buffer sizes (recipe grids): one flow's figures, and shares against loss-based flows.
+  const sweeps = await bufferSections(cases, ctx.figures, recipe.charts, ctx.add, ctx.files);
+  sections.push(...sweeps);
   const stability = stabilityOrNote(ctx);
   if (stability) sections.push(stability);
   if (models) sections.push({ id: 'models-section', title: 'Fluid models', html: `<p>The equations each fluid model integrates (delay-differential equations solved with Dormand–Prince 5).</p>${models}` });
-  sections.push({ id: 'scenarios-section', title: 'Scenarios and how to rerun', html: scenarioTableHtml(ctx.scenarios) + rerunHtml(recipe, opts.outDir ?? `reports/${recipe.name}`, ctx.version, dataFiles) });
+  sections.push({ id: 'scenarios-section', title: 'Scenarios and how to rerun', html: scenarioTableHtml(ctx.scenarios) + rerunHtml(recipe, opts.outDir ?? `reports/${recipe.name}`, ctx.version, [...dataFiles.slice(0, -1), ...['buffers.csv', 'shares.csv'].filter((f) => ctx.files.has(f)), 'charts/']) });
   return finishReport(ctx, sections, models.includes('class="katex'));
 }
 

@@ -8,9 +8,10 @@ import type { Scenario } from '../scenario/types.js';
 import { validateScenario } from '../scenario/check/validate.js';
 import { parseDurationS } from '../units.js';
 import { ENGINES, isVariant, MODELLED_VARIANTS, VARIANTS, type Engine, type Variant } from '../variants.js';
+import { expandGrid, validateGrid } from './recipeGrid.js';
 
 /** Charts (and chart-like sections) a report can hold. */
-export const CHART_KINDS = ['cwnd', 'queue', 'goodput', 'errors', 'equations', 'stability'] as const;
+export const CHART_KINDS = ['cwnd', 'queue', 'goodput', 'errors', 'equations', 'stability', 'competition', 'buffers', 'shares'] as const;
 export type ChartKind = (typeof CHART_KINDS)[number];
 
 /**
@@ -62,7 +63,7 @@ export interface RecipeContrast {
   reps: number;
 }
 
-const KEYS = ['name', 'title', 'description', 'scenarios', 'variants', 'duration', 'durationS', 'seed', 'reps', 'engines', 'charts', 'contrast'] as const;
+const KEYS = ['name', 'title', 'description', 'scenarios', 'grid', 'variants', 'duration', 'durationS', 'seed', 'reps', 'engines', 'charts', 'contrast'] as const;
 const CONTRAST_KEYS = ['scenarios', 'duration', 'durations', 'reps'] as const;
 /** Most replications a report runs per scenario x variant (a sweep is the tool for more). */
 export const MAX_REPORT_REPS = 100;
@@ -122,12 +123,13 @@ export function validateRecipe(raw: unknown, source?: string, baseDir = process.
   const variants = variantsRaw.map((v, i) => (isVariant(v) ? v : fail(`variants[${i}]`, `must be one of ${VARIANTS.join(', ')}, got '${String(v)}'`, source)));
   if (new Set(variants).size !== variants.length) fail('variants', 'lists a variant twice', source);
 
-  const scenariosRaw = listOf(o.scenarios ?? [...LINE_NAMES], 'scenarios', source);
-  if (scenariosRaw.length === 0) fail('scenarios', `must list at least one of ${PRESET_NAMES.join(', ')} (or scenario files)`, source);
+  // A grid (mixes x buffers, src/report/recipeGrid.ts) adds its scenarios after the listed ones.
+  const grid = o.grid === undefined ? [] : expandGrid(validateGrid(o.grid, source), variants[0]!, source);
+  const scenariosRaw = listOf(o.scenarios ?? (grid.length > 0 ? [] : [...LINE_NAMES]), 'scenarios', source);
+  if (scenariosRaw.length === 0 && grid.length === 0) fail('scenarios', `must list at least one of ${PRESET_NAMES.join(', ')} (or scenario files)`, source);
   // Each scenario runs with every variant: it is checked with each (ccParams must suit them all).
-  const scenarios = scenariosRaw.map((s, i) => {
-    const entry = scenarioEntry(s, i, source, baseDir, variants[0]!);
-    if (typeof entry !== 'string') for (const v of variants.slice(1)) validateScenario({ ...entry, variant: v }, `${source ?? 'recipe'}: scenarios[${i}] with ${v}`);
+  const scenarios = [...scenariosRaw.map((s, i) => scenarioEntry(s, i, source, baseDir, variants[0]!)), ...grid].map((entry, i) => {
+    if (typeof entry !== 'string') for (const v of variants.slice(1)) validateScenario({ ...entry, variant: v }, `${source ?? 'recipe'}: ${i < scenariosRaw.length ? `scenarios[${i}]` : `grid ${entry.name}`} with ${v}`);
     return entry;
   });
   const names = scenarios.map((s) => (typeof s === 'string' ? s : s.name));
