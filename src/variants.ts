@@ -130,7 +130,8 @@ export const VARIANT_FACTS: Readonly<Record<Variant, VariantFacts>> = {
     // Rate-based: the bandwidth estimate ignores random loss below the long-term sampler's 20%
     // threshold, and goodput is the bottleneck's share whatever the RTT (Cardwell et al. 2016).
     elasticity: { loss: 0, rtt: 0, source: 'BBR: delivery-rate model, loss- and RTT-independent below ~20% loss (Cardwell et al. 2016)' },
-    engines: ['packet'],
+    // models/bbr.model.yaml (after Scherrer et al., IMC 2022).
+    engines: BOTH,
   },
   bbr3: {
     title: 'BBRv3',

@@ -94,7 +94,9 @@ function fluidReasons(p: ValidatePoint, row: Omit<PointRow, 'fluidInside' | 'flu
   if (row.fluidStatus !== 'ok') out.push(`fluid run ${row.fluidStatus}`);
   if (row.packetFailed === row.seeds) out.push('every packet run failed');
   if (row.packetCwndSegments < VALIDITY.minPacketsPerRtt) out.push(`${row.packetCwndSegments.toFixed(1)} packets per RTT (< ${VALIDITY.minPacketsPerRtt})`);
-  if (row.packetLossEvents < minLossEvents + 1) out.push(`${row.packetLossEvents} loss events in the run (< ${minLossEvents} after the first slow start)`);
+  // A rate-based variant's control does not act on loss events (BBR): its runs last ProbeRTT cycles instead (runLength).
+  const rate = VARIANT_FACTS[p.variant].control === 'rate';
+  if (!rate && row.packetLossEvents < minLossEvents + 1) out.push(`${row.packetLossEvents} loss events in the run (< ${minLossEvents} after the first slow start)`);
   return out;
 }
 

@@ -9,7 +9,7 @@ import { deriveSeed } from '../runs/seed.js';
 import { HEADLINE_AXES } from '../runs/axes.js';
 import { applyRtt } from '../runs/scenarioAxes.js';
 import { closedForms, effectiveB, mathisWindow } from '../theory/closedForms.js';
-import { MODELLED_VARIANTS, type Variant } from '../variants.js';
+import { MODELLED_VARIANTS, VARIANT_FACTS, type Variant } from '../variants.js';
 
 /**
  * The `cclab validate` grid: variants x random loss x base RTT on one bottleneck, every point run
@@ -107,6 +107,7 @@ export interface RunLength {
  * x(1 + 1/b) per RTT from the initial window up to the first loss or W_cap).
  */
 export function runLength(s: Scenario, minLossEvents: number): RunLength {
+  if (VARIANT_FACTS[s.variant].control === 'rate') return rateBasedRunLength(s);
   const path = flowPath(s);
   const C = path.tightest.bandwidthBps / packetBits(s);
   const R = path.baseRttS;
@@ -145,6 +146,22 @@ export function runLength(s: Scenario, minLossEvents: number): RunLength {
   return { eventRatePerS, slowStartS, measureFromS: round3(measureFromS), durationS: round3(durationS) };
 }
 
+/** ProbeRTT cycles a rate-based variant's run measures (BBR: one every 10 s, BBRv3 every 5 s). */
+export const RATE_BASED_MEASURE_S = 30;
+
+/**
+ * A rate-based variant (BBR) acts on its delivery-rate and RTT estimates, not on loss events: its run
+ * measures RATE_BASED_MEASURE_S (three BBRv1 ProbeRTT cycles) after STARTUP and DRAIN (doubling per
+ * RTT from the initial window to the BDP, plus DRAIN and the full-pipe rule's three rounds) and 10 RTTs.
+ */
+function rateBasedRunLength(s: Scenario): RunLength {
+  const path = flowPath(s);
+  const R = path.baseRttS;
+  const slowStartS = R * (Math.log2(Math.max(2, path.bdpPackets / s.tcp.initialCwndSegments)) + 5);
+  const measureFromS = slowStartS + 10 * R;
+  return { eventRatePerS: 0, slowStartS, measureFromS: round3(measureFromS), durationS: round3(measureFromS + RATE_BASED_MEASURE_S) };
+}
+
 /** Run lengths in ms resolution: stable cache keys, readable CSVs. */
 function round3(x: number): number {
   return Math.ceil(x * 1000) / 1000;
@@ -160,14 +177,18 @@ export interface ValidatePoint {
 }
 
 /**
- * The variants among `variants` whose fluid model has discrete loss events (`form: hybrid`): validate
+ * The variants among `variants` whose fluid model has random discrete loss events (`form: hybrid`
+ * with `expdraw()`): validate
  * runs them as stochastic hybrid systems, Poisson loss events on each packet seed, and compares the
  * medians (as test/fluid/agreement.test.ts does); at their expected times (periodic) the loss events of
  * CUBIC's model came out 10-13% below the packet engine over the loss-limited points.
  */
 export function hybridVariants(variants: readonly Variant[], modelsDir?: string): Set<Variant> {
   const set = loadModels(modelsDir);
-  return new Set(variants.filter((v) => set.flows.get(v)?.form === 'hybrid'));
+  // A hybrid model that draws no loss threshold (expdraw(): BBR's, whose events are its clocks and
+  // timers) is deterministic: one run serves every seed.
+  const draws = (v: Variant): boolean => Object.values(set.system(v).source).some((code) => code.includes('past.draw()'));
+  return new Set(variants.filter((v) => set.flows.get(v)?.form === 'hybrid' && draws(v)));
 }
 
 /** Fluid runs per point: one (deterministic) or one per packet seed (hybrid models, Poisson losses). */

@@ -53,8 +53,19 @@ describe('cclab with bbr', () => {
     expect(w.stderr.trim()).toBe('cclab: error: --cc-param bwWindowRounds must be in [1, 1000] (count), got 0');
   });
 
-  it('list shows bbr as rate-based, packet engine only', async () => {
+  it('list shows bbr as rate-based with both engines (models/bbr.model.yaml), bbr3 packet engine only', async () => {
     const r = await cli(['list', 'variants']);
-    expect(r.stdout).toMatch(/^bbr\s+rate\s+RFC 6675 SACK; NewReno partial ACKs \(RFC 6582\)\s+packet \(no fluid model yet\)/m);
+    expect(r.stdout).toMatch(/^bbr\s+rate\s+RFC 6675 SACK; NewReno partial ACKs \(RFC 6582\)\s+packet, fluid\s/m);
+    expect(r.stdout).toMatch(/^bbr3\s+rate\s+RFC 6675 SACK; NewReno partial ACKs \(RFC 6582\)\s+packet \(no fluid model yet\)/m);
+  });
+
+  it('predict runs the BBR fluid model: one flow fills the link', async () => {
+    const r = await cli(['predict', '--variant', 'bbr', '--bandwidth', '10Mbps', '--delay', '15ms', '--duration', '20s', '--json']);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as { status: string; goodputBps: number; mssBytes: number };
+    expect(j.status).toBe('ok');
+    // The normal preset (MSS 340, p = 1e-4), measured from t = 0, STARTUP and DRAIN included: 80% of
+    // the link's payload rate (BBR ignores the random loss).
+    expect(j.goodputBps / ((10e6 * j.mssBytes) / (j.mssBytes + 40))).toBeGreaterThan(0.75);
   });
 });

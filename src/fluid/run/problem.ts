@@ -225,7 +225,7 @@ function windowsOf(a: BlockArrays, snapshot: Snapshot, solverPast: () => PastFn)
   const ring = Array.from({ length: 4 }, () => ({ Y: new Float64Array(layout.n), Z: new Float64Array(layout.zSize) }));
   let next = 0;
   const samplerPast: PastSnapshot = Object.assign((s: number) => at(s, ring[(next = (next + 1) % ring.length)]!), { draw: () => 1 });
-  const blocks = groups.map((g, k) => ({ windows: g.system.windows, off: a.off[k]!, zo: a.zo[k]!, FP: a.FP[k]!, defaultStepS: a.Tp[k]! / 16 }));
+  const blocks = groups.map((g, k) => ({ windows: g.system.windows, off: a.off[k]!, zo: a.zo[k]!, FP: a.FP[k]!, defaultStepS: a.Tp[k]! / 8 }));
   return windowRuntime(blocks, a.bnParams, (s) => at(s, own), samplerPast, () => solverPast().settledUntil);
 }
 

@@ -10,14 +10,15 @@ import type { CompiledWindow, GenFn, PastSnapshot } from '../compiler/compileSys
  */
 export class WindowSamples {
   private v = new Float64Array(256);
-  private n = 0;
+  /** Samples taken: at times 0, h, ..., (n - 1) h. */
+  n = 0;
   private readonly better: (a: number, b: number) => number;
 
   constructor(
     kind: 'max' | 'min',
     readonly stepS: number,
-    /** The signal at an accepted time s. */
-    private readonly sampleAt: (s: number) => number,
+    /** Takes the samples up to index `last` (this one's and its siblings': see SampleClock). */
+    private readonly fillTo: (last: number) => void,
   ) {
     this.better = kind === 'max' ? Math.max : Math.min;
   }
@@ -25,8 +26,7 @@ export class WindowSamples {
   /** The extremum over [t - w, t]: samples at accepted times up to `settledUntil`, and `now`. */
   query(t: number, w: number, now: number, settledUntil: number): number {
     const h = this.stepS;
-    const last = Math.min(Math.floor(settledUntil / h), Math.floor(t / h));
-    while (this.n <= last) this.push(this.sampleAt(this.n * h));
+    this.fillTo(Math.min(Math.floor(settledUntil / h), Math.floor(t / h)));
     const lo = Math.max(0, Math.ceil((t - w) / h));
     const hi = Math.min(this.n - 1, Math.floor(t / h));
     let best = now;
@@ -35,7 +35,7 @@ export class WindowSamples {
     return best;
   }
 
-  private push(x: number): void {
+  push(x: number): void {
     if (this.n === this.v.length) {
       const bigger = new Float64Array(2 * this.v.length);
       bigger.set(this.v);
@@ -45,13 +45,36 @@ export class WindowSamples {
   }
 }
 
+/**
+ * The windows of one block that sample at the same step share their sample times: one snapshot of
+ * the accepted solution per time serves all of them (BBR's bandwidth and RTT filters).
+ */
+class SampleClock {
+  readonly members: { samples: WindowSamples; sample: (Y: ArrayLike<number>, Z: Float64Array, s: number) => number }[] = [];
+  private n = 0;
+
+  constructor(
+    readonly stepS: number,
+    private readonly stateAt: (s: number) => { Y: ArrayLike<number>; Z: Float64Array },
+  ) {}
+
+  fillTo(last: number): void {
+    while (this.n <= last) {
+      const s = this.n * this.stepS;
+      const { Y, Z } = this.stateAt(s);
+      for (const m of this.members) m.samples.push(m.sample(Y, Z, s));
+      this.n++;
+    }
+  }
+}
+
 /** What a block's samplers need: the state and snapshot at an accepted time, and the block's place and parameters. */
 export interface WindowBlock {
   windows: readonly CompiledWindow[];
   off: number;
   zo: number;
   FP: Float64Array;
-  /** Default seconds between samples (a sixteenth of the block's propagation RTT). */
+  /** Default seconds between samples (an eighth of the block's propagation RTT). */
   defaultStepS: number;
 }
 
@@ -70,14 +93,18 @@ export function windowRuntime(
   const noDy: number[] = [];
   const byOff = new Map<number, WindowSamples[]>();
   for (const b of blocks) {
+    const clocks = new Map<number, SampleClock>();
     byOff.set(
       b.off,
       b.windows.map((w) => {
-        const sample: GenFn = w.sample;
-        return new WindowSamples(w.kind, w.stepS ?? b.defaultStepS, (s) => {
-          const { Y, Z } = stateAt(s);
-          return sample(s, Y, Z, b.off, b.zo, b.FP, BP, noDy, samplerPast);
-        });
+        const step = w.stepS ?? b.defaultStepS;
+        let clock = clocks.get(step);
+        if (!clock) clocks.set(step, (clock = new SampleClock(step, stateAt)));
+        const c = clock;
+        const samples = new WindowSamples(w.kind, step, (last) => c.fillTo(last));
+        const fn: GenFn = w.sample;
+        c.members.push({ samples, sample: (Y, Z, s) => fn(s, Y, Z, b.off, b.zo, b.FP, BP, noDy, samplerPast) });
+        return samples;
       }),
     );
   }
