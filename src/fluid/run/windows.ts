@@ -10,9 +10,11 @@ import type { CompiledWindow, GenFn, PastSnapshot } from '../compiler/compileSys
  */
 export class WindowSamples {
   private v = new Float64Array(256);
+  /** The extremum of each block of BLOCK samples (a query over many samples reads whole blocks). */
+  private blocks = new Float64Array(16);
   /** Samples taken: at times 0, h, ..., (n - 1) h. */
   n = 0;
-  private readonly better: (a: number, b: number) => number;
+  private readonly max: boolean;
 
   constructor(
     kind: 'max' | 'min',
@@ -20,7 +22,7 @@ export class WindowSamples {
     /** Takes the samples up to index `last` (this one's and its siblings': see SampleClock). */
     private readonly fillTo: (last: number) => void,
   ) {
-    this.better = kind === 'max' ? Math.max : Math.min;
+    this.max = kind === 'max';
   }
 
   /** The extremum over [t - w, t]: samples at accepted times up to `settledUntil`, and `now`. */
@@ -29,20 +31,36 @@ export class WindowSamples {
     this.fillTo(Math.min(Math.floor(settledUntil / h), Math.floor(t / h)));
     const lo = Math.max(0, Math.ceil((t - w) / h));
     const hi = Math.min(this.n - 1, Math.floor(t / h));
-    let best = now;
+    return this.max ? Math.max(now, this.extremum(lo, hi)) : Math.min(now, this.extremum(lo, hi));
+  }
+
+  /** The extremum of samples lo..hi (-Infinity or Infinity when empty): partial blocks sample by sample, whole blocks by their extremum. */
+  private extremum(lo: number, hi: number): number {
     const v = this.v;
-    for (let j = lo; j <= hi; j++) best = this.better(best, v[j]!);
+    const max = this.max;
+    let best = max ? -Infinity : Infinity;
+    let j = lo;
+    for (; j <= hi && j % BLOCK !== 0; j++) best = max ? Math.max(best, v[j]!) : Math.min(best, v[j]!);
+    for (; j + BLOCK - 1 <= hi; j += BLOCK) best = max ? Math.max(best, this.blocks[j / BLOCK]!) : Math.min(best, this.blocks[j / BLOCK]!);
+    for (; j <= hi; j++) best = max ? Math.max(best, v[j]!) : Math.min(best, v[j]!);
     return best;
   }
 
   push(x: number): void {
-    if (this.n === this.v.length) {
-      const bigger = new Float64Array(2 * this.v.length);
-      bigger.set(this.v);
-      this.v = bigger;
-    }
+    if (this.n === this.v.length) this.v = grow(this.v);
+    const b = Math.floor(this.n / BLOCK);
+    if (b === this.blocks.length) this.blocks = grow(this.blocks);
+    this.blocks[b] = this.n % BLOCK === 0 ? x : this.max ? Math.max(this.blocks[b]!, x) : Math.min(this.blocks[b]!, x);
     this.v[this.n++] = x;
   }
+}
+
+const BLOCK = 64;
+
+function grow(a: Float64Array): Float64Array<ArrayBuffer> {
+  const bigger = new Float64Array(2 * a.length);
+  bigger.set(a);
+  return bigger;
 }
 
 /**
