@@ -1,11 +1,11 @@
 /**
- * BBR vs CUBIC on the same cases (figures, not pass/fail), each point in its own process so one
- * run's heap does not slow the next:
+ * BBR (v1) and BBRv3 vs CUBIC on the same cases (figures, not pass/fail), each point in its own
+ * process so one run's heap does not slow the next:
  * - the large case of bench/packet.ts, `ns3-normal` with 10 Gbit/s / 0.1 ms access links and no
  *   random loss (~30 M data packets through the bottleneck in 100 s);
  * - 100 flows on the 1 Gbit/s / 10 ms dumbbell of bench/flows.ts.
  * BBR is paced (one EV_PACE event per departure its pacing holds back) and samples delivery rate per
- * segment; the ratio printed is BBR's events per CPU-second over CUBIC's (issue: >= 0.7x), each first
+ * segment; the ratio printed is each BBR's events per CPU-second over CUBIC's (issue: >= 0.7x), each first
  * divided by the in-process reference measured around it (bench/reference.ts), so that the load of a
  * shared machine changing between the two processes does not move the ratio.
  *
@@ -88,7 +88,7 @@ export async function benchBbr(durationS = 100): Promise<void> {
   for (const [kind, title] of cases) {
     console.log(`${title}:`);
     let cubic: Point | undefined;
-    for (const v of ['cubic', 'bbr'] as Variant[]) {
+    for (const v of ['cubic', 'bbr', 'bbr3'] as Variant[]) {
       const out = execFileSync(process.execPath, ['--import', 'tsx', self, '--one', kind, v, '--duration', String(durationS)], { encoding: 'utf8', maxBuffer: 1 << 20 });
       const p = JSON.parse(out) as Point;
       cubic ??= p;

@@ -92,7 +92,7 @@ export class Bbr3 implements CongestionControl {
     this.model = new Bbr3Model(this.cfg, {
       mssBytes: tcb.mssBytes,
       initialCwndBytes: tcb.cwndBytes,
-      hasSelectiveAcks: this.cfg.hasSelectiveAcks === 1,
+      hasSelectiveAcks: tcb.sackEnabled,
       lostPacketEvents: false,
       random: this.random,
       extraAckedFilter: new ExtraAckedFilter(),

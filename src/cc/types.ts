@@ -33,6 +33,12 @@ export interface TcpState {
   readonly minRttS: number;
   readonly caState: CaState;
   /**
+   * SACK was negotiated (RFC 2018): the sender's scoreboard takes SACK blocks and loss recovery follows
+   * RFC 6675. Linux tcp_is_sack(tp); BBRv3's C.has_selective_acks (draft-ietf-ccwg-bbr), which decides
+   * whether losses are judged by their rate or any loss counts.
+   */
+  readonly sackEnabled: boolean;
+  /**
    * Pacing rate, payload bits per second; Infinity = unpaced (the value of every flow that never
    * sets it). A paced sender spaces departure i + 1 at least len_i x 8 / pacingRateBps after departure
    * i (Linux sk_pacing_rate with internal pacing / fq; ns-3 TcpSocketState::m_pacingRate). A rate-based

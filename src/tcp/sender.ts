@@ -81,7 +81,7 @@ export class TcpSender implements RecoveryContext {
     paceTimer: LazyTimer | null = null,
   ) {
     this.mssBytes = config.mssBytes;
-    this.tcb = new Tcb(config.mssBytes, initialWindowBytes(config.initialCwndSegments, config.mssBytes, config.initialWindow), config.initialSsthreshBytes);
+    this.tcb = new Tcb(config.mssBytes, initialWindowBytes(config.initialCwndSegments, config.mssBytes, config.initialWindow), config.initialSsthreshBytes, config.sack);
     this.rto = new RtoEstimator(config.minRtoS, config.maxRtoS, config.clockGranularityS);
     this.rwndBytes = config.initialRwndBytes;
     this.sb = new Scoreboard(config.mssBytes, config.sack);

@@ -19,6 +19,8 @@ export class Tcb implements TcpState {
     readonly mssBytes: number,
     initialCwndBytes: number,
     initialSsthreshBytes: number | null,
+    /** SACK negotiated (TcpState.sackEnabled). */
+    readonly sackEnabled: boolean,
   ) {
     this.cwndBytes = initialCwndBytes;
     this.ssthreshBytes = initialSsthreshBytes ?? Infinity;

@@ -16,6 +16,7 @@ export function makeTcb(over: Partial<MutableTcb> = {}): MutableTcb {
     minRttS: 0.1,
     caState: 'open' as CaState,
     pacingRateBps: Infinity,
+    sackEnabled: true,
     ...over,
   };
 }

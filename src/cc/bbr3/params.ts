@@ -44,7 +44,6 @@ export const BBR3_PARAMS: readonly ParamSpec[] = [
   { name: 'probeWaitRandS', doc: 'Random part of the wall-clock probe wait (draft and v3 bw_probe_rand_us 1 s)', unit: 's', default: 1, min: 0, max: 1000 },
   { name: 'probeMaxRounds', doc: 'Reno-coexistence bound: probe after min(BDP in segments, this) rounds, minus a random 0 or 1 (draft T_reno 62-63, v3 bw_probe_max_rounds 63)', unit: 'count', default: 63, min: 1, max: 10000 },
   { name: 'startupCwndGrowthFloor', doc: 'STARTUP grows cwnd past its target while: 0 = C.delivered < InitialCwnd (draft SetCwnd), 1 = cwnd < 2 x InitialCwnd (Google v3 bbr_set_cwnd)', unit: 'flag', default: 0, min: 0, max: 1 },
-  { name: 'hasSelectiveAcks', doc: 'C.has_selective_acks: 1 = losses are judged by rate (SACK, every preset); 0 = any loss while probing is too high and STARTUP ends on any loss in recovery (draft, without SACK); set 0 with tcp.sack off', unit: 'flag', default: 1, min: 0, max: 1 },
 ];
 
 /** The knobs, read once per flow. */
@@ -76,7 +75,6 @@ export interface Bbr3Config {
   probeWaitRandS: number;
   probeMaxRounds: number;
   startupCwndGrowthFloor: number;
-  hasSelectiveAcks: number;
 }
 
 /** Defaults filled in (the registry passes complete, checked params; bare tests may pass a few). */
