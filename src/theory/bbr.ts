@@ -1,3 +1,5 @@
+import { tsoSegsGoal } from '../cc/bbr-params.js';
+
 /**
  * Closed forms of BBRv1, as pure functions: one flow's steady state on a drop-tail bottleneck, and
  * Ware et al.'s share of BBR against loss-based flows. Packets, packets/s and seconds throughout.
@@ -33,6 +35,8 @@ export interface BbrKnobs {
   /** Time at the minimum cwnd in PROBE_RTT, s (0: never PROBE_RTT). */
   probeRttS: number;
   minCwndSegments: number;
+  /** 1: ns-3's one-segment send quantum instead of Linux's bursts (bbr_tso_segs_goal). */
+  ns3SendQuantum?: number;
 }
 
 /** Phases of the PROBE_BW gain cycle (one probe up, one down, six at 1). */
@@ -45,17 +49,19 @@ export interface BbrPath {
   baseRttS: number;
   /** Bottleneck buffer, packets (q). */
   bufferPackets: number;
+  /** Segment size, bytes: sizes Linux's send bursts in the inflight targets (none when absent). */
+  mssBytes?: number;
 }
 
 /** One BBRv1 flow alone on a drop-tail bottleneck, in PROBE_BW with PROBE_RTT every minRttWindowS. */
 export interface BbrSteadyState {
   /** 'pacing-limited': the probe's queue fits the buffer; 'buffer-overflow': the 1.25 phase overflows it every cycle. */
   regime: 'pacing-limited' | 'buffer-overflow';
-  /** Queue the 1.25 phase builds over one min_rtt before the 0.75 phase drains it, packets (before the buffer caps it). */
+  /** Packets the 1.25 phase sends above the link rate (its queue before the buffer caps it). */
   probeQueuePackets: number;
   /** Peak queue, packets: the probe's, capped by the buffer. */
   peakQueuePackets: number;
-  /** Time-mean queue over a gain cycle, packets (a triangle of one RTT up and the drain down, over 8 RTTs). */
+  /** Time-mean queue over a gain cycle, packets (the probe's rise and fall, then the residue draining at m c). */
   meanQueuePackets: number;
   /** Share of packets dropped: the probe's excess over the buffer, per gain cycle's packets. */
   lossRate: number;
@@ -70,16 +76,23 @@ export interface BbrSteadyState {
 }
 
 /**
- * One BBRv1 flow's steady state [D] from the gain cycle (Cardwell et al. 2016; Linux tcp_bbr.c).
- * The max filter holds the link rate c (a lone flow's delivery samples cannot exceed it), pacing is
- * g (1 - m) c. The 1.25 phase lasts one min_rtt l: the queue grows at (g_up (1 - m) - 1) c for l, to
- * Q = (g_up (1 - m) - 1) c l; the 0.75 phase drains it at (1 - g_down (1 - m)) c (Linux ends that
- * phase once inflight is back at the BDP). A buffer q below Q drops Q - q per cycle of
- * sum(g) (1 - m) c l packets. Between probes the flow paces at (1 - m) c and keeps no queue, so the
- * cwnd cap (2 BDP) does not bind for one flow: it bounds the queue at (cwndGain - 1) BDP when the
- * estimate exceeds c (several BBR flows: Scherrer et al. 2022, Ware et al. 2019 §4.2).
- * PROBE_RTT every minRttWindowS: the flow drains to 4 packets (the link stays busy while the pipe
- * empties), holds 4 packets for probeRttS (the link nearly idle) and refills the pipe in one RTT.
+ * One BBRv1 flow's steady state [D] from the gain cycle as Linux runs it (tcp_bbr.c; Cardwell et al.
+ * 2016). The max filter holds the link rate c (a lone flow's delivery samples cannot exceed it);
+ * pacing is g (1 - m) c. Queue over one cycle:
+ * - up (gain 1.25): the queue grows at e c, e = g_up (1 - m) - 1. Linux ends the phase once it is a
+ *   min_rtt l long and either a loss is reported or inflight (plus one send burst) reaches
+ *   bbr_inflight(bw, 1.25) = 1.25 BDP + 3 bursts + 2 (bbr_is_next_cycle_phase,
+ *   bbr_quantization_budget): at a queue of (g_up - 1) BDP + 2 bursts + 2. A buffer q under that
+ *   fills at q / (e c) and the first drop is reported about one RTT later: the phase lasts
+ *   T = max(l, min(target / (e c), q / (e c) + l)), sends e c T above the link and drops e c T - q.
+ * - down (gain 0.75): the queue falls at (1 - g_down (1 - m)) c until one min_rtt has passed or
+ *   inflight (plus a burst) is back at bbr_inflight(bw, 1) = BDP + 3 bursts: a residue of 2 bursts.
+ * - six cruise phases at gain 1: paced 1% below c, the residue drains at m c.
+ * A burst is bbr_tso_segs_goal at the phase's pacing rate (about 1 ms of data, at least 2 segments;
+ * src/cc/bbr-params.ts). The cwnd cap (2 BDP) does not bind one flow: it bounds the queue at
+ * (cwndGain - 1) BDP when the estimate exceeds c (several BBR flows: Scherrer et al. 2022, Ware et
+ * al. 2019 §4.2). PROBE_RTT every minRttWindowS: the flow drains to 4 packets (the link stays busy
+ * while the pipe empties), holds them for probeRttS (the link nearly idle) and refills in one RTT.
  */
 export function bbrSteadyState(path: BbrPath, k: BbrKnobs): BbrSteadyState {
   const { linkPps: c, baseRttS: l, bufferPackets: q } = path;
@@ -87,26 +100,37 @@ export function bbrSteadyState(path: BbrPath, k: BbrKnobs): BbrSteadyState {
   const bdp = c * l;
   const up = k.probeUpGain * (1 - m);
   const down = k.probeDownGain * (1 - m);
-  const cruise = 1 - m;
-  const probeQueue = Math.max(0, up - 1) * bdp;
-  const peak = Math.min(q, probeQueue);
-  // The queue rises at (up - 1) c until the buffer caps it, stays there to the end of the probe's
-  // RTT, then falls at (1 - down) c: a trapezoid over a cycle of 8 RTTs.
-  const riseS = probeQueue > 0 ? Math.min(l, peak / ((up - 1) * c)) : 0;
-  const drainS = down < 1 ? peak / ((1 - down) * c) : Infinity;
-  const area = (peak * riseS) / 2 + peak * (l - riseS) + (peak * drainS) / 2;
-  const meanQueue = Number.isFinite(drainS) ? Math.min(peak, area / (BBR_CYCLE_PHASES * l)) : peak;
-  const sentPerCycle = (k.probeUpGain + k.probeDownGain + (BBR_CYCLE_PHASES - 2)) * (1 - m) * bdp;
-  const dropped = Math.max(0, probeQueue - q);
-  // The up and down phases keep the link busy while a queue is there; the cruise phases idle it by m.
-  const probeBwUtilisation = (2 + (BBR_CYCLE_PHASES - 2) * cruise) / BBR_CYCLE_PHASES;
+  const burst = (gain: number) => (path.mssBytes === undefined ? 0 : tsoSegsGoal(gain * (1 - m) * c * path.mssBytes * 8, path.mssBytes, k.ns3SendQuantum === 1));
+  const e = up - 1;
+  // Up: until the inflight target (or a reported loss), at least one min_rtt.
+  const target = Math.max(0, k.probeUpGain - 1) * bdp + 2 * burst(k.probeUpGain) + 2;
+  const upS = e > 0 ? Math.max(l, Math.min(target / (e * c), q / (e * c) + l)) : l;
+  const excess = Math.max(0, e * c * upS);
+  const peak = Math.min(q, excess);
+  const fillS = e > 0 ? Math.min(upS, peak / (e * c)) : 0;
+  const upArea = (peak * fillS) / 2 + peak * (upS - fillS);
+  // Down: until one min_rtt or the residue of two bursts.
+  const residue = Math.min(peak, 2 * burst(k.probeDownGain));
+  const fall = Math.max(0, 1 - down) * c;
+  const downS = fall > 0 ? Math.min(l, (peak - residue) / fall) : l;
+  const afterDown = Math.max(0, peak - fall * downS);
+  const downArea = ((peak + afterDown) / 2) * downS;
+  // Cruise: six min_rtts paced 1% below the link; the residue drains at m c.
+  const cruiseS = (BBR_CYCLE_PHASES - 2) * l;
+  const emptyS = m > 0 ? Math.min(cruiseS, afterDown / (m * c)) : cruiseS;
+  const cruiseArea = afterDown * emptyS - (m * c * emptyS * emptyS) / 2;
+  const cycleS = upS + downS + cruiseS;
+  const sent = c * (up * upS + down * downS + (1 - m) * cruiseS);
+  const dropped = Math.max(0, excess - q);
+  // The link is busy while a queue is there (up, down, the cruise until empty), else at 1 - m.
+  const probeBwUtilisation = (upS + downS + emptyS + (1 - m) * (cruiseS - emptyS)) / cycleS;
   const probeRttShare = k.probeRttS > 0 ? (k.probeRttS + l) / (k.minRttWindowS + k.probeRttS + l) : 0;
   return {
     regime: dropped > 0 ? 'buffer-overflow' : 'pacing-limited',
-    probeQueuePackets: probeQueue,
+    probeQueuePackets: excess,
     peakQueuePackets: peak,
-    meanQueuePackets: meanQueue,
-    lossRate: sentPerCycle > 0 ? dropped / sentPerCycle : 0,
+    meanQueuePackets: (upArea + downArea + cruiseArea) / cycleS,
+    lossRate: sent > 0 ? dropped / sent : 0,
     probeBwUtilisation,
     probeRttShare,
     utilisation: probeBwUtilisation * (1 - probeRttShare),

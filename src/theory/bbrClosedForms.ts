@@ -28,7 +28,7 @@ function knobsOf(s: Scenario, flow: number): BbrKnobs & { ltLossThresh: number }
 /** The bottleneck as the formulas see it: the tightest link's rate, flow i's base RTT, its queue. */
 function pathOf(s: Scenario, flow: number): BbrPath {
   const q = sharedQueue(s);
-  return { linkPps: q.bandwidthBps / packetBits(s), baseRttS: baseRttS(s, flow), bufferPackets: q.queuePackets };
+  return { linkPps: q.bandwidthBps / packetBits(s), baseRttS: baseRttS(s, flow), bufferPackets: q.queuePackets, mssBytes: s.mssBytes };
 }
 
 function appliesTo(id: ClosedFormId): Variant[] {

@@ -96,28 +96,34 @@ describe('Ware et al. IMC 2019: BBR against loss-based flows', () => {
   });
 });
 
-describe('BBRv1 single-flow steady state [D] (gain cycle, Cardwell et al. 2016)', () => {
-  // c = 1000 packets/s, l = 0.1 s: BDP 100 packets. Up gain 1.25 x 0.99 = 1.2375, down 0.75 x 0.99 = 0.7425.
+describe('BBRv1 single-flow steady state [D] (gain cycle and phase ends of Linux tcp_bbr.c)', () => {
+  // c = 1000 packets/s, l = 0.1 s: BDP 100 packets; no mssBytes, so no send bursts: the up phase's
+  // target is 0.25 BDP + 2 = 27 packets of queue. Up gain 1.25 x 0.99 = 1.2375 (e = 0.2375), down 0.7425.
   const path = (q: number) => ({ linkPps: 1000, baseRttS: 0.1, bufferPackets: q });
 
-  it('a buffer above the probe\'s queue: pacing-limited, the trapezoid\'s mean queue, no loss', () => {
+  it('a buffer above the probe\'s target: pacing-limited; the rise to 27, the down phase, the residue draining at 1%', () => {
     const st = bbrSteadyState(path(100), LINUX);
     expect(st.regime).toBe('pacing-limited');
-    expect(st.probeQueuePackets).toBeCloseTo(23.75, 9);
-    // Up over 0.1 s to 23.75, drained at (1 - 0.7425) 1000 = 257.5 /s in 0.0922330 s; area / (8 x 0.1 s).
-    expect(st.meanQueuePackets).toBeCloseTo((23.75 * 0.1 / 2 + (23.75 * (23.75 / 257.5)) / 2) / 0.8, 9);
+    const upS = 27 / 237.5; // 0.113684 s to reach the target (> one min_rtt)
+    expect(st.probeQueuePackets).toBeCloseTo(27, 9);
+    // Down for one min_rtt at (1 - 0.7425) x 1000 = 257.5 /s: 27 -> 1.25; then 1.25 drains at 10 /s in 0.125 s.
+    const area = (27 * upS) / 2 + ((27 + 1.25) / 2) * 0.1 + (1.25 * 0.125 - (10 * 0.125 ** 2) / 2);
+    const cycle = upS + 0.1 + 0.6;
+    expect(st.meanQueuePackets).toBeCloseTo(area / cycle, 9);
     expect(st.lossRate).toBe(0);
-    // PROBE_BW: two phases keep the link busy, six idle it by 1%; PROBE_RTT (0.2 + 0.1) of (10 + 0.2 + 0.1) s.
-    expect(st.probeBwUtilisation).toBeCloseTo((2 + 6 * 0.99) / 8, 12);
+    expect(st.probeBwUtilisation).toBeCloseTo((upS + 0.1 + 0.125 + 0.99 * 0.475) / cycle, 12);
+    // PROBE_RTT: (0.2 + 0.1) s of (10 + 0.2 + 0.1) s.
     expect(st.probeRttShare).toBeCloseTo(0.3 / 10.3, 12);
     expect(st.cwndCapQueuePackets).toBeCloseTo(100, 9);
   });
 
-  it('a buffer of 0.1 BDP: the 1.25 phase overflows it by 13.75 packets per cycle of 792', () => {
+  it('a buffer of 0.1 BDP: the up phase sends 27 packets above the link (the target comes before the loss report) and drops 17', () => {
     const st = bbrSteadyState(path(10), LINUX);
     expect(st.regime).toBe('buffer-overflow');
     expect(st.peakQueuePackets).toBe(10);
-    expect(st.lossRate).toBeCloseTo(13.75 / 792, 12);
+    const upS = 27 / 237.5;
+    const downS = 10 / 257.5;
+    expect(st.lossRate).toBeCloseTo(17 / (1000 * (1.2375 * upS + 0.7425 * downS + 0.99 * 0.6)), 12);
   });
 });
 
