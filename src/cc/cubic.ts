@@ -39,15 +39,7 @@
  *   1/cntClamp of cwnd per RTT (Linux's and ns-3's cnt clamp of 20; `cntClamp` = 0 drops it).
  * - Recovery: 'newreno' (ns-3's TcpClassicRecovery, as for the other ns-3 variants).
  */
-import type {
-  AckSample,
-  CaState,
-  CongestionControl,
-  CongestionControlFactory,
-  LossKind,
-  ParamSpec,
-  TcpState,
-} from './types.js';
+import type { AckSample, CaState, CongestionControl, CongestionControlFactory, LossKind, ParamSpec, TcpState } from './types.js';
 import { inSlowStart, slowStart } from './common.js';
 import { CubicCntGrowth } from './cubic-cnt.js';
 import { HyStart, HYSTART_ACK_TRAIN, HYSTART_DELAY } from './hystart.js';

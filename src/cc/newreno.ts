@@ -29,9 +29,16 @@ export function newRenoIncrease(tcb: TcpState, ack: AckSample): void {
   if (!inSlowStart(tcb) && segs > 0) congAvoidPerAck(tcb);
 }
 
-class NewReno implements CongestionControl {
-  readonly id = 'newreno' as const;
-  readonly recovery = 'newreno' as const;
+/**
+ * RFC 5681's window with ssthresh cut from the flight size and ns-3's per-ACK increase
+ * ({@link newRenoIncrease}); the variants that use it differ only in the sender's loss recovery
+ * (NewReno: RFC 6582 partial ACKs; Tahoe: none).
+ */
+export class FlightSizeWindow implements CongestionControl {
+  constructor(
+    readonly id: 'newreno' | 'tahoe',
+    readonly recovery: 'newreno' | 'none',
+  ) {}
 
   ssthresh(tcb: TcpState, _kind: LossKind, _nowS: number): number {
     return flightSsthresh(tcb);
@@ -46,5 +53,5 @@ export const newreno: CongestionControlFactory = {
   id: 'newreno',
   title: 'NewReno (RFC 6582; ns-3 TcpNewReno)',
   params: [],
-  create: () => new NewReno(),
+  create: () => new FlightSizeWindow('newreno', 'newreno'),
 };

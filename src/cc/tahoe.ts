@@ -10,26 +10,12 @@
  * - Counting choice: slow start by acknowledged segments (RFC 3465, L = 2), congestion avoidance
  *   per ACK (RFC 5681 eq. (3), MSS x MSS / cwnd), exactly as `newreno` — see newreno.ts for why.
  */
-import type { AckSample, CongestionControl, CongestionControlFactory, LossKind, TcpState } from './types.js';
-import { flightSsthresh } from './common.js';
-import { newRenoIncrease } from './newreno.js';
-
-class Tahoe implements CongestionControl {
-  readonly id = 'tahoe' as const;
-  readonly recovery = 'none' as const;
-
-  ssthresh(tcb: TcpState, _kind: LossKind, _nowS: number): number {
-    return flightSsthresh(tcb);
-  }
-
-  increaseWindow(tcb: TcpState, ack: AckSample): void {
-    newRenoIncrease(tcb, ack);
-  }
-}
+import type { CongestionControlFactory } from './types.js';
+import { FlightSizeWindow } from './newreno.js';
 
 export const tahoe: CongestionControlFactory = {
   id: 'tahoe',
   title: 'Tahoe (RFC 5681 without fast recovery)',
   params: [],
-  create: () => new Tahoe(),
+  create: () => new FlightSizeWindow('tahoe', 'none'),
 };

@@ -52,15 +52,7 @@
  *   Linux filter, segment-counting slow start) matched lossy goodput by compensation but resent 5.6x
  *   ns-3's segments on lfn after timeouts (src/packet/README.md).
  */
-import type {
-  AckSample,
-  CaState,
-  CongestionControl,
-  CongestionControlFactory,
-  LossKind,
-  ParamSpec,
-  TcpState,
-} from './types.js';
+import type { AckSample, CaState, CongestionControl, CongestionControlFactory, LossKind, ParamSpec, TcpState } from './types.js';
 import type { AiCredit } from './common.js';
 import { newRenoIncrease } from './newreno.js';
 import { linuxRenoIncrease } from './reno.js';

@@ -296,7 +296,7 @@ export class Dumbbell {
 
   /** Dequeues (the discipline may drop at the head first) and serialises one packet, if any is left. */
   private transmitNext(linkId: number, link: Link, now: number): void {
-    const p = link.qdisc.dequeue(now);
+    const p = link.qdisc.dequeue!(now); // held disciplines only (the link's dequeue path)
     if (p < 0) return;
     link.sent++;
     if (linkId === this.tracedQueueLink && this.onTracedSojourn !== null) {

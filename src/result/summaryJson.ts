@@ -1,10 +1,10 @@
 import { flowCc } from '../scenario/flowCc.js';
 import type { Variant } from '../variants.js';
 import { jainIndex } from './fairness.js';
-import type { FlowSummary, QueueDelaySummary, QueueDisciplineStats, RunResult } from './types.js';
+import type { FlowSummary, QueueDelaySummary, QueueDisciplineStats, RunResult, RunSummary } from './types.js';
 
 /** The flat summary the CLI prints with `--json` (one object; keys stable, documented in the README). */
-export interface SummaryJson {
+export interface SummaryJson extends Pick<RunSummary, 'goodputBps' | 'throughputBps' | 'meanCwndBytes' | 'meanCwndSegments' | 'retransmits' | 'timeouts' | 'fastRecoveries' | 'lossRate'> {
   engine: RunResult['engine'];
   status: RunResult['status'];
   failure?: string;
@@ -15,14 +15,7 @@ export interface SummaryJson {
   durationS: number;
   mssBytes: number;
   flows: number;
-  goodputBps: number;
-  throughputBps: number;
-  meanCwndBytes: number;
-  meanCwndSegments: number;
-  retransmits: number;
-  timeouts: number;
-  fastRecoveries: number;
-  lossRate: number;
+  // goodputBps, throughputBps, meanCwndBytes, meanCwndSegments, retransmits, timeouts, fastRecoveries, lossRate: as RunSummary's.
   /** Jain's fairness index of the flows' goodputs (1 = equal shares); null if nothing was delivered. */
   jainIndex: number | null;
   drops: RunResult['summary']['drops'];

@@ -23,10 +23,6 @@ class DropTail implements QueueDisc {
     }
     return VERDICT_ADMIT;
   }
-
-  dequeue(): number {
-    return -1;
-  }
 }
 
 export const droptail: QueueDiscFactory = {

@@ -1,6 +1,5 @@
-import { markCe } from '../packets.js';
 import { REASON_OVERLIMIT } from './droptail.js';
-import { QdiscStats, VERDICT_ADMIT, VERDICT_DROP, VERDICT_MARK, type QdiscContext, type QdiscParams, type QueueDisc, type QueueDiscFactory } from './types.js';
+import { QdiscStats, VERDICT_ADMIT, VERDICT_DROP, type QdiscContext, type QdiscParams, type QueueDisc, type QueueDiscFactory } from './types.js';
 
 /**
  * PIE, Proportional Integral controller Enhanced (RFC 8033; Linux net/sched/sch_pie.c + pie.h;
@@ -140,16 +139,7 @@ export class PieQueueDisc implements QueueDisc {
     if (c.qdelayOldS < c.params.targetS / 2 && c.dropProb < 0.2) return VERDICT_ADMIT;
     if (backlogPackets <= 2) return VERDICT_ADMIT;
     if (this.ctx.uniform() >= c.dropProb) return VERDICT_ADMIT;
-    if (c.params.ecn && c.dropProb < c.params.markEcnThreshold && markCe(this.ctx.pool, packet)) {
-      this.stats.marks[0]!++;
-      return VERDICT_MARK;
-    }
-    this.stats.drops[DROP_UNFORCED]!++;
-    return VERDICT_DROP;
-  }
-
-  dequeue(): number {
-    return -1;
+    return this.stats.markOrDrop(c.params.ecn && c.dropProb < c.params.markEcnThreshold, this.ctx.pool, packet, DROP_UNFORCED);
   }
 }
 

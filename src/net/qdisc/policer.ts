@@ -52,10 +52,6 @@ export class Policer implements QueueDisc {
     this.tokensBytes -= bytes;
     return VERDICT_ADMIT;
   }
-
-  dequeue(): number {
-    return -1;
-  }
 }
 
 export const policer: QueueDiscFactory = {

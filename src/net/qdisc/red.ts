@@ -1,5 +1,4 @@
-import { markCe } from '../packets.js';
-import { QdiscStats, VERDICT_ADMIT, VERDICT_DROP, VERDICT_MARK, type QdiscContext, type QdiscParams, type QueueDisc, type QueueDiscFactory } from './types.js';
+import { QdiscStats, VERDICT_ADMIT, VERDICT_DROP, type QdiscContext, type QdiscParams, type QueueDisc, type QueueDiscFactory } from './types.js';
 
 /**
  * Random Early Detection (Floyd & Jacobson 1993; RFC 2309), with the gentle variant
@@ -137,16 +136,7 @@ export class RedQueueDisc implements QueueDisc {
     }
     const early = this.state.decide(this.ctx.uniform());
     if (early === EARLY_NONE) return VERDICT_ADMIT;
-    if (early === EARLY_UNFORCED && this.ecn && markCe(this.ctx.pool, packet)) {
-      this.stats.marks[0]!++;
-      return VERDICT_MARK;
-    }
-    this.stats.drops[early === EARLY_FORCED ? DROP_FORCED : DROP_UNFORCED]!++;
-    return VERDICT_DROP;
-  }
-
-  dequeue(): number {
-    return -1;
+    return this.stats.markOrDrop(early === EARLY_UNFORCED && this.ecn, this.ctx.pool, packet, early === EARLY_FORCED ? DROP_FORCED : DROP_UNFORCED);
   }
 }
 

@@ -47,7 +47,9 @@ export function validateQueueDiscFactory(key: string, f: QueueDiscFactory): void
   const disc: Partial<QueueDisc> = f.create(100, defaults, stub);
   if (disc.kind !== key) throw new Error(`${where}: instances report kind '${String(disc.kind)}'`);
   if (disc.holdsPackets !== f.holdsPackets) throw new Error(`${where}: instances disagree on holdsPackets`);
-  if (typeof disc.enqueue !== 'function' || typeof disc.dequeue !== 'function') throw new Error(`${where}: missing enqueue or dequeue`);
+  if (typeof disc.enqueue !== 'function') throw new Error(`${where}: missing enqueue`);
+  // The link asks a discipline that holds its packets for the next one; a FIFO one it never asks.
+  if (f.holdsPackets && typeof disc.dequeue !== 'function') throw new Error(`${where}: holds packets but has no dequeue`);
 }
 
 function defaultParams(f: QueueDiscFactory): Record<string, number | boolean> {

@@ -1,6 +1,6 @@
-import { markCe, type PacketPool } from '../packets.js';
+import type { PacketPool } from '../packets.js';
 import { REASON_OVERLIMIT } from './droptail.js';
-import { QdiscStats, VERDICT_ADMIT, VERDICT_DROP, VERDICT_MARK, type QdiscParams, type QueueDisc, type QueueDiscFactory } from './types.js';
+import { QdiscStats, VERDICT_ADMIT, VERDICT_DROP, type QdiscParams, type QueueDisc, type QueueDiscFactory } from './types.js';
 
 /**
  * Step marking at a threshold K, the switch configuration DCTCP is designed for (Alizadeh et al.,
@@ -35,16 +35,7 @@ class StepQueueDisc implements QueueDisc {
       return VERDICT_DROP;
     }
     if (backlogPackets < this.threshold) return VERDICT_ADMIT;
-    if (this.ecn && markCe(this.pool, packet)) {
-      this.stats.marks[0]!++;
-      return VERDICT_MARK;
-    }
-    this.stats.drops[1]!++;
-    return VERDICT_DROP;
-  }
-
-  dequeue(): number {
-    return -1;
+    return this.stats.markOrDrop(this.ecn, this.pool, packet, 1);
   }
 }
 

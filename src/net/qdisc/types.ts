@@ -1,4 +1,5 @@
-import type { PacketPool } from '../packets.js';
+import { markCe, type PacketPool } from '../packets.js';
+import type { ParamSpec } from '../../cc/types.js';
 
 /**
  * The queue-discipline plug-in interface of the packet engine, after ns-3's QueueDisc
@@ -27,17 +28,7 @@ export const VERDICT_DROP = 2;
  * whether the bounds are exclusive and whether it is a whole number; or an on/off switch.
  */
 export type QdiscParamSpec =
-  | {
-      name: string;
-      doc: string;
-      unit: string;
-      default: number;
-      min: number;
-      max: number;
-      minExclusive?: boolean;
-      maxExclusive?: boolean;
-      integer?: boolean;
-    }
+  | (ParamSpec & { minExclusive?: boolean; maxExclusive?: boolean; integer?: boolean })
   | { name: string; doc: string; unit: 'flag'; default: boolean; boolean: true };
 
 /** Every parameter of a discipline, defaults filled in (what `create` receives). */
@@ -72,6 +63,19 @@ export class QdiscStats {
     this.marks = markReasons.map(() => 0);
   }
 
+  /**
+   * The verdict for a packet the discipline will not admit as it is: marked CE where `mayMark` and the
+   * packet is ECN-capable (RFC 3168 §5, counted under mark reason 0), else dropped for `dropReason`.
+   */
+  markOrDrop(mayMark: boolean, pool: PacketPool, packet: number, dropReason: number): number {
+    if (mayMark && markCe(pool, packet)) {
+      this.marks[0]!++;
+      return VERDICT_MARK;
+    }
+    this.drops[dropReason]!++;
+    return VERDICT_DROP;
+  }
+
   /** {reason: count} for results and traces; reasons never seen are listed with 0. */
   toJSON(): { drops: Record<string, number>; marks: Record<string, number> } {
     const table = (names: readonly string[], counts: number[]): Record<string, number> => Object.fromEntries(names.map((n, i) => [n, counts[i]!]));
@@ -90,8 +94,8 @@ export interface QueueDisc {
    * when idle); a held discipline keeps its own backlog and ignores both. Returns a VERDICT_*.
    */
   enqueue(packet: number, nowNs: number, backlogPackets: number, busyUntilNs: number): number;
-  /** Held disciplines: the next packet to transmit at nowNs, or -1 when empty. FIFO: never called. */
-  dequeue(nowNs: number): number;
+  /** Held disciplines: the next packet to transmit at nowNs, or -1 when empty. FIFO disciplines have none (the link never asks). */
+  dequeue?(nowNs: number): number;
   /** Held disciplines: packets held. FIFO: the link counts them. */
   readonly backlogPackets: number;
   /** Held disciplines: the sojourn time (ns) of the packet the last dequeue returned. */
