@@ -7,7 +7,8 @@ import type { TcpSender } from './sender.js';
  * branch). An ECN-Echo in 'open' or 'disorder' cuts the window once: the variant's ssthresh as for a
  * loss, cwnd = ssthresh at once (ns-3's classic recovery; Linux walks down to it with PRR over the
  * round), no retransmission, CWR owed; in 'cwr', 'recovery' or 'loss' the window has already been cut
- * for this window of data and ECE is ignored. The ECN bookkeeping itself (which segments carry which
+ * for this window of data and ECE is ignored. Under rate-based control the cut is the algorithm's
+ * (none for BBRv1, as in Linux). The ECN bookkeeping itself (which segments carry which
  * bits, where the reduced window ends) is {@link EcnSender}'s (src/tcp/ecn.ts).
  */
 export function respondToEcn(s: TcpSender, ackNo: number, ece: boolean, deliveredBytes: number): void {
@@ -30,7 +31,11 @@ export function respondToEcn(s: TcpSender, ackNo: number, ece: boolean, delivere
   s.audit?.ecnReduces?.(s, ackNo);
   ecn.reductions++;
   tcb.ssthreshBytes = s.cc.ssthresh(tcb, 'ecn', s.nowS);
-  tcb.cwndBytes = Math.max(tcb.ssthreshBytes, s.mssBytes);
+  // Rate-based control (congControl) sets cwnd itself: Linux tcp_cong_control skips
+  // tcp_cwnd_reduction for ops with cong_control, so CWR is entered and CWR owed but cwnd is the
+  // algorithm's (BBRv1 does not react to ECN; BBR's ssthresh is infinite, and cwnd = ssthresh made
+  // it infinite).
+  if (s.rate === null) tcb.cwndBytes = Math.max(tcb.ssthreshBytes, s.mssBytes);
   ecn.windowReduced(s.sb.highTx);
   s.setState('cwr');
 }

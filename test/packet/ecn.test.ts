@@ -159,3 +159,31 @@ describe('DCTCP end to end (RFC 8257) on a step-marking queue', () => {
     expect(Math.abs(a! - b!) / ((a! + b!) / 2)).toBeLessThan(0.05);
   });
 });
+
+describe('ECN under rate-based control (BBR): CWR is entered, cwnd stays the algorithm\'s (Linux tcp_cong_control skips tcp_cwnd_reduction)', () => {
+  // 2 BBR flows with ECN over a queue that marks above 20 packets and never drops (1000 packets). Before,
+  // the ECN cut set cwnd = ssthresh, infinite for BBR, and the run failed on a NaN event time.
+  const s = line('bbr', 2, { kind: 'step', limitPackets: 1000, thresholdPackets: 20, ecn: true }, { durationS: 8 });
+  const cwnds: number[] = [];
+  const { model, result } = simulate(s, {
+    makeCc: (flow) => {
+      const cc = createCongestionControl('bbr', {}, { seed: s.seed, flow });
+      const run = cc.congControl!.bind(cc);
+      cc.congControl = (tcb, rs, conn, nowS) => {
+        run(tcb, rs, conn, nowS);
+        cwnds.push(tcb.cwndBytes);
+      };
+      return cc;
+    },
+  });
+
+  it('marks are echoed and CWR windows taken, yet BBR (v1 ignores ECN) keeps the link full without a loss; every cwnd it set is finite and >= 4 segments', () => {
+    expect(result.status).toBe('ok');
+    const ecn = model.senders.map((x) => x.ecn!);
+    expect(ecn.reduce((a, e) => a + e.reductions, 0)).toBeGreaterThan(100);
+    expect(ecn.reduce((a, e) => a + e.cwrSent, 0)).toBeGreaterThan(100);
+    expect(result.summary.retransmits).toBe(0);
+    expect(cwnds.every((c) => Number.isFinite(c) && c >= 4 * s.mssBytes)).toBe(true);
+    expect(result.summary.goodputBps).toBeGreaterThan(0.95 * 100e6 * (s.mssBytes / (s.mssBytes + s.headerBytes)));
+  });
+});
