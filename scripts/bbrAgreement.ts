@@ -24,6 +24,8 @@ const args = process.argv.slice(2);
 const mode = args[0] ?? 'single';
 const packetOnly = args.includes('--packet-only');
 const fluidOnly = args.includes('--fluid-only');
+/** Only the cases whose packet runs are all cached (while another process fills the cache). */
+const cachedOnly = args.includes('--cached-only');
 const seedsArg = args.indexOf('--seeds');
 const seeds = seedsArg >= 0 ? Number(args[seedsArg + 1]) : mode === 'single' ? 3 : 5;
 
@@ -51,9 +53,9 @@ function slim(r: RunResult, from: number): Slim {
     status: r.status,
   };
 }
+const cacheFile = (s: Scenario): string => join(dir, `${createHash('sha256').update(JSON.stringify(s)).digest('hex').slice(0, 16)}.json`);
 function packet(s: Scenario): Slim {
-  const key = createHash('sha256').update(JSON.stringify(s)).digest('hex').slice(0, 16);
-  const f = join(dir, `${key}.json`);
+  const f = cacheFile(s);
   if (existsSync(f)) return JSON.parse(readFileSync(f, 'utf8')) as Slim;
   const r = slim(runPacket(s), s.measureFromS);
   writeFileSync(f, JSON.stringify(r));
@@ -87,6 +89,7 @@ function cases(): { name: string; s: Scenario }[] {
   return out;
 }
 for (const c of cases()) {
+  if (cachedOnly && !Array.from({ length: seeds }, (_, k) => existsSync(cacheFile({ ...c.s, seed: 1 + k }))).every(Boolean)) continue;
   const runs: Slim[] = [];
   if (!fluidOnly) for (let k = 0; k < seeds; k++) runs.push(packet({ ...c.s, seed: 1 + k }));
   if (packetOnly) {

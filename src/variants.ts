@@ -144,7 +144,8 @@ export const VARIANT_FACTS: Readonly<Record<Variant, VariantFacts>> = {
     // Rate-based with a loss bound: random loss below the 2% LossThresh leaves the bandwidth model
     // alone (draft-ietf-ccwg-bbr 5.5.9), and goodput is the path's rate whatever the RTT.
     elasticity: { loss: 0, rtt: 0, source: 'BBRv3: delivery-rate model; loss below 2% per round is tolerated (draft-ietf-ccwg-bbr-06)' },
-    engines: ['packet'],
+    // models/bbr3.model.yaml (draft-ietf-ccwg-bbr's BBRv3 in the fluid form of bbr.model.yaml).
+    engines: BOTH,
   },
 };
 

@@ -53,10 +53,10 @@ describe('cclab with bbr', () => {
     expect(w.stderr.trim()).toBe('cclab: error: --cc-param bwWindowRounds must be in [1, 1000] (count), got 0');
   });
 
-  it('list shows bbr as rate-based with both engines (models/bbr.model.yaml), bbr3 packet engine only', async () => {
+  it('list shows bbr and bbr3 as rate-based with both engines (models/bbr.model.yaml, models/bbr3.model.yaml)', async () => {
     const r = await cli(['list', 'variants']);
     expect(r.stdout).toMatch(/^bbr\s+rate\s+RFC 6675 SACK; NewReno partial ACKs \(RFC 6582\)\s+packet, fluid\s/m);
-    expect(r.stdout).toMatch(/^bbr3\s+rate\s+RFC 6675 SACK; NewReno partial ACKs \(RFC 6582\)\s+packet \(no fluid model yet\)/m);
+    expect(r.stdout).toMatch(/^bbr3\s+rate\s+RFC 6675 SACK; NewReno partial ACKs \(RFC 6582\)\s+packet, fluid\s/m);
   });
 
   it('predict runs the BBR fluid model: one flow fills the link', async () => {

@@ -25,7 +25,7 @@ describe('models/', () => {
   it('holds exactly one flow model per variant id of src/variants.ts', () => {
     // A variant has a model file exactly when the registry says it has the fluid engine.
     expect(modelIds()).toEqual(VARIANTS.filter((v) => hasEngine(v, 'fluid')).sort());
-    expect(VARIANTS.filter((v) => !hasEngine(v, 'fluid'))).toEqual(['bbr3']);
+    expect(VARIANTS.filter((v) => !hasEngine(v, 'fluid'))).toEqual([]);
   });
 
   it('every model has a title, a citation, units on every state and parameter, and LaTeX without mathjs units', () => {

@@ -15,7 +15,7 @@ describe('cclab validate flags', () => {
     expect((await inputError(['validate', '--seeds', '0'])).message).toBe('--seeds must be a whole number in [1, 1000], got 0');
     expect((await inputError(['validate', '--loss', '0,1e-3'])).message).toBe('--loss values must be in (0, 1), got 0');
     expect((await inputError(['validate', '--rtt', '20s'])).field).toBe('--rtt');
-    expect((await inputError(['validate', '--variants', 'bbr3'])).field).toBe('--variants');
+    expect((await inputError(['validate', '--variants', 'bbr4'])).field).toBe('--variants');
     expect((await inputError(['validate', '--models', '/nonexistent-models'])).message).toBe("--models must be a folder of *.model.yaml files, got '/nonexistent-models'");
     expect((await inputError(['validate', '--shard', '3/2'])).field).toBe('--shard');
   });

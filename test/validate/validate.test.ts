@@ -13,21 +13,22 @@ import { runEngine as fakeEngine } from '../sweep/fixtures/fakeEngine.js';
 import { tmp } from '../sweep/helpers.js';
 
 describe('the validate grid', () => {
-  it('is 6 variants (bbr among them) x 5 losses x 4 RTTs, 5 packet seeds + 1 fluid run per point, the seeds shared across variants', () => {
+  it('is 7 variants (bbr and bbr3 among them) x 5 losses x 4 RTTs, 5 packet seeds + 1 fluid run per point, the seeds shared across variants', () => {
     const { points, runs } = expandGrid({ ...DEFAULT_GRID });
     expect(DEFAULT_GRID.variants).toContain('bbr');
-    expect(points).toHaveLength(120);
-    expect(runs).toHaveLength(720);
+    expect(DEFAULT_GRID.variants).toContain('bbr3');
+    expect(points).toHaveLength(140);
+    expect(runs).toHaveLength(840);
     const seedsAt = (variant: string) => runs.filter((r) => r.variant === variant && r.engine === 'packet' && r.point[0] === 1e-3 && r.point[1] === 0.1).map((r) => r.seed);
     expect(seedsAt('reno')).toHaveLength(5);
     expect(new Set(seedsAt('reno')).size).toBe(5);
     expect(seedsAt('cubic')).toEqual(seedsAt('reno'));
   });
-  it("runs the hybrid models with random loss thresholds (tahoe, cubic) once per packet seed with Poisson loss events, cached by seed; the others (bbr's hybrid model draws none) once", () => {
+  it("runs the hybrid models with random loss thresholds (tahoe, cubic) once per packet seed with Poisson loss events, cached by seed; the others (bbr's and bbr3's hybrid models draw none) once", () => {
     const hybrid = hybridVariants(DEFAULT_GRID.variants);
     expect([...hybrid].sort()).toEqual(['cubic', 'tahoe']);
     const { runs } = expandGrid({ ...DEFAULT_GRID }, hybrid);
-    expect(runs).toHaveLength(120 * 5 + 80 * 1 + 40 * 5);
+    expect(runs).toHaveLength(140 * 5 + 100 * 1 + 40 * 5);
     const at = (variant: string, engine: string) => runs.filter((r) => r.variant === variant && r.engine === engine && r.point[0] === 1e-3 && r.point[1] === 0.1);
     const fluid = at('cubic', 'fluid');
     expect(fluid.map((r) => r.seed)).toEqual(at('cubic', 'packet').map((r) => r.seed));
