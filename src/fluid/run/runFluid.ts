@@ -70,10 +70,14 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
     srttS: { t: grid.slice(), v: rtt[g]! },
     inflightBytes: { t: grid.slice(), v: infl[g]! },
   }));
-  const failed = sol.status === 'failed' || bad !== '';
-  const failure = sol.status === 'failed' ? `fluid model '${modelNames}' failed: ${sol.message}` : bad ? `fluid model '${modelNames}' failed: ${bad}` : undefined;
-  const nan = (v: number): number => (failed ? NaN : v);
   const m = measure(sol, sys, ix, Math.min(scenario.measureFromS, tEnd));
+  // The trace grid can miss a short stretch of the dense solution that is not finite; the integrals
+  // cannot (they visit every step), and such a run must not look valid.
+  const badIntegral = m.acc.some((a) => !Number.isFinite(a.cwnd + a.sent + a.delivered + a.lost)) ? 'the dense solution is not finite on a step between the trace points' : '';
+  const why = bad || badIntegral;
+  const failed = sol.status === 'failed' || why !== '';
+  const failure = sol.status === 'failed' ? `fluid model '${modelNames}' failed: ${sol.message}` : why ? `fluid model '${modelNames}' failed: ${why}` : undefined;
+  const nan = (v: number): number => (failed ? NaN : v);
   const span = scenario.durationS - scenario.measureFromS;
   const groupSummaries = summariseGroups(sol, sys, m, span, scenario.mssBytes, nan);
   return {
