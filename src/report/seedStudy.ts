@@ -194,12 +194,12 @@ function swappedPairs(a: readonly Variant[], b: readonly Variant[]): { swapped: 
   return { swapped, pairs };
 }
 
-/** "of 100 s", or "of 10 s on normal, 100 s on lfn and lossy" when the contrast's durations differ. */
-function durationsText(pairs: readonly SetupPair[]): string {
+/** "of 100 s on the line's own", or "on the line's own (10 s on normal, 100 s on lfn and lossy)" when the contrast's durations differ (HTML). */
+function ownRunsText(pairs: readonly SetupPair[]): string {
   const byDuration = new Map<number, string[]>();
   for (const p of pairs) byDuration.set(p.other.scenario.durationS, [...(byDuration.get(p.other.scenario.durationS) ?? []), p.other.scenario.name]);
-  if (byDuration.size === 1) return `of ${formatNumber(pairs[0]!.other.scenario.durationS)} s`;
-  return `of ${[...byDuration].map(([d, ns]) => `${formatNumber(d)} s on ${names(ns)}`).join(', ')}`;
+  if (byDuration.size === 1) return `of ${formatNumber(pairs[0]!.other.scenario.durationS)} s on the line's own`;
+  return `on the line's own (${[...byDuration].map(([d, ns]) => `${formatNumber(d)} s on ${escapeHtml(names(ns))}`).join(', ')})`;
 }
 
 /**
@@ -237,7 +237,7 @@ export function setupsHtml(pairs: readonly SetupPair[], variants: readonly Varia
   const n = (l: LineFigures) => l.rows.find((r) => r.cclab)?.cclab?.goodput.n ?? 0;
   const intro =
     `<h3 id="setups">Does the ranking survive a real bottleneck?</h3><p>The study ran its three lines on ns-3's example setup, where a 10 Mbit/s, 45 ms access link sits in front of every line: on normal and lfn that link, not the line, is the bottleneck. ` +
-    `Here each line also runs as the study describes it, its own bottleneck (access link 10× the line's rate, 0.1 ms; queues by the same BDP rule). cclab's packet engine, goodput in Mbit/s: median and 95% interval of ${n(pairs[0]!.main)} runs of ${formatNumber(info.mainDurationS)} s on the example's setup, of ${n(pairs[0]!.other)} runs ${escapeHtml(durationsText(pairs))} on the line's own; the seeds are the same on both setups (common random numbers). ★: the setup's winner, where its interval lies above every other variant's.${escapeHtml(shorterRunsNote(pairs, info.mainDurationS))}</p>`;
+    `Here each line also runs as the study describes it, its own bottleneck (access link 10× the line's rate, 0.1 ms; queues by the same BDP rule). cclab's packet engine, goodput in Mbit/s: median and 95% interval of ${n(pairs[0]!.main)} runs of ${formatNumber(info.mainDurationS)} s on the example's setup, of ${n(pairs[0]!.other)} runs ${ownRunsText(pairs)}; the seeds are the same on both setups (common random numbers). ★: the setup's winner, where its interval lies above every other variant's.${escapeHtml(shorterRunsNote(pairs, info.mainDurationS))}</p>`;
   const table = `<div class="table-wrap"><table class="goodput reference" id="setups-table"><caption>Goodput in Mbit/s on both setups</caption><thead>${head1}${head2}</thead><tbody>${body.join('')}</tbody></table></div>`;
   const notes = pairs.map((p) => {
     const a = rankingOf(p.main);
