@@ -122,7 +122,21 @@ export function analyseLoop(models: LoopModels, N: number, values: Record<string
   const lm = linearModel(flow, models.bottleneck, N, all);
   const guesses: Record<string, number> = {};
   for (const st of [...flow.states, ...models.bottleneck.states]) if (st.guess !== undefined) guesses[st.name] = Number(evaluate(st.guess, { ...all }));
-  const eq = equilibrium(lm, all, N, guesses);
+  // A guess is a starting point, not a value: when Newton does not converge from it (a piecewise gain,
+  // PIE's auto-tuning bands, between it and the root), the guesses other than the queue's are tried a
+  // decade and two lower, then higher.
+  let eq: Equilibrium | undefined;
+  let firstError: unknown;
+  for (const scale of Object.keys(guesses).some((k) => k !== 'q') ? [1, 0.1, 0.01, 0.001, 10] : [1]) {
+    const scaled = Object.fromEntries(Object.entries(guesses).map(([k, v]) => [k, k === 'q' ? v : v * scale]));
+    try {
+      eq = equilibrium(lm, all, N, scaled);
+      break;
+    } catch (e) {
+      firstError ??= e;
+    }
+  }
+  if (!eq) throw firstError;
   if (eq.regime === 'full' && all.overflowCuts === 1) {
     // The model answers a full queue's bursts with discrete window cuts: a sawtooth, not a linear loop.
     const nan = NaN;

@@ -9,7 +9,7 @@ import type { ModelFile } from '../language/modelFile.js';
  * against the declared range.
  */
 
-const BN_SCENARIO = ['C', 'B', 'pr', 'pra', 'red', 'minTh', 'maxTh', 'maxP', 'wq', 'gentle', 'Tmin', 'ecn', 'pieTarget', 'pieAlpha', 'pieBeta', 'tUpdate', 'markEcnTh', 'codelTarget', 'interval', 'Kmark'] as const;
+const BN_SCENARIO = ['C', 'B', 'pr', 'pra', 'red', 'minTh', 'maxTh', 'maxP', 'wq', 'gentle', 'Tmin', 'ecn', 'pieTarget', 'pieAlpha', 'pieBeta', 'tUpdate', 'markEcnTh', 'codelTarget', 'interval', 'queues', 'Kmark'] as const;
 const FLOW_SCENARIO = ['Tp', 'b', 'W0', 'Wmax', 'S0', 'D'] as const;
 
 /** Where a scenario-bound value comes from, for error messages. */
@@ -17,7 +17,7 @@ const SCENARIO_FIELD: Record<string, string> = {
   C: 'bandwidthBps', B: 'queue limitPackets', pr: 'bottleneck.loss.rate', pra: 'bottleneck.loss.direction', red: 'bottleneck.queue.kind', minTh: 'bottleneck.queue.minThPackets',
   maxTh: 'bottleneck.queue.maxThPackets', maxP: 'bottleneck.queue.maxP', wq: 'bottleneck.queue.weight', gentle: 'bottleneck.queue.gentle', Tmin: 'link delays',
   ecn: 'bottleneck.queue.ecn', pieTarget: 'bottleneck.queue.targetS', pieAlpha: 'bottleneck.queue.alpha', pieBeta: 'bottleneck.queue.beta', tUpdate: 'bottleneck.queue.tUpdateS',
-  markEcnTh: 'bottleneck.queue.markEcnThreshold', codelTarget: 'bottleneck.queue.targetS', interval: 'bottleneck.queue.intervalS', Kmark: 'bottleneck.queue.thresholdPackets',
+  markEcnTh: 'bottleneck.queue.markEcnThreshold', codelTarget: 'bottleneck.queue.targetS', interval: 'bottleneck.queue.intervalS', queues: 'bottleneck.queue.flows (FQ-CoDel queues)', Kmark: 'bottleneck.queue.thresholdPackets',
   Tp: 'link delays', b: 'tcp.delAckCount', D: 'tcp.dupAckThreshold', W0: 'tcp.initialCwndSegments', Wmax: 'tcp.rcvBufBytes', S0: 'tcp.initialSsthreshBytes',
 };
 

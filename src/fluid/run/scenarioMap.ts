@@ -30,7 +30,7 @@ export interface FluidLink {
   model: string;
   /**
    * The discipline's scenario-bound parameters by model name (`ecn`: 1 when the queue marks CE and the
-   * flows negotiate ECN; PIE `pieTarget pieAlpha pieBeta tUpdate markEcnTh`; CoDel `codelTarget interval`; step `Kmark`).
+   * flows negotiate ECN; PIE `pieTarget pieAlpha pieBeta tUpdate markEcnTh`; CoDel `codelTarget interval queues`; step `Kmark`).
    */
   aqm: Record<string, number>;
 }
@@ -91,8 +91,9 @@ export class NoFluidModelError extends InputError {
  * models/bottleneck.model.yaml, the others in their own `models/bottleneck-<kind>.model.yaml`
  * (test/models checks that each file exists). FQ-CoDel has no published fluid model; with identical
  * flows its per-flow queues hold equal backlogs, each drained at C/N, so every packet's sojourn is
- * the aggregate's q/C and each queue's CoDel sees what one CoDel on the aggregate sees: the CoDel
- * model stands for it (flows that differ are refused: that is where the flow queueing matters).
+ * the aggregate's q/C and each queue's CoDel state is what one CoDel on the aggregate has, each
+ * dropping sqrt(count)/interval of its own C/N: the CoDel model with queues = N (flows that differ are
+ * refused: that is where the flow queueing matters).
  */
 export const FLUID_QUEUE_MODELS: Readonly<Record<string, string>> = { droptail: 'bottleneck', red: 'bottleneck', pie: 'bottleneck-pie', codel: 'bottleneck-codel', fq_codel: 'bottleneck-codel', step: 'bottleneck-step' };
 
@@ -144,7 +145,7 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
       ? { on: 1, minTh: rp.minThPackets, maxTh: rp.maxThPackets, maxP: rp.maxP, wq: rp.weight, gentle: rp.gentle ? 1 : 0 }
       : { on: 0, minTh: 0, maxTh: 1, maxP: 0, wq: 0, gentle: 0 },
     model: tight.role === 'bottleneck' ? FLUID_QUEUE_MODELS[bq.kind]! : 'bottleneck',
-    aqm: tight.role === 'bottleneck' ? aqmParams(bq, s.tcp.ecn === true) : { ecn: 0 },
+    aqm: tight.role === 'bottleneck' ? aqmParams(bq, s.tcp.ecn === true, s.flows.length) : { ecn: 0 },
   };
 
   const flows = s.flows.map((f, i) => {
@@ -175,15 +176,17 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
 }
 
 /** The discipline's parameters as its bottleneck model names them (seconds, Hz, packets). */
-function aqmParams(q: Scenario['bottleneck']['queue'], flowsEcn: boolean): Record<string, number> {
+function aqmParams(q: Scenario['bottleneck']['queue'], flowsEcn: boolean, flowCount: number): Record<string, number> {
   const p = queueParams(q) as Record<string, number | boolean>;
   const ecn = flowsEcn && p.ecn === true ? 1 : 0;
   switch (q.kind) {
     case 'pie':
       return { ecn, pieTarget: p.targetS as number, pieAlpha: p.alpha as number, pieBeta: p.beta as number, tUpdate: p.tUpdateS as number, markEcnTh: p.markEcnThreshold as number };
     case 'codel':
+      return { ecn, codelTarget: p.targetS as number, interval: p.intervalS as number, queues: 1 };
     case 'fq_codel':
-      return { ecn, codelTarget: p.targetS as number, interval: p.intervalS as number };
+      // Identical flows (checked by the caller) hash to distinct queues while there are buckets for them.
+      return { ecn, codelTarget: p.targetS as number, interval: p.intervalS as number, queues: Math.min(flowCount, p.flows as number) };
     case 'step':
       return { ecn, Kmark: p.thresholdPackets as number };
     default:

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { runFluid } from '../../src/fluid/run/runFluid.js';
+import { runPacket } from '../../src/packet/run.js';
+import { dumbbellScenario } from '../../src/scenario/defaults.js';
+import { packetBits } from '../../src/scenario/path.js';
+import type { QueueSpec, RunResult, Scenario } from '../../src/index.js';
+
+/*
+ * Fluid vs packet on each queue discipline (issue 20): CUBIC and Reno, 1, 4 and 16 flows (the three
+ * loads) on 100 Mbit/s, 24 ms base RTT, 30 s measured from 15 s; mean queue delay within 20% and
+ * goodput within 10% where the models' assumptions hold. The cases where they do not are recorded
+ * with the measured gap (models/README.md, "Queue disciplines"), and asserted to stay gaps, so the
+ * list cannot go stale silently.
+ */
+
+const QUEUES: Record<string, QueueSpec> = {
+  pie: { kind: 'pie', limitPackets: 1000 },
+  codel: { kind: 'codel', limitPackets: 1000 },
+  red: { kind: 'red', limitPackets: 1000, minThPackets: 50, maxThPackets: 150, maxP: 0.1, weight: 0.002, gentle: true },
+  fq_codel: { kind: 'fq_codel', limitPackets: 1000 },
+};
+
+function line(variant: 'cubic' | 'reno', flows: number, kind: string, ecn: boolean): Scenario {
+  const s = dumbbellScenario(variant, flows);
+  s.durationS = 30;
+  s.measureFromS = 15;
+  s.tcp.ecn = ecn;
+  s.bottleneck.queue = { ...QUEUES[kind]!, ...(ecn ? { ecn: true } : {}) } as QueueSpec;
+  s.flows.forEach((f) => {
+    f.access.queuePackets = 10000;
+    f.receiverAccess!.queuePackets = 10000;
+  });
+  return s;
+}
+
+/** Mean queueing delay over the measurement interval: the packet engine's per-packet mean; the fluid queue's time mean of q/C. */
+function meanDelayS(s: Scenario, r: RunResult): number {
+  if (r.engine === 'packet') return r.queue.delay!.meanS;
+  const C = s.bottleneck.bandwidthBps / packetBits(s);
+  const { t, v } = r.queue.packets;
+  let area = 0;
+  let span = 0;
+  for (let i = 1; i < t.length; i++) {
+    if (t[i - 1]! < s.measureFromS) continue;
+    area += ((t[i]! - t[i - 1]!) * (v[i]! + v[i - 1]!)) / 2 / C;
+    span += t[i]! - t[i - 1]!;
+  }
+  return area / span;
+}
+
+type Case = [variant: 'cubic' | 'reno', flows: number, kind: string, ecn: boolean];
+const cases: Case[] = [];
+for (const kind of ['pie', 'codel', 'red', 'fq_codel']) for (const v of ['cubic', 'reno'] as const) for (const n of [1, 4, 16]) cases.push([v, n, kind, false]);
+for (const kind of ['pie', 'codel', 'red']) for (const v of ['cubic', 'reno'] as const) cases.push([v, 4, kind, true]);
+
+/**
+ * The gaps, measured (fluid vs packet mean queue delay; goodput): one Reno flow is a synchronised
+ * sawtooth that the mean-field window cannot have (the packet flow drains the queue below the target
+ * after each halving, idling the link 10-15%); four CUBIC flows under CoDel and RED whose packet
+ * losses come in bursts the fluid's loss events spread; FQ-CoDel's per-flow queues with few flows.
+ * Measured (fluid / packet): reno 1 pie 15.0 / 9.8 ms (+54%); cubic 4 codel 3.1 / 5.1 ms (-39%, with
+ * ECN the same); reno 1 codel 2.6 / 1.4 ms, goodput +14%; cubic 4 red 3.3 / 4.2 ms (-22%); reno 1 red
+ * 3.0 / 1.6 ms, goodput +12%; reno 1 fq_codel as reno 1 codel; reno 4 fq_codel 3.3 / 2.2 ms (+51%),
+ * goodput +9.7%. The other 23 cases agree (largest: delay -17% cubic 1 codel, +16% reno 16 red;
+ * goodput +4.5% reno 4 red ecn).
+ */
+const GAPS = new Set(['reno 1 pie', 'cubic 4 codel', 'reno 1 codel', 'cubic 4 red', 'reno 1 red', 'reno 1 fq_codel', 'reno 4 fq_codel', 'cubic 4 codel ecn']);
+
+describe('fluid vs packet on every queue discipline (mean queue delay within 20%, goodput within 10%)', () => {
+  const rows: string[] = [];
+  it.each(cases)('%s, %i flows, %s, ecn %s', (variant, flows, kind, ecn) => {
+    const s = line(variant, flows, kind, ecn);
+    const f = runFluid(s);
+    const p = runPacket(s);
+    expect(f.status).toBe('ok');
+    const dq = meanDelayS(s, f) / meanDelayS(s, p) - 1;
+    const dg = f.summary.goodputBps / p.summary.goodputBps - 1;
+    const name = `${variant} ${flows} ${kind}${ecn ? ' ecn' : ''}`;
+    rows.push(`${name}: delay ${(meanDelayS(s, f) * 1e3).toFixed(2)} / ${(meanDelayS(s, p) * 1e3).toFixed(2)} ms (${(dq * 100).toFixed(0)}%), goodput ${(dq === dq ? (f.summary.goodputBps / 1e6).toFixed(2) : '')} / ${(p.summary.goodputBps / 1e6).toFixed(2)} Mbit/s (${(dg * 100).toFixed(1)}%)`);
+    if (ecn) {
+      // The queue marks instead of dropping (the fluid's remaining losses are the first slow start's overflow).
+      expect(p.summary.ecn!.marks).toBeGreaterThan(0);
+      expect(f.summary.retransmits).toBeLessThan(0.01 * (f.summary.throughputBps * s.durationS) / (8 * s.mssBytes));
+    }
+    if (GAPS.has(name)) expect(Math.abs(dq) >= 0.2 || Math.abs(dg) >= 0.1).toBe(true);
+    else {
+      expect(Math.abs(dq)).toBeLessThan(0.2);
+      expect(Math.abs(dg)).toBeLessThan(0.1);
+    }
+  });
+  it('prints the table (for models/README.md)', () => {
+    console.log(rows.join('\n'));
+  });
+});
