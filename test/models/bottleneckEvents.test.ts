@@ -118,5 +118,7 @@ describe('bottleneck events and per-discipline bottleneck files', () => {
     expect(Object.entries(FLUID_QUEUE_MODELS).filter(([, file]) => !set.bottlenecks.has(file))).toEqual([]);
     expect(FLUID_QUEUE_KINDS).toEqual(['droptail', 'red', 'pie', 'codel', 'fq_codel', 'step']);
     expect(() => set.system('reno', 'bottleneck-foo')).toThrow(/no fluid queue model 'bottleneck-foo.model.yaml'/);
+    // Every bottleneck file defines what every flow model reads (q, B, C, p, pdiffuse, pmark, prt, pra, delivered).
+    for (const f of set.flows.keys()) for (const b of set.bottlenecks.keys()) expect(set.system(f, b).bottleneck.id).toBe(b);
   });
 });
