@@ -11,6 +11,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Scoreboard } from '../src/tcp/scoreboard.js';
+import { withReference } from './reference.js';
 
 const MSS = 1460;
 const DUP_THRESH = 3;
@@ -53,9 +54,11 @@ function measure(windowSegs: number, minAcks: number): { wallNsPerAck: number; c
 export function benchScoreboard(): void {
   console.log('scoreboard, one hole per window, DupThresh 3 (per ACK: SACK + IsLost + NextSeg + pipe + one new segment):');
   for (const w of [100, 1000, 6000]) {
-    const r = measure(w, 2_000_000);
+    const { value: r, refRate } = withReference(() => measure(w, 2_000_000));
+    // The cost in reference operations (bench/reference.ts): CPU per ACK x reference ops per CPU-second.
+    const refOps = (r.cpuNsPerAck / 1e9) * refRate;
     console.log(
-      `  window ${String(w).padStart(5)} segments: ${r.wallNsPerAck.toFixed(0).padStart(5)} ns/ACK wall, ${r.cpuNsPerAck.toFixed(0).padStart(5)} ns/ACK cpu (${(r.acks / 1e6).toFixed(1)} M ACKs)`,
+      `  window ${String(w).padStart(5)} segments: ${r.wallNsPerAck.toFixed(0).padStart(5)} ns/ACK wall, ${r.cpuNsPerAck.toFixed(0).padStart(5)} ns/ACK cpu = ${refOps.toFixed(2)} ref ops (${(r.acks / 1e6).toFixed(1)} M ACKs)`,
     );
   }
 }
