@@ -49,8 +49,11 @@ export function register(program: Command): void {
       const lines = [formatRunTable(result), '', ...closedFormLines(closedForm)];
       if (stability) {
         lines.push('', 'linear stability:');
-        if ('reason' in stability) lines.push(`  n/a: ${stability.reason}`);
-        else {
+        if ('reason' in stability) {
+          lines.push(`  n/a: ${stability.reason}`);
+          const c = 'limitCycle' in stability ? stability.limitCycle : undefined;
+          if (c) lines.push(`  limit cycle (from the model over the measurement): period ${c.periodS === null ? 'none found' : `${c.periodS.toFixed(3)} s`}, queue ${c.queueMinPackets.toFixed(1)}..${c.queueMaxPackets.toFixed(1)} packets (mean ${c.queueMeanPackets.toFixed(1)}), cwnd ${c.cwndMinSegments.toFixed(1)}..${c.cwndMaxSegments.toFixed(1)} segments`);
+        } else {
           lines.push(`  equilibrium: ${stability.regime} queue, W0 ${stability.W0.toFixed(2)} segments, q0 ${stability.q0.toFixed(1)} packets, p0 ${stability.p0.toExponential(3)}, R0 ${(1000 * stability.R0).toFixed(1)} ms`);
           const margins = `crossover ${stability.crossoverRadS?.toPrecision(3) ?? 'none'} rad/s, phase margin ${stability.phaseMarginDeg.toFixed(1)} deg, gain margin ${stability.gainMargin.toFixed(3)}`;
           const verdict = stability.stable ? 'stable' : 'unstable';
@@ -105,6 +108,8 @@ async function stabilityOf(s: Scenario, modelsDir: string | undefined) {
     };
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
-    return { reason: err.problem };
+    // No equilibrium (a hybrid model): the limit cycle the model runs instead, from the model.
+    const { limitCycle } = await import('../theory/limitCycle.js');
+    return { reason: err.problem, limitCycle: limitCycle(s, modelsDir === undefined ? {} : { modelsDir }) };
   }
 }

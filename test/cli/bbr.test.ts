@@ -68,4 +68,13 @@ describe('cclab with bbr', () => {
     // the link's payload rate (BBR ignores the random loss).
     expect(j.goodputBps / ((10e6 * j.mssBytes) / (j.mssBytes + 40))).toBeGreaterThan(0.75);
   });
+
+  it('predict --stability on bbr: no equilibrium (hybrid), the limit cycle from the model instead', async () => {
+    const r = await cli(['predict', '--variant', 'bbr', '--bandwidth', '10Mbps', '--delay', '15ms', '--duration', '20s', '--stability', '--json']);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as { stability: { reason: string; limitCycle: { periodS: number; queueMaxPackets: number } } };
+    expect(j.stability.reason).toMatch(/hybrid model/);
+    expect(j.stability.limitCycle.periodS).toBeGreaterThan(0);
+    expect(j.stability.limitCycle.queueMaxPackets).toBeGreaterThan(0);
+  });
 });
