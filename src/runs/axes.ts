@@ -1,7 +1,7 @@
 import { InputError } from '../errors.js';
 import { MAX_FLOWS } from '../scenario/check/scenarioSchema.js';
 import type { Scenario } from '../scenario/types.js';
-import { getPath, leafKind, setPath } from './fieldPath.js';
+import { getPath, isQueueParamPath, leafKind, setPath } from './fieldPath.js';
 import { parseRange, type UnitKind } from './range.js';
 import {
   applyBandwidth,
@@ -117,8 +117,9 @@ export function checkAxes(base: Scenario, axes: readonly Axis[]): void {
     if (a.path !== undefined) {
       // These are set per run from other flags; sweeping them by path would be silently overwritten.
       if (['seed', 'variant', 'name'].includes(a.path)) throw new InputError(a.flag, `cannot be swept by path: use --seed, --variants or --scenario`);
-      // ccParams keys are free (a variant's knob need not be in the base scenario).
-      if (!/^ccParams\.[^.]+$/.test(a.path)) getPath(base, a.path);
+      // ccParams keys are free (a variant's knob need not be in the base scenario), and so are any
+      // discipline's parameters under bottleneck.queue (checked per point against its kind).
+      if (!/^ccParams\.[^.]+$/.test(a.path) && !isQueueParamPath(a.path)) getPath(base, a.path);
     }
     if (a.values.length === 0) throw new InputError(a.flag, `has no values`);
     // Checked here, before any point copies flows: `--flows 1e9` must not start building them.

@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { QUEUE_DISCS } from '../net/qdisc/registry.js';
 
 /**
  * Generic access to a Scenario field by dotted path, so that any field can be swept
@@ -58,7 +59,11 @@ export function setPath(root: Json, path: string, value: Json): void {
       for (let i = 0; i < obj.length; i++) (obj as Json[])[i] = value;
       continue;
     }
-    const free = parts[0] === 'ccParams' && parts.length === 1;
+    const free = (parts[0] === 'ccParams' && parts.length === 1) || (isQueuePath(parts) && queueParamKind(leaf) !== undefined);
+    if (isQueuePath(parts) && leaf === 'kind') {
+      setQueueKind(obj, value, path);
+      continue;
+    }
     if (!hasField(obj, leaf) && !free) {
       throw new InputError('--set', `path "${path}" does not exist in the scenario (no "${leaf}")`);
     }
@@ -67,10 +72,46 @@ export function setPath(root: Json, path: string, value: Json): void {
   }
 }
 
+/*
+ * The queue's parameters depend on its kind (`bottleneck.queue.kind=droptail,codel,pie`): any
+ * discipline's parameter may be set under `bottleneck.queue` (validateScenario then checks it against
+ * the point's kind, one line naming the field and the kind's parameters), and setting the kind keeps
+ * only the parameters the new kind has (RED's thresholds do not follow the queue into CoDel).
+ */
+const isQueuePath = (parts: readonly string[]): boolean => parts.length === 2 && parts[0] === 'bottleneck' && parts[1] === 'queue';
+
+/** `bottleneck.queue.<name>` where some discipline has a parameter <name>. */
+export function isQueueParamPath(path: string): boolean {
+  const parts = path.split('.');
+  return parts.length === 3 && isQueuePath(parts.slice(0, 2)) && queueParamKind(parts[2]!) !== undefined;
+}
+
+/** 'number' or 'boolean' when some discipline has a parameter of that name, else undefined. */
+function queueParamKind(name: string): 'number' | 'boolean' | undefined {
+  for (const f of Object.values(QUEUE_DISCS)) {
+    const spec = f.params.find((p) => p.name === name);
+    if (spec) return 'boolean' in spec ? 'boolean' : 'number';
+  }
+  return undefined;
+}
+
+function setQueueKind(queue: Record<string, Json>, kind: Json, path: string): void {
+  if (typeof kind !== 'string' || !Object.hasOwn(QUEUE_DISCS, kind)) {
+    throw new InputError(path, `must be one of ${Object.keys(QUEUE_DISCS).join(', ')}, got '${String(kind)}'`);
+  }
+  const keep = new Set(['kind', 'limitPackets', ...QUEUE_DISCS[kind]!.params.map((p) => p.name)]);
+  for (const k of Object.keys(queue)) if (!keep.has(k)) delete queue[k];
+  queue.kind = kind;
+}
+
 /** The kind of value at a path, used to pick a parser for `--set` values. */
 export function leafKind(root: Json, path: string): 'number' | 'string' | 'boolean' {
   const parts = path.split('.');
   if (parts[0] === 'ccParams' && parts.length === 2) return 'number';
+  if (isQueuePath(parts.slice(0, -1)) && parts[2] !== 'kind') {
+    const k = queueParamKind(parts[2]!);
+    if (k !== undefined) return k;
+  }
   const vals = getPath(root, path);
   if (vals.length === 0) throw new InputError('--set', `path "${path}" reaches no value (empty array?)`);
   const kinds = new Set(vals.map((v) => typeof v));

@@ -90,3 +90,21 @@ describe('checkAxes', () => {
     expect(() => checkAxes(base, [headlineAxis('loss', '1e-3'), headlineAxis('loss', '1e-2')])).toThrow(/twice/);
   });
 });
+
+describe('sweeping the queue discipline (--set bottleneck.queue.kind=...)', () => {
+  it('setting the kind keeps only the parameters the new kind has; any discipline parameter may be set, and the point is checked against its kind', async () => {
+    const { validateScenario } = await import('../../src/scenario/check/validate.js');
+    const s = presetScenario('ns3-lfn', 'reno');
+    s.bottleneck.queue = { kind: 'red', limitPackets: 300, minThPackets: 10, maxThPackets: 30, maxP: 0.1, weight: 0.002, gentle: true, ecn: true };
+    setPath(s, 'bottleneck.queue.kind', 'codel');
+    expect(s.bottleneck.queue).toEqual({ kind: 'codel', limitPackets: 300, ecn: true });
+    setPath(s, 'bottleneck.queue.targetS', 0.02);
+    expect(() => validateScenario(s)).not.toThrow();
+    setPath(s, 'bottleneck.queue.targetS', 0.2);
+    expect(() => validateScenario(s)).toThrow(/bottleneck\.queue\.targetS must be below intervalS \(0\.1\), got 0\.2/);
+    setPath(s, 'bottleneck.queue.kind', 'droptail');
+    expect(s.bottleneck.queue).toEqual({ kind: 'droptail', limitPackets: 300 });
+    expect(() => setPath(s, 'bottleneck.queue.kind', 'sfq')).toThrow(/bottleneck\.queue\.kind must be one of droptail, red, codel, fq_codel, pie, policer, step, got 'sfq'/);
+    expect(() => setPath(s, 'bottleneck.queue.foo', 1)).toThrow(/does not exist in the scenario \(no "foo"\)/);
+  });
+});
