@@ -101,7 +101,7 @@ table:not([class]) td{white-space:normal;min-width:6em}
 ul.flags{padding-left:1.2em}
 ul.flags li{margin:.15em 0}
 figure.chart{margin:1em 0 1.6em}
-figure.chart .chart-live{min-height:0}
+figure.chart .chart-live{min-height:0;overflow-x:auto}
 figure.chart.live .chart-static{display:none}
 figure.chart .chart-static svg{max-width:100%;height:auto}
 figcaption{color:var(--muted);font-size:.9em;max-width:80ch;margin-top:.2em}

@@ -38,6 +38,67 @@ function predictedCells(rows: readonly ReportRow[], theory: readonly TheoryRow[]
   return out;
 }
 
+type ChartAdder = (id: string, title: string, caption: string, spec: Parameters<typeof buildChart>[0]['spec']) => Promise<string>;
+
+/** What every slice of the page reads. */
+interface SweepPageContext {
+  plan: SweepPlan;
+  simEngine: string;
+  hasFluid: boolean;
+  add: ChartAdder;
+}
+
+/** The three maps of one slice: simulated goodput, predicted goodput, their relative error; every cell with the simulation's validity marks. */
+async function mapFigures(ctx: SweepPageContext, si: number, rs: readonly ReportRow[], ts: readonly TheoryRow[]): Promise<string[]> {
+  const { plan, simEngine, hasFluid, add } = ctx;
+  const simRows = rs.filter((r) => r.engine === simEngine);
+  // Every map of a point carries the simulation's validity marks there: it is the witness of what the network did.
+  const flagsAt = new Map(simRows.map((r) => [`${r.variant}\0${r.loss}\0${r.rttS}`, r.validity]));
+  const marked = (c: HeatmapCell): HeatmapCell => {
+    const f = flagsAt.get(`${c.variant}\0${c.loss}\0${c.rttS}`) ?? [];
+    return f.length ? { ...c, marks: f.map((x) => x.mark).join(''), reason: f.map((x) => x.reason).join('; ') } : c;
+  };
+  const sim: HeatmapCell[] = simRows.map((r) => marked({ variant: r.variant, loss: r.loss!, rttS: r.rttS!, value: r.goodputBps }));
+  const pred = predictedCells(rs, ts, hasFluid).map(marked);
+  const predOf = new Map(pred.map((c) => [`${c.variant}\0${c.loss}\0${c.rttS}`, c.value]));
+  const err: HeatmapCell[] = sim.map((c) => {
+    const p = predOf.get(`${c.variant}\0${c.loss}\0${c.rttS}`);
+    return { ...c, value: p != null && c.value !== null && c.value > 0 ? (p - c.value) / c.value : null };
+  });
+  const marksNote = ` ${MARKS_NOTE}`;
+  const predName = hasFluid ? 'fluid model' : 'closed form (capped at capacity)';
+  return [
+    await add(chartId('map-sim', String(si)), 'Simulated goodput', `Mean goodput of the ${simEngine} engine over replications.${marksNote}`,
+      heatmapChart(sim, { title: `Simulated goodput (${simEngine})`, valueTitle: 'goodput (bit/s)', variants: plan.variants, kind: 'goodput' })),
+    await add(chartId('map-pred', String(si)), 'Predicted goodput', `Goodput predicted by the ${predName}.${marksNote}`,
+      heatmapChart(pred, { title: `Predicted goodput (${predName})`, valueTitle: 'goodput (bit/s)', variants: plan.variants, kind: 'goodput' })),
+    await add(chartId('map-err', String(si)), 'Relative error', `(predicted - simulated) / simulated; blue: model under-predicts, red: over-predicts; clamped to ±100%.${marksNote} A marked cell's error is not the model's fault: it is outside the model's assumptions.`,
+      heatmapChart(err, { title: `Relative error of the ${predName}`, valueTitle: 'relative error', variants: plan.variants, kind: 'relerr' })),
+  ];
+}
+
+const WINNER_CAPTION = 'Colour: the variant with the highest mean goodput; label: its margin over the runner-up. Packet panel: grey "tie" where the two best variants\' 95% intervals overlap (a tie at the packet level). Fluid panel: the model is deterministic, so it always names a winner; where the packet level ties, its cell is faded and outlined and its margin is in parentheses: no verdict against the simulation.';
+
+/** What the response charts' intervals are, with their n, and why they are wide when n < 3. */
+function intervalNote(rows: readonly ReportRow[]): string {
+  const ns = rows.filter((r) => r.engine === 'packet' && r.n > 0).map((r) => r.n);
+  if (ns.length === 0) return '';
+  const lo = Math.min(...ns);
+  const hi = Math.max(...ns);
+  const n = lo === hi ? `n = ${lo}` : `n = ${lo} to ${hi}`;
+  return ` Intervals: 95% Student-t over the replications (${n}).` + (lo < 3 ? ` With n = ${lo}, Student's t (${lo === 2 ? '12.7' : 'undefined at n = 1'}) makes the intervals span most of the axis: run --reps 5 or more for intervals that can separate the variants.` : '');
+}
+
+/** The goodput-vs-loss or -RTT chart of one slice. */
+function responseFigure(ctx: SweepPageContext, si: number, rs: readonly ReportRow[], ts: readonly TheoryRow[], wrt: 'loss' | 'rtt'): Promise<string> {
+  const other = wrt === 'loss' ? 'rttS' : 'loss';
+  const n = ctx.plan.axes.find((a) => a.name === other)?.values.length ?? 0;
+  const shown = panelLayout(n, MAX_PANELS).shown;
+  const panels = n > shown ? ` Panels: ${shown} of the ${n} values, evenly spread.` : '';
+  const caption = `Points: packet means with their 95% intervals (bars reaching below the axis are cut at it, with a tick); solid lines: fluid model; dashed: closed forms (one dash per formula, see the legend), capped at the fair share of the slowest link. Hover a point for its validity.${intervalNote(rs)}${panels}`;
+  return ctx.add(chartId(`vs-${wrt}`, String(si)), wrt === 'loss' ? 'Goodput vs loss' : 'Goodput vs RTT', caption, responseChart(rs, ts, wrt, ctx.plan.variants, MAX_PANELS));
+}
+
 /**
  * The sweep report: heatmaps of simulated and predicted goodput and their relative error, goodput
  * against loss and RTT with CIs and closed forms, the best variant per grid point, and fitted
@@ -57,12 +118,12 @@ export async function sweepReport(plan: SweepPlan, records: readonly RunRecord[]
   const slices = [...new Set(rows.map((r) => r.slice))];
   const shown = slices.slice(0, MAX_SLICES);
   const built: BuiltChart[] = [];
-  const add = async (id: string, title: string, caption: string, spec: Parameters<typeof buildChart>[0]['spec']): Promise<string> => {
+  const add: ChartAdder = async (id, title, caption, spec) => {
     const c = await buildChart({ id, title, caption, spec });
     built.push(c);
     return chartFigure(c.page);
   };
-
+  const ctx: SweepPageContext = { plan, simEngine, hasFluid, add };
   const sections: Section[] = [{ id: 'setup', title: 'Setup', html: setupHtml(plan, records) }];
   const mapsHtml: string[] = [];
   const lossHtml: string[] = [];
@@ -73,47 +134,11 @@ export async function sweepReport(plan: SweepPlan, records: readonly RunRecord[]
     const ts = theory.filter((t) => t.slice === slice);
     const head = slice ? `<h4>${escapeHtml(slice)}</h4>` : '';
     if (hasLoss && hasRtt) {
-      const simRows = rs.filter((r) => r.engine === simEngine);
-      // Every map of a point carries the simulation's validity marks there: it is the witness of what the network did.
-      const flagsAt = new Map(simRows.map((r) => [`${r.variant}\0${r.loss}\0${r.rttS}`, r.validity]));
-      const marked = (c: HeatmapCell): HeatmapCell => {
-        const f = flagsAt.get(`${c.variant}\0${c.loss}\0${c.rttS}`) ?? [];
-        return f.length ? { ...c, marks: f.map((x) => x.mark).join(''), reason: f.map((x) => x.reason).join('; ') } : c;
-      };
-      const sim: HeatmapCell[] = simRows.map((r) => marked({ variant: r.variant, loss: r.loss!, rttS: r.rttS!, value: r.goodputBps }));
-      const pred = predictedCells(rs, ts, hasFluid).map(marked);
-      const predOf = new Map(pred.map((c) => [`${c.variant}\0${c.loss}\0${c.rttS}`, c.value]));
-      const err: HeatmapCell[] = sim.map((c) => {
-        const p = predOf.get(`${c.variant}\0${c.loss}\0${c.rttS}`);
-        return { ...c, value: p != null && c.value !== null && c.value > 0 ? (p - c.value) / c.value : null };
-      });
-      const marksNote = ` ${MARKS_NOTE}`;
-      const predName = hasFluid ? 'fluid model' : 'closed form (capped at capacity)';
-      mapsHtml.push(head,
-        await add(chartId('map-sim', String(si)), 'Simulated goodput', `Mean goodput of the ${simEngine} engine over replications.${marksNote}`,
-          heatmapChart(sim, { title: `Simulated goodput (${simEngine})`, valueTitle: 'goodput (bit/s)', variants: plan.variants, kind: 'goodput' })),
-        await add(chartId('map-pred', String(si)), 'Predicted goodput', `Goodput predicted by the ${predName}.${marksNote}`,
-          heatmapChart(pred, { title: `Predicted goodput (${predName})`, valueTitle: 'goodput (bit/s)', variants: plan.variants, kind: 'goodput' })),
-        await add(chartId('map-err', String(si)), 'Relative error', `(predicted - simulated) / simulated; blue: model under-predicts, red: over-predicts; clamped to ±100%.${marksNote} A marked cell's error is not the model's fault: it is outside the model's assumptions.`,
-          heatmapChart(err, { title: `Relative error of the ${predName}`, valueTitle: 'relative error', variants: plan.variants, kind: 'relerr' })));
-      if (plan.variants.length > 1) {
-        winHtml.push(head, await add(chartId('winner', String(si)), 'Best variant', 'Colour: the variant with the highest mean goodput; label: its margin over the runner-up; dashed outline and ≈: the 95% intervals of the two overlap (no clear winner).',
-          winnerChart(winners(rs), plan.variants)));
-      }
+      mapsHtml.push(head, ...(await mapFigures(ctx, si, rs, ts)));
+      if (plan.variants.length > 1) winHtml.push(head, await add(chartId('winner', String(si)), 'Best variant', WINNER_CAPTION, winnerChart(winners(rs), plan.variants)));
     }
-    const panels = (name: string) => {
-      const n = plan.axes.find((a) => a.name === name)?.values.length ?? 0;
-      const shown = panelLayout(n, MAX_PANELS).shown;
-      return n > shown ? ` Panels: ${shown} of the ${n} values, evenly spread.` : '';
-    };
-    if (hasLoss) {
-      lossHtml.push(head, await add(chartId('vs-loss', String(si)), 'Goodput vs loss', `Points: packet means with 95% Student-t CIs (bars reaching below the axis are cut at it, with a tick); solid lines: fluid model; dashed: closed forms (one dash per formula, see the legend), capped at the fair share of the slowest link. Hover a point for its validity.${panels('rttS')}`,
-        responseChart(rs, ts, 'loss', plan.variants, MAX_PANELS)));
-    }
-    if (hasRtt) {
-      rttHtml.push(head, await add(chartId('vs-rtt', String(si)), 'Goodput vs RTT', `Points: packet means with 95% Student-t CIs (bars reaching below the axis are cut at it, with a tick); solid lines: fluid model; dashed: closed forms (one dash per formula, see the legend), capped at the fair share of the slowest link. Hover a point for its validity.${panels('loss')}`,
-        responseChart(rs, ts, 'rtt', plan.variants, MAX_PANELS)));
-    }
+    if (hasLoss) lossHtml.push(head, await responseFigure(ctx, si, rs, ts, 'loss'));
+    if (hasRtt) rttHtml.push(head, await responseFigure(ctx, si, rs, ts, 'rtt'));
   }
   const more = slices.length > shown.length ? `<p class="muted">${slices.length - shown.length} more slices are in points.csv.</p>` : '';
   if (mapsHtml.length) sections.push({ id: 'maps', title: 'Goodput over loss × RTT', html: mapsHtml.join('\n') + more });

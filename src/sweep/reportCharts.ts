@@ -62,6 +62,7 @@ export function heatmapChart(cells: readonly HeatmapCell[], o: HeatmapOptions): 
   const nx = new Set(cells.map((c) => c.rttS)).size;
   const ny = new Set(cells.map((c) => c.loss)).size;
   const labelled = nx * ny <= LABELLED_CELLS;
+  const steps = mapSteps(nx, ny, o.variants.length);
   const data = cells
     .filter((c) => c.value !== null && Number.isFinite(c.value) && (o.kind === 'relerr' || c.value > 0))
     .map((c) => {
@@ -83,8 +84,8 @@ export function heatmapChart(cells: readonly HeatmapCell[], o: HeatmapOptions): 
     data: { values: data },
     facet: { column: { field: 'variant', type: 'nominal', title: null, sort: [...o.variants], header: { labelFontWeight: 'bold' } } },
     spec: {
-      width: { step: cellStep(nx, 220) },
-      height: { step: cellStep(ny, 200) },
+      width: { step: steps.x },
+      height: { step: steps.y },
       encoding: {
         x: { field: 'rttS', type: 'ordinal', title: 'base RTT', axis: { labelExpr: rttLabel, labelAngle: -45 } },
         y: { field: 'loss', type: 'ordinal', title: 'loss p', sort: 'descending', axis: { labelExpr: lossLabel } },
@@ -102,7 +103,7 @@ export function heatmapChart(cells: readonly HeatmapCell[], o: HeatmapOptions): 
         { transform: [{ filter: 'datum.marked' }], mark: { type: 'rect', fill: null, stroke: '#111', strokeWidth: 1.2, strokeDash: [3, 2] } },
         {
           transform: [{ filter: "datum.label !== ''" }],
-          mark: { type: 'text', fontSize: labelled ? 9 : 8, fontWeight: 'bold' },
+          mark: { type: 'text', fontSize: !labelled ? 8 : steps.x >= 60 ? 11 : 9, fontWeight: 'bold' },
           encoding: { text: { field: 'label', type: 'nominal' }, color: { condition: { test: light, value: '#111' }, value: '#fff' } },
         },
       ],
@@ -122,8 +123,17 @@ function formatSI(v: number): string {
 const DASHES = [[6, 3], [2, 2], [8, 2, 2, 2], [1, 3]];
 
 /** Cell size so a small grid is still readable and a 20 x 20 grid still fits. */
-function cellStep(n: number, target: number): number {
-  return Math.max(12, Math.min(48, Math.floor(target / Math.max(1, n))));
+function cellStep(n: number, target: number, max = 48): number {
+  return Math.max(12, Math.min(max, Math.floor(target / Math.max(1, n))));
+}
+
+/** Content width a page of maps fills at 1280 px (the panels of one map share it with its legend). */
+const MAP_ROW_PX = 1000;
+
+/** Panel size of a map with `panels` panels side by side: sized to the page, cells at most 110 px. */
+function mapSteps(nx: number, ny: number, panels: number): { x: number; y: number } {
+  const widthPx = Math.min(440, Math.floor(MAP_ROW_PX / Math.max(1, panels)) - 40);
+  return { x: cellStep(nx, widthPx, 110), y: cellStep(ny, Math.min(330, widthPx), 80) };
 }
 
 /** Colour scale of the variants present, keeping each variant's fixed colour. */
@@ -150,14 +160,26 @@ function decades(lo: number, hi: number): number[] {
   return out;
 }
 
-/**
- * Goodput against loss (wrt 'loss', one panel per RTT) or RTT (one panel per loss), log-log:
- * packet means as points with 95% CI error bars, fluid as solid lines, closed forms dashed, every
- * kind of line in the legend. Error bars that reach below the y axis are cut at it (a lower CI end
- * can be near zero or negative with few replications; log axes have no zero).
- */
-export function responseChart(rows: readonly ReportRow[], theory: readonly TheoryRow[], wrt: 'loss' | 'rtt', variants: readonly Variant[], maxPanels = 6): TopLevelSpec {
-  const formulas = [...new Set(theory.map((t) => t.formula))];
+/** Width of one panel of a goodput-vs-loss (or RTT) chart, px: readable ticks and lines (issue 22: at least 360). */
+export const RESPONSE_PANEL_WIDTH = 380;
+
+/** One row of a response chart: a packet mean with its interval, or a point of a model line. RTTs in ms. */
+interface ResponseDatum {
+  panel: string;
+  order: number;
+  x: number | null;
+  variant: Variant;
+  source: string;
+  y: number | null;
+  lo: number | null;
+  hi: number | null;
+  n: number | null;
+  points: string | null;
+  validity: string;
+}
+
+/** The rows of the panels shown (at most maxPanels of the other axis's values, evenly spread); RTTs in ms. */
+function responseData(rows: readonly ReportRow[], theory: readonly TheoryRow[], wrt: 'loss' | 'rtt', maxPanels: number): { lines: ResponseDatum[]; columns: number } {
   const xField = wrt === 'loss' ? 'loss' : 'rttS';
   const panelField = wrt === 'loss' ? 'rttS' : 'loss';
   const allPanels = [...new Set(rows.map((r) => r[panelField]).filter((v): v is number => v !== null))].sort((a, b) => a - b);
@@ -166,84 +188,93 @@ export function responseChart(rows: readonly ReportRow[], theory: readonly Theor
   // A sweep without the other axis has one panel (null stands for "the base scenario's value").
   const keep = new Set<number | null>(panelValues.length > 0 ? panelValues : [null]);
   const panelName = (v: number | null) => (v === null ? 'base scenario' : wrt === 'loss' ? `RTT ${roundSig(v * 1000, 3)} ms` : `p = ${v.toExponential(1)}`);
+  const xOf = (v: number | null) => (v === null || wrt === 'loss' ? v : roundSig(v * 1000, 6));
   const packetRows = rows.filter((r) => keep.has(r[panelField]) && r.goodputBps > 0);
-  const lines = [
+  const lines: ResponseDatum[] = [
     ...packetRows.map((r) => ({
-      panel: panelName(r[panelField]), order: r[panelField] ?? 0, x: r[xField], variant: r.variant, source: r.engine === 'fluid' ? 'fluid model' : r.engine,
-      y: r4(r.goodputBps), lo: r4(r.ci95Low), hi: r4(r.ci95High), n: r.n, points: 'packet mean ± 95% CI', validity: r.validity.map((f) => f.reason).join('; ') || 'inside the models\' assumptions',
+      panel: panelName(r[panelField]), order: r[panelField] ?? 0, x: xOf(r[xField]), variant: r.variant, source: r.engine === 'fluid' ? 'fluid model' : r.engine,
+      y: r4(r.goodputBps), lo: r4(r.ci95Low), hi: r4(r.ci95High), n: r.n, points: r.engine === 'fluid' ? null : 'packet mean ± 95% CI', validity: r.validity.map((f) => f.reason).join('; ') || 'inside the models\' assumptions',
     })),
     ...theory.filter((t) => keep.has(t[panelField])).map((t) => ({
-      panel: panelName(t[panelField]), order: t[panelField] ?? 0, x: t[xField], variant: t.variant, source: t.formula, y: r4(t.goodputBps), lo: null, hi: null, n: null, points: null, validity: t.regime,
+      panel: panelName(t[panelField]), order: t[panelField] ?? 0, x: xOf(t[xField]), variant: t.variant, source: t.formula, y: r4(t.goodputBps), lo: null, hi: null, n: null, points: null, validity: t.regime,
     })),
   ];
-  // Pad the x domain a little so points at the grid ends are not cut by the clip.
+  return { lines, columns: layout.columns };
+}
+
+/** Log x axis padded a little so points at the grid ends are not cut; loss labelled by decades, RTT (ms) at the grid's own values. */
+function responseX(lines: readonly ResponseDatum[], wrt: 'loss' | 'rtt') {
   const xs = lines.map((d) => d.x).filter((v): v is number => v !== null && v > 0);
   const xDomain = xs.length ? [Math.min(...xs) / 1.25, Math.max(...xs) * 1.25] : undefined;
-  const xScale = { type: 'log', ...(xDomain ? { domain: xDomain } : {}) };
-  const xTicks = wrt === 'loss' && xDomain ? decades(xDomain[0]!, xDomain[1]!) : undefined;
-  const x = { field: 'x', type: 'quantitative', title: wrt === 'loss' ? 'loss probability p' : 'base RTT (s)', scale: xScale, axis: { format: wrt === 'loss' ? '.0e' : '.3~g', labelOverlap: true, ...(xTicks && xTicks.length >= 2 ? { values: xTicks } : {}) } };
+  const grid = [...new Set(xs)].sort((a, b) => a - b);
+  const xTicks = !xDomain ? undefined : wrt === 'loss' ? decades(xDomain[0]!, xDomain[1]!) : grid.length <= 8 ? grid : decades(xDomain[0]!, xDomain[1]!);
+  const axis = { format: wrt === 'loss' ? '.0e' : '~r', labelOverlap: true, ...(xTicks && xTicks.length >= 2 ? { values: xTicks } : {}) };
+  return { field: 'x', type: 'quantitative', title: wrt === 'loss' ? 'loss probability p' : 'base RTT (ms)', scale: { type: 'log', ...(xDomain ? { domain: xDomain } : {}) }, axis };
+}
+
+/**
+ * Goodput against loss (wrt 'loss', one panel per RTT) or RTT (one panel per loss), log-log:
+ * packet means as points with 95% CI error bars, fluid as solid lines, closed forms dashed. One
+ * legend for the whole chart (variant colours, one dash per kind of model line), below the panels.
+ * Error bars that reach below the y axis are cut at it (a lower CI end can be near zero or negative
+ * with few replications; log axes have no zero).
+ */
+export function responseChart(rows: readonly ReportRow[], theory: readonly TheoryRow[], wrt: 'loss' | 'rtt', variants: readonly Variant[], maxPanels = 6): TopLevelSpec {
+  const formulas = [...new Set(theory.map((t) => t.formula))];
+  const { lines, columns } = responseData(rows, theory, wrt, maxPanels);
+  const x = responseX(lines, wrt);
   // The y domain follows the means and curves, not the CI ends: with few replications a lower CI end
   // can sit decades below the mean and would squash every line; such bars are cut at the axis.
   const ys = lines.map((d) => d.y).filter((v): v is number => v !== null && v > 0);
   const domain = ys.length ? [Math.min(...ys) / 2, Math.max(...ys) * 2] : undefined;
-  const data = lines.map((d) => ({ ...d, line: d.source === 'packet' ? null : `${d.variant} · ${d.source}`, loClip: d.lo === null || !domain ? d.lo : Math.max(d.lo, domain[0]!), cut: d.lo !== null && domain !== undefined && d.lo < domain[0]! }));
+  const data = lines.map((d) => ({ ...d, loClip: d.lo === null || !domain ? d.lo : Math.max(d.lo, domain[0]!), cut: d.lo !== null && domain !== undefined && d.lo < domain[0]! }));
   const yScale = { type: 'log', ...(domain ? { domain } : {}) };
   const y = { field: 'y', type: 'quantitative', title: 'goodput (bit/s)', scale: yScale, axis: { format: '.2~s' } };
-  const color = { field: 'variant', type: 'nominal', title: 'variant', scale: variantScale(variants) };
-  const lineKinds = ['fluid model', ...formulas];
-  const dashOf = (source: string) => {
-    const i = lineKinds.indexOf(source);
-    return i <= 0 ? [1, 0] : DASHES[(i - 1) % DASHES.length]!;
-  };
-  // Each model line is one legend entry, "variant · model", drawn in its variant's colour with its
-  // model's dash (colour and dash on one field merge into one legend of the strokes drawn).
-  const lineName = (variant: string, source: string) => `${variant} · ${source}`;
-  const present = new Set(lines.filter((d) => d.source !== 'packet').map((d) => lineName(d.variant, d.source)));
-  const lineDomain = variants.flatMap((v) => lineKinds.map((k) => ({ v, k, name: lineName(v, k) }))).filter((e) => present.has(e.name));
-  const lineLegend = { symbolType: 'stroke', symbolStrokeWidth: 1.8, symbolSize: 300, labelLimit: 220 };
-  const lineColor = { field: 'line', type: 'nominal', title: 'model lines', scale: { domain: lineDomain.map((e) => e.name), range: lineDomain.map((e) => variantScale(variants).range[variants.indexOf(e.v as Variant)]!) }, legend: lineLegend };
-  const strokeDash = { field: 'line', type: 'nominal', title: 'model lines', scale: { domain: lineDomain.map((e) => e.name), range: lineDomain.map((e) => dashOf(e.k)) }, legend: lineLegend };
+  const legend = { orient: 'bottom', direction: 'horizontal' };
+  const color = { field: 'variant', type: 'nominal', title: 'variant', scale: variantScale(variants), legend };
+  const lineKinds = ['fluid model', ...formulas].filter((k) => lines.some((d) => d.source === k));
+  const strokeDash = { field: 'source', type: 'nominal', title: 'model lines', scale: { domain: lineKinds, range: lineKinds.map((k, i) => (k === 'fluid model' ? [1, 0] : DASHES[(i - (lineKinds[0] === 'fluid model' ? 1 : 0)) % DASHES.length]!)) }, legend: { ...legend, symbolType: 'stroke', symbolStrokeWidth: 1.8, symbolSize: 300, labelLimit: 220 } };
   const tooltip = [
     { field: 'variant', type: 'nominal' }, { field: 'source', type: 'nominal' },
-    { field: 'x', type: 'quantitative', title: wrt === 'loss' ? 'p' : 'RTT (s)', format: '.3~e' },
+    { field: 'x', type: 'quantitative', title: wrt === 'loss' ? 'p' : 'RTT (ms)', format: wrt === 'loss' ? '.3~e' : '.4~r' },
     { field: 'y', type: 'quantitative', title: 'goodput (bit/s)', format: '.4~s' },
     { field: 'lo', type: 'quantitative', title: 'CI low', format: '.4~s' }, { field: 'hi', type: 'quantitative', title: 'CI high', format: '.4~s' },
+    { field: 'n', type: 'quantitative', title: 'replications' },
     { field: 'validity', type: 'nominal' },
   ];
+  const isPacket = "datum.source === 'packet'";
   return {
     $schema: SCHEMA,
     title: wrt === 'loss' ? 'Goodput vs loss (log-log)' : 'Goodput vs RTT (log-log)',
     data: { values: data },
     facet: { field: 'panel', type: 'nominal', title: null, sort: { field: 'order', op: 'min' } },
-    columns: layout.columns,
+    columns,
     spec: {
-      width: 220,
-      height: 180,
+      width: RESPONSE_PANEL_WIDTH,
+      height: 240,
       layer: [
         {
-          transform: [{ filter: "datum.source === 'packet' && datum.hi !== null && datum.hi > 0 && datum.loClip !== null" }],
+          transform: [{ filter: `${isPacket} && datum.hi !== null && datum.hi > 0 && datum.loClip !== null` }],
           mark: { type: 'rule', strokeWidth: 1.2, clip: true },
           encoding: { x, y: { field: 'loClip', type: 'quantitative', scale: yScale }, y2: { field: 'hi' }, color, tooltip },
         },
         {
           // A cut bar ends in a small bar at the axis, so a reader sees it goes further down.
-          transform: [{ filter: "datum.source === 'packet' && datum.cut" }],
+          transform: [{ filter: `${isPacket} && datum.cut` }],
           mark: { type: 'tick', orient: 'horizontal', size: 8, thickness: 1.5, clip: true },
           encoding: { x, y: { field: 'loClip', type: 'quantitative', scale: yScale }, color },
         },
         {
-          transform: [{ filter: "datum.source === 'packet'" }],
+          transform: [{ filter: isPacket }],
           mark: { type: 'point', filled: true, size: 28, tooltip: true, clip: true },
-          encoding: { x, y, color, shape: { field: 'points', type: 'nominal', title: 'points', scale: { domain: ['packet mean ± 95% CI'], range: ['circle'] } }, tooltip },
+          encoding: { x, y, color, shape: { field: 'points', type: 'nominal', title: 'points', scale: { domain: ['packet mean ± 95% CI'], range: ['circle'] }, legend }, tooltip },
         },
         {
-          transform: [{ filter: "datum.source !== 'packet'" }],
+          transform: [{ filter: `datum.source !== 'packet'` }],
           mark: { type: 'line', strokeWidth: 1.4, clip: true },
-          encoding: { x, y, color: lineColor, strokeDash, detail: { field: 'source', type: 'nominal' }, tooltip },
+          encoding: { x, y, color, strokeDash, detail: { field: 'variant', type: 'nominal' }, tooltip },
         },
       ],
-      // The points' colour is by variant, the lines' by variant and model: two colour scales.
-      resolve: { scale: { color: 'independent', strokeDash: 'independent' } },
     },
     resolve: { scale: { y: 'shared' } },
   } as unknown as TopLevelSpec;
@@ -252,52 +283,66 @@ export function responseChart(rows: readonly ReportRow[], theory: readonly Theor
 /** Variants whose fixed colour is light enough for dark text. */
 const LIGHT_VARIANTS = ['newreno', 'westwood'];
 
+/** Colour of a tie at the packet level on the winner map. */
+const TIE_COLOR = '#c8c8c8';
+
 /**
- * Which variant has the highest mean goodput at each (loss, RTT), one panel per engine. Every cell
- * in its variant's full colour with its name and margin over the runner-up; a dashed outline and
- * "≈" where the 95% intervals overlap (no clear winner), instead of fading that would leave most
- * cells of a 3-replication sweep unreadable.
+ * Which variant has the highest mean goodput at each (loss, RTT), one panel per engine. A packet cell
+ * whose two best variants' 95% intervals overlap is a tie at the packet level: grey, labelled "tie".
+ * The fluid panel is deterministic (no intervals), so at a packet tie its cell is faded and its margin
+ * shown as "(+x%)": the model's ranking is no verdict where the simulation cannot separate the variants.
  */
 export function winnerChart(rows: readonly WinnerRow[], variants: readonly Variant[]): TopLevelSpec {
   const nx = new Set(rows.map((w) => w.rttS)).size;
   const ny = new Set(rows.map((w) => w.loss)).size;
   const small = nx * ny <= LABELLED_CELLS;
-  const data = rows.map((w) => ({
-    engine: w.engine, loss: w.loss, rttS: w.rttS, winner: w.winner, goodput: r4(w.goodputBps),
-    margin: r4(w.margin),
-    label: small && w.margin !== null ? `${w.overlap ? '≈' : '+'}${Math.round(w.margin * 100)}%` : '',
-    clear: w.overlap ? 'intervals overlap' : 'clear win',
-  }));
+  const at = (w: WinnerRow) => `${w.slice}\0${w.loss}\0${w.rttS}`;
+  const packetTie = new Set(rows.filter((w) => w.engine === 'packet' && w.overlap).map(at));
+  const data = rows.map((w) => {
+    const tie = w.engine === 'packet' && w.overlap;
+    const contested = w.engine !== 'packet' && packetTie.has(at(w));
+    const pct = w.margin === null ? '' : `+${Math.round(w.margin * 100)}%`;
+    return {
+      engine: w.engine, loss: w.loss, rttS: w.rttS, winner: tie ? 'tie' : w.winner, best: w.winner, goodput: r4(w.goodputBps),
+      margin: r4(w.margin),
+      label: !small || w.margin === null ? '' : tie ? 'tie' : contested ? `(${pct})` : pct,
+      clear: tie ? 'tie at the packet level (intervals overlap)' : contested ? 'packet level: tie; no verdict' : 'clear win',
+      faded: contested,
+    };
+  });
+  const scale = variantScale(variants);
+  const hasTie = data.some((d) => d.winner === 'tie');
   return {
     $schema: SCHEMA,
     title: 'Best variant by goodput at each grid point',
     data: { values: data },
     facet: { column: { field: 'engine', type: 'nominal', title: null, sort: ['packet', 'fluid'] } },
     spec: {
-      width: { step: Math.max(cellStep(nx, 300), small ? 40 : 12) },
-      height: { step: cellStep(ny, 240) },
+      width: { step: Math.max(cellStep(nx, 330, 110), small ? 40 : 12) },
+      height: { step: cellStep(ny, 260, 80) },
       layer: [
         {
           mark: { type: 'rect', tooltip: true },
           encoding: {
-            color: { field: 'winner', type: 'nominal', title: 'best variant', scale: variantScale(variants) },
+            color: { field: 'winner', type: 'nominal', title: 'best variant', scale: hasTie ? { domain: [...scale.domain, 'tie'], range: [...scale.range, TIE_COLOR] } : scale },
+            opacity: { condition: { test: 'datum.faded', value: 0.35 }, value: 1 },
             tooltip: [
-              { field: 'winner', type: 'nominal' }, { field: 'loss', type: 'quantitative', format: '.3~e' },
+              { field: 'best', type: 'nominal', title: 'highest mean' }, { field: 'loss', type: 'quantitative', format: '.3~e' },
               { field: 'rttS', type: 'quantitative', title: 'RTT (s)', format: '.4~g' }, { field: 'goodput', type: 'quantitative', format: '.4~s' },
               { field: 'margin', type: 'quantitative', title: 'margin over runner-up', format: '+.1%' }, { field: 'clear', type: 'nominal', title: 'win' },
             ],
           },
         },
         {
-          transform: [{ filter: "datum.clear === 'intervals overlap'" }],
+          transform: [{ filter: 'datum.faded' }],
           mark: { type: 'rect', fill: null, stroke: '#111', strokeWidth: 1.2, strokeDash: [3, 2] },
         },
         {
           transform: [{ filter: "datum.label !== ''" }],
-          mark: { type: 'text', fontSize: 9, fontWeight: 'bold' },
+          mark: { type: 'text', fontSize: 10, fontWeight: 'bold' },
           encoding: {
             text: { field: 'label', type: 'nominal' },
-            color: { condition: { test: `indexof(${JSON.stringify(LIGHT_VARIANTS)}, datum.winner) >= 0`, value: '#111' }, value: '#fff' },
+            color: { condition: { test: `datum.faded || datum.winner === 'tie' || indexof(${JSON.stringify(LIGHT_VARIANTS)}, datum.winner) >= 0`, value: '#111' }, value: '#fff' },
           },
         },
       ],

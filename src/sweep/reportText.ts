@@ -5,22 +5,35 @@ import { LOSS_LIMITED_FRACTION } from './analysis.js';
 import type { RunRecord } from '../runs/execute.js';
 import type { SweepPlan } from './grid.js';
 import { repsFor } from '../runs/spec.js';
-import { propagationRttS } from '../scenario/path.js';
+import { flowPath, propagationRttS } from '../scenario/path.js';
 import { VALIDITY } from '../compare/validity.js';
 
 /** HTML text blocks of the sweep report (tables and explanations). */
 
 const fmt = (x: number | null, digits = 3) => (x === null || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 
-function axisValues(values: readonly unknown[]): string {
-  const txt = values.map((v) => (typeof v === 'number' ? String(Number(v.toPrecision(4))) : String(v)));
+/** An axis's values as a reader writes them: RTTs in ms, numbers to 4 significant digits. */
+function axisValues(values: readonly unknown[], name = ''): string {
+  const num = (v: number) => (name === 'rttS' ? `${Number((v * 1000).toPrecision(4))} ms` : String(Number(v.toPrecision(4))));
+  const txt = values.map((v) => (typeof v === 'number' ? num(v) : String(v)));
   return txt.length > 8 ? `${txt.slice(0, 3).join(', ')}, …, ${txt.slice(-2).join(', ')} (${txt.length} values)` : txt.join(', ');
+}
+
+const ROLE_NAMES = { access: "sender's access link", bottleneck: 'bottleneck', receiverAccess: "receiver's access link" } as const;
+
+/** Every link of flow 0's path in the base scenario with its rate and one-way delay; the slowest (binding) one marked. */
+function linksText(plan: SweepPlan): string {
+  const path = flowPath(plan.base, 0);
+  const swept = plan.axes.some((a) => a.name === 'rttS') ? ' (before --rtt scales the delays)' : '';
+  return path.links
+    .map((l, i) => `${escapeHtml(ROLE_NAMES[l.role])} ${escapeHtml(formatRate(l.bandwidthBps))}, ${Number((l.delayS * 1000).toPrecision(3))} ms${i === path.tightestIndex ? ' <strong>(binding: the slowest link)</strong>' : ''}`)
+    .join('; ') + swept;
 }
 
 export function setupHtml(plan: SweepPlan, records: readonly RunRecord[]): string {
   const b = plan.base;
   const axes = plan.axes
-    .map((a) => `<tr><td class="label"><code>${escapeHtml(a.flag)}</code></td><td class="label">${escapeHtml(a.label)}</td><td class="label">${escapeHtml(axisValues(a.values))}</td></tr>`)
+    .map((a) => `<tr><td class="label"><code>${escapeHtml(a.flag)}</code></td><td class="label">${escapeHtml(a.name === 'rttS' ? a.label.replace(/ \(s\)$/, ' (ms)') : a.label)}</td><td class="label">${escapeHtml(axisValues(a.values, a.name))}</td></tr>`)
     .join('');
   const reps = plan.engines.map((e) => `${e}: ${repsFor(e, plan.reps)}`).join(', ');
   const failed = records.filter((r) => r.result.status === 'failed').length;
@@ -29,9 +42,16 @@ export function setupHtml(plan: SweepPlan, records: readonly RunRecord[]): strin
 <dt>variants</dt><dd>${escapeHtml(plan.variants.join(', '))}</dd>
 <dt>engines</dt><dd>${escapeHtml(plan.engines.join(', '))}</dd>
 <dt>replications</dt><dd>${escapeHtml(reps)} (seeds derived from sweep seed ${plan.seed})</dd>
-<dt>base scenario</dt><dd>${escapeHtml(b.name)}: bottleneck ${escapeHtml(formatRate(b.bottleneck.bandwidthBps))}, base RTT ${fmt(propagationRttS(b) * 1000, 1)} ms, loss ${b.bottleneck.loss.rate}, queue ${b.bottleneck.queue.limitPackets} packets, ${b.flows.length} flow(s), ${b.durationS} s simulated, MSS ${b.mssBytes} B</dd>
+<dt>base scenario</dt><dd>${escapeHtml(b.name)}: base RTT ${Number((propagationRttS(b) * 1000).toPrecision(3))} ms, loss ${b.bottleneck.loss.rate}, queue ${b.bottleneck.queue.limitPackets} packets, ${b.flows.length} flow(s), ${b.durationS} s simulated, MSS ${b.mssBytes} B</dd>
+<dt>links (flow 0)</dt><dd>${linksText(plan)}</dd>
 <dt>runs</dt><dd>${records.length}${failed ? `, <strong>${failed} failed</strong> (see below; excluded from statistics)` : ''}</dd>
 </dl>`;
+}
+
+/** Why a fit has no value: no line of the grid had 3 points in the region the theory describes. */
+function emptyReason(e: ElasticitySummary): string {
+  const region = e.variant === 'cubic' ? "CUBIC's cubic region (by the response function) below" : 'the loss-limited region, goodput below';
+  return `no ${e.wrt === 'loss' ? 'RTT' : 'loss'} line has 3 points in ${region} ${LOSS_LIMITED_FRACTION * 100}% of capacity`;
 }
 
 /** Elasticities per variant and engine against theory. */
@@ -41,10 +61,11 @@ export function elasticityTable(rows: readonly ElasticitySummary[]): string {
   const groups = new Map<string, { loss?: ElasticitySummary; rtt?: ElasticitySummary }>();
   for (const r of rows) groups.set(key(r), { ...groups.get(key(r)), [r.wrt]: r });
   const cell = (e?: ElasticitySummary) => {
-    if (!e) return '<td class="first">–</td><td>–</td><td>–</td>';
+    if (!e) return '<td class="first" title="axis not swept">– <span class="muted">(axis not swept)</span></td><td>–</td><td>–</td>';
     const off = e.median !== null && Math.abs(e.median - e.theory) > 0.15 ? ' style="color:var(--warn)"' : '';
     const range = e.min !== null && e.lines > 1 ? ` <span class="muted">[${fmt(e.min, 2)}, ${fmt(e.max, 2)}]</span>` : '';
-    return `<td class="first"${off}>${fmt(e.median)}${range}</td><td>${fmt(e.theory, 2)}</td><td>${e.lines}</td>`;
+    const why = e.median === null ? ` <span class="muted">(${escapeHtml(emptyReason(e))})</span>` : '';
+    return `<td class="first"${off}>${fmt(e.median)}${range}${why}</td><td>${fmt(e.theory, 2)}</td><td>${e.lines}</td>`;
   };
   const body = [...groups.values()].map((g) => {
     const r = (g.loss ?? g.rtt)!;
@@ -65,7 +86,7 @@ export function methodHtml(): string {
   return `<ul>
 <li><strong>RTT.</strong> <code>--rtt</code> sets flow 0's base round-trip propagation delay, 2 × (access + bottleneck + receiver access one-way delays), by scaling every link delay by one factor: each link keeps its share of the path delay and other flows keep their RTT ratio to flow 0. Queueing delay comes on top.</li>
 <li><strong>Replications.</strong> Each replication's seed is derived from the sweep seed and the grid point (sha256), the same for every variant and engine at that point (common random numbers). The fluid models are deterministic and run once per point.</li>
-<li><strong>Intervals.</strong> mean ± t<sub>0.975, n−1</sub> · sd / √n (Student t, jstat); failed runs are excluded and counted in points.csv.</li>
+<li><strong>Intervals.</strong> mean ± t<sub>0.975, n−1</sub> · sd / √n (Student t, jstat) over the n replications of a point; failed runs are excluded and counted in points.csv. With n = 2, t<sub>0.975, 1</sub> = 12.7: such an interval is honest but spans most of the axis; use <code>--reps 5</code> or more for intervals that can separate the variants.</li>
 <li><strong>Cache.</strong> Each run is stored under the sha256 of its canonical scenario, engine, seed and engine code version; re-running or extending a sweep reuses finished runs.</li>
 </ul>`;
 }
