@@ -75,11 +75,11 @@ export function stabilitySection(cases: readonly ComparisonCase[], warnings: str
       cells = [`${e.regime} queue, W0 ${fmt(e.W0)}, q0 ${fmt(e.q0)}, p0 ${e.p0.toExponential(2)}, R0 ${(1000 * e.R0).toFixed(1)} ms`, ...loopCells(a, a.stable, a.feedback)];
       if (a.note) cells[cells.length - 1] += noteRef(a.note);
     } catch (err) {
-      // What the analysis does not cover (a hybrid model, no equilibrium) is said in the row, by reason;
+      // What the analysis does not cover (a hybrid model, no equilibrium, flows that differ) is said in the row, by reason;
       // anything else is a bug and propagates to the caller, which reports the section as not computed.
       if (!(err instanceof InputError)) throw err;
       cells = ['n/a', SPAN3(''), `n/a${noteRef(err.problem)}`];
-      if (!/hybrid model/.test(err.problem)) warnings.push(`linear stability of ${s.name}/${c.comparison.variant}: ${err.problem}`);
+      if (!/hybrid model|identical flows/.test(err.problem)) warnings.push(`linear stability of ${s.name}/${c.comparison.variant}: ${err.problem}`);
     }
     rows.push(`<tr><td>${escapeHtml(s.name)}</td><td>${escapeHtml(c.comparison.variant)}</td>${cells.map(td).join('')}<td>${escapeHtml(swingText(swing))}</td></tr>`);
   }
