@@ -46,6 +46,42 @@ describe('Appendix A on the packet engine (10 Mbit/s, 40 ms)', () => {
     expect(exit.at.roundCount - roundAt(run.trace, tr.find((x) => x.to === 'drain')!.at)).toBeLessThanOrEqual(3);
   });
 
+  it('A.4 Exiting DRAIN Based on Time: with the link cut on entering DRAIN, inflight stays above Inflight(1.0) and DRAIN ends after 3 rounds anyway', () => {
+    // A drop-tail FIFO fixes the departure times of what it holds, so a cut would reach only packets
+    // sent after it; a CoDel queue whose target (10 s) is never reached holds its packets and drops
+    // none, so the whole STARTUP queue leaves at the new rate. The draft's 10% cut drains that queue
+    // within one round on this path (DRAIN then ends on inflight, at round 8); a 50% cut (the link at
+    // the DRAIN pacing rate 0.5 x 0.99 x max_bw) holds inflight up.
+    const held = (durationS: number, ccParams?: Record<string, number>) => {
+      const s = bbr3Line({ ...base, queuePackets: 70, durationS, ccParams });
+      s.bottleneck.queue = { kind: 'codel', limitPackets: 70, targetS: 10, intervalS: 100 };
+      return s;
+    };
+    const enter = transitions(runTraced(held(1)).trace).find((x) => x.to === 'drain')!;
+    const cut = (ccParams?: Record<string, number>) => {
+      const s = held(enter.at.t + 1.5, ccParams);
+      s.bottleneck.rateChanges = [{ atS: enter.at.t, bandwidthBps: 0.5 * C }];
+      return runTraced(s);
+    };
+    const stepped = cut();
+    const tr2 = transitions(stepped.trace);
+    const drainStart = tr2.find((x) => x.to === 'drain')!.at;
+    expect(drainStart.t).toBe(enter.at.t);
+    const exit = tr2.find((x) => x.from === 'drain')!;
+    expect(exit.to.startsWith('probe_bw')).toBe(true);
+    // Rounds drain_start_round + 1 .. + 3 pass in DRAIN; the first ACK of the 4th ends it.
+    expect(exit.at.roundCount - drainStart.roundCount).toBe(4);
+    expect(exit.before.inflight).toBeGreaterThan(exit.before.bw * exit.before.minRtt);
+    for (const p of stepped.trace.filter((q) => q.mode === 'drain')) expect(p.pacingGain).toBe(0.5);
+    expect(stepped.result.summary.drops.queue).toBe(0);
+    // Google v3 leaves DRAIN on inflight only (drainMaxRounds 0): where the draft's rule left, it
+    // is still draining (the link at the DRAIN rate empties the queue only slowly).
+    const v3 = cut({ drainMaxRounds: 0 }).trace;
+    const then = v3.find((p) => p.t >= exit.at.t + 0.1)!;
+    expect(then.mode).toBe('drain');
+    expect(then.inflight).toBeGreaterThan(then.bw * then.minRtt);
+  });
+
   it('A.5 Exiting PROBE_UP on Bandwidth Plateau: with no loss, UP ends in DOWN when full_bw_now is set', () => {
     const ups = tr.filter((x) => x.from === 'probe_bw_up');
     expect(ups.length).toBeGreaterThan(0);

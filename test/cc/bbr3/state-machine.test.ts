@@ -192,6 +192,39 @@ describe('bbr3 ProbeBW cycle (draft 4.3.3)', () => {
     expect(d.s.mode).toBe('probe_bw_up');
   });
 
+  it('app-limited samples below max_bw in REFILL leave max_bw alone; REFILL still ends in UP after its round, which then probes (Appendix A.22)', () => {
+    const toRefill = (d: Driver): void => {
+      toCruise(d);
+      until(() => d.s.mode !== 'probe_bw_cruise', () => d.ack({ dtS: 0.05, inflightBytes: BDP, deliveryRateBytesPerS: BW, newRound: false }));
+      expect(d.s.mode).toBe('probe_bw_refill');
+    };
+    const d = new Driver({ random: () => 0.5 });
+    toRefill(d);
+    // The application pauses: a quarter of the rate, app-limited, for the whole REFILL round.
+    for (let i = 0; i < 5; i++) d.ack({ isAppLimited: true, deliveryRateBytesPerS: BW / 4, inflightBytes: BDP / 4 });
+    expect(d.s.mode).toBe('probe_bw_refill');
+    expect(d.s.maxBwBytesPerS).toBe(BW);
+    d.rounds(1, BW / 4, { isAppLimited: true, inflightBytes: BDP / 4 });
+    expect(d.s.mode).toBe('probe_bw_up');
+    expect(d.s.maxBwBytesPerS).toBe(BW);
+    expect(d.s.bwBytesPerS).toBe(BW);
+    expect(d.model.pacingRateBytesPerS).toBeCloseTo(1.25 * BW * 0.99, 6);
+    // The application resumes: the probe runs as usual and ends on the plateau (A.5): UP began with
+    // full_bw reset and app-limited rounds do not count, so the first round at BW sets full_bw and
+    // 3 more without 25% growth end UP.
+    const from = d.s.roundCount;
+    until(() => d.s.mode !== 'probe_bw_up', () => d.rounds(1, BW, { inflightBytes: 1.2 * BDP }), 10);
+    expect(d.s.mode).toBe('probe_bw_down');
+    expect(d.s.roundCount - from).toBe(4);
+    expect(d.s.prevProbeTooHigh).toBe(false);
+    expect(d.s.maxBwBytesPerS).toBe(BW);
+    // Against: an app-limited sample above max_bw is taken (draft 5.5.4: it shows at least that much).
+    const e = new Driver({ random: () => 0.5 });
+    toRefill(e);
+    e.ack({ isAppLimited: true, deliveryRateBytesPerS: 1.1 * BW, inflightBytes: BDP / 4 });
+    expect(e.s.maxBwBytesPerS).toBeCloseTo(1.1 * BW, 6);
+  });
+
   it('the max_bw filter keeps the current and the previous cycle; a cycle ends one round after UP ends (MaxBwFilterLen = 2)', () => {
     // ProbeRTT also ends in a DOWN that closes a cycle: kept out of the way here.
     const d = new Driver({ params: { probeRttIntervalS: 1000 } });
