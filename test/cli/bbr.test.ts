@@ -15,7 +15,7 @@ describe('cclab with bbr', () => {
 
   // Generic on VariantFacts.engines: a variant gains its fluid column by gaining a model file.
   it.each(['bbr', 'bbr3'] as const)('predict --variant %s: exit 0; the fluid model, or "no model" and the closed forms', async (v) => {
-    const r = await cli(['predict', '--variant', v, '--json']);
+    const r = await cli(['predict', '--variant', v, '--json', '--duration', '5s']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     if (hasEngine(v, 'fluid')) expect(out.status).toBe('ok');
@@ -28,7 +28,7 @@ describe('cclab with bbr', () => {
   });
 
   it('predict with a cubic and a bbr flow shows Ware et al.\'s share', async () => {
-    const r = await cli(['predict', '--scenario', 'normal', '--flows', '2', '--start-stagger', '0s', '--flow-variants', 'bbr,cubic', '--variant', 'bbr']);
+    const r = await cli(['predict', '--scenario', 'normal', '--flows', '2', '--start-stagger', '0s', '--flow-variants', 'bbr,cubic', '--variant', 'bbr', '--duration', '5s']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Ware et al\. 2019, extended .*: BBR share \d+\.\d% of the link/);
     expect(r.stdout).toMatch(/Ware et al\. 2019, simple .*: BBR share 50\.0% of the link/);
