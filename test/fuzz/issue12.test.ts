@@ -116,7 +116,7 @@ describe('issue 12: model files', () => {
     expect(modelError(negative.replace('EXPR', 'W(t - k) - W')).message).toMatch(/reads W\(t - k\), which may lie in the future/);
   });
   it('unknown top-level keys (colour: red) and unknown keys of params, states and events are refused', () => {
-    expect(modelError(`colour: red\n${FLOW_MODEL.replace('EXPR', '1 / R')}`).message).toBe('reno.model.yaml:1: colour is not a known key (known: kind, id, form, title, citation, description, params, states, delay, outputs, terms, equations, events)');
+    expect(modelError(`colour: red\n${FLOW_MODEL.replace('EXPR', '1 / R')}`).message).toBe('reno.model.yaml:1: colour is not a known key (known: kind, id, form, title, citation, description, params, states, delay, outputs, terms, equations, events, clocks, timers)');
     expect(modelError(FLOW_MODEL.replace('EXPR', '1 / R').replace('default: 1, min: 0', 'default: 1, mni: 0')).message).toMatch(/params\.k\.mni is not a known key \(known: unit, doc, default, min, max, scenario\)/);
     expect(modelError(FLOW_MODEL.replace('EXPR', '1 / R').replace('initial: 1,', 'initial: 1, intial: 2,')).message).toMatch(/states\.W\.intial is not a known key/);
     const withEvent = `${FLOW_MODEL.replace('EXPR', '1 / R')}events:\n  - { name: cut, when: W >= 10, set: [W = W / 2], colour: red }\n`;
@@ -137,7 +137,7 @@ describe('issue 12: limits are checked before anything is allocated', () => {
   const dir = sandbox();
   const out = join(dir, 'never-written');
   it('sweep --loss ..:log:10000 --rtt ..:log:10000 --dry-run: 10^8 points refused at once (was 4.4 GB heap, exit 134)', async () => {
-    const err = await refused(['sweep', '--loss', '1e-4..1e-1:log:10000', '--rtt', '10ms..100ms:log:10000', '--dry-run', '--out', out], /^cclab: error: --max-runs is 100000, but the sweep has 3000000000 runs \(10000 x 10000 points x 5 variants x 5 packet \+ 1 fluid runs\); shrink a range or raise --max-runs\n$/, 1000);
+    const err = await refused(['sweep', '--loss', '1e-4..1e-1:log:10000', '--rtt', '10ms..100ms:log:10000', '--dry-run', '--out', out], /^cclab: error: --max-runs is 100000, but the sweep has 4200000000 runs \(10000 x 10000 points x 7 variants x 5 packet \+ 1 fluid runs\); shrink a range or raise --max-runs\n$/, 1000);
     expect(err.split('\n')).toHaveLength(2);
   });
   it('a range count of 10^7 is refused before its values are computed (was a silent hang)', async () => {
@@ -275,9 +275,9 @@ describe('issue 12: exit codes and messages', () => {
     const d = sandbox('cclab-models-');
     copyFileSync(join(DEFAULT_MODELS_DIR, 'bottleneck.model.yaml'), join(d, 'bottleneck.model.yaml'));
     const reno = readFileSync(join(DEFAULT_MODELS_DIR, 'reno.model.yaml'), 'utf8');
-    const eq = '  - "dL/dt = ss == 1 ? rate(t - R) * p(t - R) : 0"';
+    const eq = '  - "dL/dt = ss == 1 ? rate(t - R) * (p(t - R) + pmark(t - R)) : 0"';
     expect(reno).toContain(eq);
-    writeFileSync(join(d, 'reno.model.yaml'), reno.replace(eq, '  - "dL/dt = t > 2 ? sqrt(-1) : (ss == 1 ? rate(t - R) * p(t - R) : 0)"'));
+    writeFileSync(join(d, 'reno.model.yaml'), reno.replace(eq, '  - "dL/dt = t > 2 ? sqrt(-1) : (ss == 1 ? rate(t - R) * (p(t - R) + pmark(t - R)) : 0)"'));
     const r = runFluid(presetScenario('ns3-lfn', 'reno', { durationS: 5 }), { models: loadModels(d) });
     expect(r.status).toBe('failed');
     expect(r.failure).toBe("fluid model 'reno' failed: non-finite state (the model blew up): L = NaN at t = 2.00000");
@@ -332,7 +332,7 @@ describe('found by the fuzz suite', () => {
 
 describe('beyond issue 12: cclab validate has the same limits', () => {
   it('a 10^8-point validate grid is refused at once; --out a file is exit 2 before any run', async () => {
-    await refused(['validate', '--loss', '1e-4..1e-1:log:10000', '--rtt', '10ms..100ms:log:10000', '--dry-run'], /^cclab: error: --loss\/--rtt\/--reps give 3000000000 runs/, 2000);
+    await refused(['validate', '--loss', '1e-4..1e-1:log:10000', '--rtt', '10ms..100ms:log:10000', '--dry-run'], /^cclab: error: --loss\/--rtt\/--reps give 4200000000 runs/, 2000);
     const d = sandbox();
     await refused(['validate', '--loss', '1e-2', '--rtt', '10ms', '--variants', 'reno', '--seeds', '1', '--no-cache', '--out', file(d, 'f', 'x')], /--out '.*f' exists and is not a folder/);
   });
