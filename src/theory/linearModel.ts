@@ -67,6 +67,11 @@ export function linearModel(flow: ParsedModel, bottleneck: ParsedModel, N: numbe
   if (flow.form !== 'mean-field') {
     throw new InputError('variant', `'${flow.id}' is a hybrid model (discrete loss events): it has no equilibrium to linearise; use a mean-field model (${flow.file})`);
   }
+  // A bottleneck whose mode changes at events (CoDel's dropping state, step marking at K) has a limit cycle,
+  // not an equilibrium: said as a hybrid model, as for a flow, so a report row names it instead of failing.
+  if (bottleneck.events.length > 0) {
+    throw new InputError('queue', `the '${bottleneck.id}' bottleneck is a hybrid model (its mode changes at events: ${bottleneck.events.map((e) => e.name).join('; ')}): it has no equilibrium to linearise (${bottleneck.file})`);
+  }
   const flowStates = new Set(flow.states.map((s) => s.name));
   const bnStates = new Set(bottleneck.states.map((s) => s.name));
   const flowOut = new Map(flow.outputs.map((o) => [o.name, o.expression]));

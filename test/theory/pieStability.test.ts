@@ -72,3 +72,12 @@ describe("PIE's linear stability from the model files", () => {
     expect(r2.summary.goodputBps).toBeLessThan(0.95 * 20e6 * (1448 / 1488));
   });
 });
+
+describe('a bottleneck that switches modes at events has no equilibrium to linearise', () => {
+  it('CoDel (its dropping state is an event state) is refused as a hybrid model, naming the bottleneck file; PIE is analysed', () => {
+    const codel = pieLine(0.01);
+    codel.bottleneck.queue = { kind: 'codel', limitPackets: 5000 };
+    expect(() => scenarioStability(codel)).toThrow(/the 'bottleneck-codel' bottleneck is a hybrid model \(its mode changes at events: .*\): it has no equilibrium to linearise \(.*bottleneck-codel\.model\.yaml\)/);
+    expect(scenarioStability(pieLine(0.01)).equilibrium.q0).toBeGreaterThan(0);
+  });
+});
