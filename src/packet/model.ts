@@ -22,6 +22,8 @@ export interface PacketModel {
   queueTrace: TraceRecorder;
   /** Queueing delay of data packets at the traced queue. */
   queueDelay: QueueDelayStats;
+  /** Per flow: when a finite transfer's last byte reached the receiver in order (ns), NaN until then or for bulk flows. */
+  completedNs: Float64Array;
   /** Per flow: counters at the start of the measurement window. */
   atMeasureStart: FlowSnapshot[];
 }

@@ -1,3 +1,4 @@
+import { secondsToNs } from '../engine/simulator.js';
 import type { DropCounters, FlowSummary, QueueDisciplineStats, RunResult } from '../result/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { PacketModel } from './model.js';
@@ -43,6 +44,11 @@ export function buildResult(scenario: Scenario, m: PacketModel, wallS: number): 
     };
     const queueDelay = m.queueDelay.flowSummary(i);
     if (queueDelay) summary.queueDelay = queueDelay;
+    const bytes = scenario.flows[i]!.bytes;
+    if (bytes !== null) {
+      const done = m.completedNs[i]!;
+      summary.transfer = { bytes, completionS: Number.isNaN(done) ? null : (done - secondsToNs(scenario.flows[i]!.startS)) / 1e9 };
+    }
     if (s.ecn !== null) summary.ecn = { marks: c.ceDeliveredSegments + c.ceDroppedSegments, eceAcks: s.ecn.eceAcks, reductions: s.ecn.reductions, cwrSent: s.ecn.cwrSent };
     return { summary, trace: m.stats[i]!.trace() };
   });

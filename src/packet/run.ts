@@ -39,6 +39,23 @@ function ecnEcho(scenario: Scenario, i: number): EcnEchoMode | null {
 }
 
 /**
+ * The network's data delivery to the receivers. With a finite transfer in the scenario it also
+ * notes when each finite flow's last byte arrives in order (its completion time); bulk-only
+ * scenarios keep the bare call.
+ */
+function deliverData(scenario: Scenario, receivers: TcpReceiver[], completedNs: Float64Array, clock: { readonly nowNs: number }) {
+  const totals = scenario.flows.map((f) => f.bytes ?? Infinity);
+  if (totals.every((b) => b === Infinity)) {
+    return (flow: number, seq: number, len: number, ts: number, ecnBits: number) => receivers[flow]!.onData(seq, len, ts, ecnBits);
+  }
+  return (flow: number, seq: number, len: number, ts: number, ecnBits: number) => {
+    const r = receivers[flow]!;
+    r.onData(seq, len, ts, ecnBits);
+    if (r.deliveredBytes >= totals[flow]! && Number.isNaN(completedNs[flow]!)) completedNs[flow] = clock.nowNs;
+  };
+}
+
+/**
  * Builds the packet model of a scenario without running it: the dumbbell, one TCP sender and
  * receiver per flow, and the scheduled application start/stop events.
  */
@@ -97,8 +114,9 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
     const cfg = { delAckCount: tcp.delAckCount, rcvBufBytes: tcp.rcvBufBytes, sack: tcp.sack, ecn: ecnEcho(scenario, i) };
     receivers.push(new TcpReceiver(i, net, cfg, new LazyTimer(sim, EV_DELACK, i), delAckNs, sim));
   });
+  const completedNs = new Float64Array(scenario.flows.length).fill(NaN);
   net.setEndpoints({
-    deliverData: (flow, seq, len, ts, ecnBits) => receivers[flow]!.onData(seq, len, ts, ecnBits),
+    deliverData: deliverData(scenario, receivers, completedNs, sim),
     deliverAck: (flow, ack, ts, rwnd, n, blocks, ece) => senders[flow]!.onAck(ack, ts, rwnd, n, blocks, ece),
   });
   const queueTrace = new TraceRecorder(durationNs, scenario.trace.maxPoints);
@@ -106,7 +124,7 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
   net.onTracedQueue = (q) => queueTrace.record(sim.nowNs, q);
   const queueDelay = new QueueDelayStats(scenario.flows.length, fromNs, durationNs, scenario.trace.maxPoints);
   net.onTracedSojourn = (flow, sojournNs) => queueDelay.record(flow, sim.nowNs, sojournNs);
-  const model: PacketModel = { sim, net, senders, receivers, stats, queueTrace, queueDelay, atMeasureStart: [] };
+  const model: PacketModel = { sim, net, senders, receivers, stats, queueTrace, queueDelay, completedNs, atMeasureStart: [] };
   const snapshot = (): void => {
     model.atMeasureStart = senders.map((s, i) => ({ deliveredBytes: receivers[i]!.deliveredBytes, sentBytes: s.bytesSent }));
   };

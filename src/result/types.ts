@@ -45,6 +45,19 @@ export interface FlowSummary {
   queueDelay?: QueueDelaySummary;
   /** Packet engine, flows that negotiated ECN (tcp.ecn): marks and the sender's response, whole run. */
   ecn?: EcnFlowStats;
+  /** Packet engine, finite transfers only (flows[i].bytes set): its size and completion time. */
+  transfer?: TransferStats;
+}
+
+/**
+ * A finite transfer's flow completion time: from the application's start (flows[i].startS) to the
+ * receiver's in-order delivery of its last byte (what the receiving application sees; ns-3's
+ * FlowMonitor measures first transmission to last reception, the same interval here since the
+ * sender transmits at its start). null when the last byte had not arrived by the end of the run.
+ */
+export interface TransferStats {
+  bytes: number;
+  completionS: number | null;
 }
 
 /** ECN counts of one flow (RFC 3168; src/tcp/ecn.ts). */

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { runPacket } from '../../src/packet/run.js';
+import { dumbbellScenario } from '../../src/scenario/defaults.js';
+import { packetBits } from '../../src/scenario/path.js';
+
+/*
+ * Flow completion time of a finite transfer (FlowSummary.transfer): from the application's start to
+ * the receiver's in-order delivery of the last byte.
+ */
+describe('finite transfers: flow completion time', () => {
+  it('a transfer inside the initial window completes after store-and-forward of its packets over the path, exactly', () => {
+    const s = dumbbellScenario('cubic', 1);
+    s.durationS = 2;
+    s.flows[0]!.startS = 0.5;
+    s.flows[0]!.bytes = 10 * s.mssBytes; // IW10 (RFC 6928): all ten leave at once
+    const r = runPacket(s);
+    const bits = packetBits(s);
+    const access = s.flows[0]!.access;
+    const recv = s.flows[0]!.receiverAccess!;
+    // The first packet crosses the access link; the bottleneck (10x slower) then sends all ten back to
+    // back; the last one propagates and crosses the receiver's access link.
+    const expected = bits / access.bandwidthBps + access.delayS + (10 * bits) / s.bottleneck.bandwidthBps + s.bottleneck.delayS + bits / recv.bandwidthBps + recv.delayS;
+    expect(r.flows[0]!.summary.transfer!.bytes).toBe(10 * s.mssBytes);
+    expect(r.flows[0]!.summary.transfer!.completionS).toBeCloseTo(expected, 8);
+  });
+
+  it('a transfer of several windows takes slow-start rounds; a bulk flow has no transfer; an unfinished one is null', () => {
+    const s = dumbbellScenario('reno', 3);
+    s.durationS = 3;
+    s.flows[0]!.bytes = 1e6;
+    s.flows[1]!.bytes = 1e9; // 80 s at 100 Mbit/s: not done in 3 s
+    const r = runPacket(s);
+    const rtt = 2 * (s.bottleneck.delayS + 2 * s.flows[0]!.access.delayS);
+    // 1 MB = 691 segments; slow start from 10 doubling per RTT (delayed ACKs: x1.5) needs 5 to 9 rounds.
+    const fct = r.flows[0]!.summary.transfer!.completionS!;
+    expect(fct).toBeGreaterThan(5 * rtt);
+    expect(fct).toBeLessThan(3);
+    expect(r.flows[0]!.summary.bytesDelivered).toBeGreaterThanOrEqual(1e6);
+    expect(r.flows[1]!.summary.transfer).toEqual({ bytes: 1e9, completionS: null });
+    expect(r.flows[2]!.summary.transfer).toBeUndefined();
+  });
+});
