@@ -1,4 +1,4 @@
-import { compile, ConstantNode, derivative, parse, type EvalFunction, type MathNode } from 'mathjs';
+import { ConstantNode, derivative, parse, type EvalFunction, type MathNode } from 'mathjs';
 import { InputError } from '../errors.js';
 import type { ParsedModel } from '../fluid/language/modelDoc.js';
 
@@ -62,6 +62,11 @@ const STAIRCASE_MIDLINE: Record<string, (u: string) => string> = {
 /**
  * Build the expressions of `flow` with `N` flows on `bottleneck`. `values` gives every parameter of
  * both models (scenario-bound ones included) and the discrete states (modes) the operating point is in.
+ *
+ * A name is inlined once per (name, delayed, p kept) and its node shared by every use (mathjs
+ * transforms build new nodes, never mutate them): the models' terms read each other many times over
+ * (pto reads pfr, chains, wafter, R...), and inlining every use again was exponential in the nesting
+ * (~8 of the 13 CPU-seconds of the seed study's stability section).
  */
 export function linearModel(flow: ParsedModel, bottleneck: ParsedModel, N: number, values: Record<string, number>): LinearModel {
   if (flow.form !== 'mean-field') {
@@ -97,6 +102,11 @@ export function linearModel(flow: ParsedModel, bottleneck: ParsedModel, N: numbe
       return n;
     });
     function inlineName(name: string, d: boolean, dp: number): MathNode {
+      const key = `${name}|${d}|${keepP}`;
+      if (!inlined.has(key)) inlined.set(key, inlineUncached(name, d, dp));
+      return inlined.get(key)!;
+    }
+    function inlineUncached(name: string, d: boolean, dp: number): MathNode {
       // The loop is broken at the drop probability: p stays a variable (p, p_tau) in the flows'
       // equations. pdiffuse (the losses that are not a full queue's bursts) is p wherever the queue is
       // not full, the only place a loop through p exists (a full queue answers with discrete cuts).
@@ -112,8 +122,8 @@ export function linearModel(flow: ParsedModel, bottleneck: ParsedModel, N: numbe
       throw new InputError('models', `'${name}' has no value for the linearisation (${flow.file}, ${bottleneck.file})`);
     }
   };
-
   let keepP = true;
+  const inlined = new Map<string, MathNode>();
   const states: string[] = [];
   const rhs: MathNode[] = [];
   for (const m of [flow, bottleneck]) {
@@ -224,5 +234,5 @@ export function equationPartialsAt(
 
 /** Compiled evaluation of an expression (conditionals evaluated natively). */
 export function evaluator(node: MathNode): EvalFunction {
-  return compile(node.toString());
+  return node.compile();
 }
