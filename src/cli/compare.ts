@@ -58,7 +58,7 @@ export function formatComparisonTable(comparisons: readonly Comparison[]): strin
     ];
   });
   const lines = [pad([head, ...rows])];
-  lines.push('', 'goodput with its unit in each cell (bit/s, kbit/s, Mbit/s, Gbit/s); errors are (model - packet) / packet; cwnd in segments (time-averaged); closed form: the formula in brackets, its notes only; "no model": the fluid engine has no model of a flow\'s variant yet.');
+  lines.push('', 'goodput with its unit in each cell (bit/s, kbit/s, Mbit/s, Gbit/s); errors are (model - packet) / packet (a model with random loss events, Tahoe\'s or CUBIC\'s, runs with Poisson loss events seeded by the packet run\'s seed, as report and validate run it on every seed); cwnd in segments (time-averaged); closed form: the formula in brackets, its notes only; "no model": the fluid engine has no model of a flow\'s variant yet.');
   const shares = comparisons.flatMap((c) => shareLine(c));
   if (shares.length > 0) lines.push('', ...shares);
   if (notes.length > 0) lines.push('', ...notes.map((n, i) => `[${i + 1}] ${n}`));
@@ -106,10 +106,10 @@ export function register(program: Command): void {
       if (opts.out) checkOutDir(opts.out, '--out');
       warnAbout(scenarios.slice(0, 1), opts);
       const modelsDir = opts.models === undefined ? undefined : resolve(opts.models);
-      const [{ runComparison }, { loadEngines, prepareFluidModels }] = await Promise.all([import('../compare/run.js'), import('../engines.js')]);
+      const [{ runComparison, COMPARISON_LOSS_PROCESS }, { loadEngines, prepareFluidModels }] = await Promise.all([import('../compare/run.js'), import('../engines.js')]);
       // Variants without a fluid model get a "no model" column (VariantFacts.engines), not an error.
       await prepareFluidModels([...new Set(scenarios.flatMap((s) => flowVariants(s)))].filter((v) => hasEngine(v, 'fluid')), { modelsDir });
-      const engines = await loadEngines({ modelsDir });
+      const engines = await loadEngines({ modelsDir, lossProcess: COMPARISON_LOSS_PROCESS });
       const cases: ComparisonCase[] = [];
       for (let i = 0; i < variants.length; i++) cases.push(...(await runComparison([scenarios[i]!], [variants[i]!], { engines })));
       const comparisons = cases.map((c) => c.comparison);

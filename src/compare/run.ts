@@ -6,6 +6,13 @@ import { compareRuns } from './compare.js';
 import { loadEngines, type EngineSet } from '../engines.js';
 import type { ClosedFormPrediction, Comparison } from './types.js';
 
+/**
+ * How every comparison runs a fluid model with random discrete loss events (Tahoe's, CUBIC's): as a
+ * Poisson process seeded by the packet run's seed (runs/agreement.ts: report, compare and
+ * validate run them once per packet seed and compare medians). Deterministic models ignore it.
+ */
+export const COMPARISON_LOSS_PROCESS = 'poisson' as const;
+
 /** Progress: `done` of `total` steps finished, `label` names the step that just finished (`starting` at 0). */
 export type ProgressFn = (done: number, total: number, label: string) => void;
 
@@ -16,6 +23,11 @@ export interface ComparisonCase {
   fluid: RunResult;
   closed: ClosedFormPrediction[];
   comparison: Comparison;
+  /**
+   * Goodputs of the fluid runs beside the packet replications (a report's hybrid models: one per
+   * packet seed, Poisson loss events; runs/agreement.ts); absent: the one fluid run.
+   */
+  fluidGoodputsBps?: number[];
 }
 
 export interface RunComparisonOptions {
@@ -62,7 +74,7 @@ export async function runComparison(
   variants: readonly Variant[],
   opts: RunComparisonOptions = {},
 ): Promise<ComparisonCase[]> {
-  const engines = opts.engines ?? (await loadEngines());
+  const engines = opts.engines ?? (await loadEngines({ lossProcess: COMPARISON_LOSS_PROCESS }));
   const total = scenarios.length * variants.length * 2;
   let done = 0;
   const cases: ComparisonCase[] = [];

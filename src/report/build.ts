@@ -20,6 +20,7 @@ import { COMPARISON_COLUMNS, comparisonRows, closedFormFlags, primaryClosed, com
 import { caseKey, summarise, type ReplicatedFigures } from './replicates.js';
 import { coverageText, lineFigures, lineParagraph, referenceTableHtml, setupPairs, setupsHtml, type LineFigures } from './seedStudy.js';
 import { compactResult } from '../runs/compact.js';
+import { agreementSentence, bimodalNotesHtml, caseAgreement, caseAgreements } from './agreement.js';
 
 export interface BuildOptions {
   /** Called after each chart is rendered. */
@@ -175,9 +176,11 @@ function goodputBars(cases: readonly ComparisonCase[], figures: ReadonlyMap<stri
     const c = cc.comparison;
     const cf = primaryClosed(c);
     const rows: GoodputBar[] = [];
-    const p = packetGoodput(cc, figures.get(caseKey(c.scenario, c.variant)));
+    const f = figures.get(caseKey(c.scenario, c.variant));
+    const p = packetGoodput(cc, f);
     if (p.median !== null) rows.push({ scenario: c.scenario, variant: c.variant, source: 'packet', goodputBps: p.median, ...(p.low !== null && p.high !== null ? { lowBps: p.low, highBps: p.high } : {}) });
-    if (c.fluid.status === 'ok') rows.push({ scenario: c.scenario, variant: c.variant, source: 'fluid', goodputBps: c.fluid.goodputBps });
+    const a = caseAgreement(cc, f).fluid;
+    if (c.fluid.status === 'ok') rows.push({ scenario: c.scenario, variant: c.variant, source: 'fluid', goodputBps: a.median, ...(a.n > 1 && Number.isFinite(a.low) ? { lowBps: a.low, highBps: a.high } : {}) });
     if (cf?.goodputBpsAllFlows != null) rows.push({ scenario: c.scenario, variant: c.variant, source: 'closed form', goodputBps: cf.goodputBpsAllFlows });
     return rows;
   });
@@ -206,7 +209,8 @@ function errorRows(cases: readonly ComparisonCase[], figures: ReadonlyMap<string
     const c = cc.comparison;
     const note = c.flags.filter((f) => f.severity !== 'info').map((f) => f.code).join(', ') || 'none';
     const out: ErrorRow[] = [];
-    const e = errorsAgainstMedian(cc, packetGoodput(cc, figures.get(caseKey(c.scenario, c.variant))));
+    const f = figures.get(caseKey(c.scenario, c.variant));
+    const e = errorsAgainstMedian(cc, packetGoodput(cc, f), caseAgreement(cc, f));
     if (e.fluid !== null) out.push({ scenario: c.scenario, variant: c.variant, metric: 'fluid goodput', errorPct: 100 * e.fluid, trusted: c.fluidTrusted, note });
     if (c.relErr.meanCwnd !== null) out.push({ scenario: c.scenario, variant: c.variant, metric: 'fluid mean cwnd', errorPct: 100 * c.relErr.meanCwnd, trusted: c.fluidTrusted, note });
     const cf = primaryClosed(c);
@@ -343,7 +347,7 @@ function stabilityOrNote(ctx: ReportContext): Section | null {
 function finishReport(ctx: ReportContext, sections: Section[], math: boolean): BuiltReport {
   const { recipe, cases, lines, version, scenarioNames, variants, warnings, files, charts } = ctx;
   const when = (ctx.opts.now ?? new Date()).toISOString().replace(/\.\d+Z$/, 'Z');
-  const intro = `<p class="muted">${escapeHtml(recipe.name)} · ${scenarioNames.length} scenario${scenarioNames.length > 1 ? 's' : ''} × ${variants.length} variant${variants.length > 1 ? 's' : ''} · cclab ${escapeHtml(version)} · seed ${recipe.seed} · ${escapeHtml(when)}</p>${recipe.description ? `<p>${escapeHtml(recipe.description)}</p>` : ''}${headline(cases, lines)}`;
+  const intro = `<p class="muted">${escapeHtml(recipe.name)} · ${scenarioNames.length} scenario${scenarioNames.length > 1 ? 's' : ''} × ${variants.length} variant${variants.length > 1 ? 's' : ''} · cclab ${escapeHtml(version)} · seed ${recipe.seed} · ${escapeHtml(when)}</p>${recipe.description ? `<p>${escapeHtml(recipe.description)}</p>` : ''}${headline(cases, lines, agreementSentence(cases, caseAgreements(cases, ctx.figures)))}`;
   const html = renderPage({
     title: recipe.title,
     intro,
@@ -377,7 +381,7 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
   const dataFiles = ['goodput.csv', 'goodput.json', 'comparison.csv', 'comparison.json', 'scenarios.csv', 'scenarios.json', 'recipe.json', ...(contrastLines.length > 0 ? ['contrast.csv'] : []), 'charts/'];
   const sections: Section[] = [
     { id: 'reference-section', title: 'Which congestion control suits which line', html: reference },
-    { id: 'goodput-section', title: 'The models against the simulation', html: goodput + validityIntro() + ctx.notes.html() },
+    { id: 'goodput-section', title: 'The models against the simulation', html: goodput + bimodalNotesHtml(ctx.cases, caseAgreements(ctx.cases, ctx.figures)) + validityIntro() + ctx.notes.html() },
     { id: 'errors-section', title: 'How far the models are from the simulation, in detail', html: errors + '<p class="muted">Numbered marks refer to the notes under the goodput table.</p>' },
   ];
   if (cwnd.length > 0) sections.push({ id: 'cwnd-section', title: 'Congestion window over time', html: cwndIntro(), children: cwnd });

@@ -76,28 +76,43 @@ export interface CaseRuns {
 }
 
 /** The packet runs of every scenario x variant, replications `fromRep` to `reps - 1`, per case. */
-export async function replicatePacket(scenarios: readonly Scenario[], variants: readonly Variant[], opts: ReplicateOptions): Promise<Map<string, CaseRuns>> {
+export function replicatePacket(scenarios: readonly Scenario[], variants: readonly Variant[], opts: ReplicateOptions): Promise<Map<string, CaseRuns>> {
+  return replicate('packet', scenarios, variants.map((v) => ({ variant: v })), opts);
+}
+
+/**
+ * The fluid runs beside the packet replications, for the variants whose model has random discrete
+ * loss events (runs/modelRuns.ts): replication r with Poisson loss events seeded by the packet
+ * replication's seed (the one comparison method of runs/agreement.ts). Deterministic models need
+ * no replications: their one run serves every seed.
+ */
+export function replicateFluid(scenarios: readonly Scenario[], hybrid: readonly Variant[], opts: ReplicateOptions): Promise<Map<string, CaseRuns>> {
+  return replicate('fluid', scenarios, hybrid.map((v) => ({ variant: v, lossProcess: 'poisson' as const })), opts);
+}
+
+async function replicate(engine: 'packet' | 'fluid', scenarios: readonly Scenario[], cases: readonly { variant: Variant; lossProcess?: 'poisson' }[], opts: ReplicateOptions): Promise<Map<string, CaseRuns>> {
   const specs: RunSpec[] = [];
   for (const s of scenarios) {
-    for (const variant of variants) {
+    for (const { variant, lossProcess } of cases) {
       for (let rep = opts.fromRep ?? 0; rep < opts.reps; rep++) {
         const seed = reportSeed(opts.seed, s.name, rep);
         specs.push({
           index: specs.length,
-          runId: `report-${s.name}-${variant}-packet-r${rep}`,
+          runId: `report-${s.name}-${variant}-${engine}-r${rep}`,
           pointId: `report-${s.name}`,
           point: [],
           variant,
-          engine: 'packet',
+          engine,
           rep,
           seed,
           scenario: { ...s, variant, seed },
+          ...(lossProcess ? { lossProcess } : {}),
         });
       }
     }
   }
   const engines = opts.engines;
-  const records = await executeRuns(specs, {
+  const records = specs.length === 0 ? [] : await executeRuns(specs, {
     cacheDir: opts.cacheDir,
     ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
     ...(opts.modelsDir !== undefined ? { modelsDir: opts.modelsDir } : {}),
@@ -106,7 +121,7 @@ export async function replicatePacket(scenarios: readonly Scenario[], variants: 
   });
   const out = new Map<string, CaseRuns>();
   for (const s of scenarios) {
-    for (const v of variants) {
+    for (const { variant: v } of cases) {
       const mine = records.filter((r) => r.spec.scenario.name === s.name && r.spec.variant === v);
       out.set(caseKey(s.name, v), { seeds: mine.map((r) => r.spec.seed), runs: mine.map((r) => r.result) });
     }

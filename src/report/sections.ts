@@ -6,6 +6,7 @@ import type { Scenario } from '../scenario/types.js';
 import { escapeHtml } from '../page/html.js';
 import { winnerSentence, type LineFigures } from './seedStudy.js';
 import { tableFlags } from './tables.js';
+import { agreementSentence, caseAgreements } from './agreement.js';
 import { renderLatex } from '../page/math.js';
 import type { ModelDoc } from './models.js';
 import type { ReportRecipe } from './recipe.js';
@@ -20,7 +21,7 @@ const p = (text: string) => `<p>${text}</p>`;
  * number of scenario x variant pairs whose cells in the models table carry a mark (tableFlags, the
  * same list the marks come from).
  */
-export function headline(cases: readonly ComparisonCase[], lines: readonly LineFigures[] = []): string {
+export function headline(cases: readonly ComparisonCase[], lines: readonly LineFigures[] = [], models?: string): string {
   const parts: string[] = [];
   if (lines.length > 0) parts.push(lines.map((l) => winnerSentence(l.winner)).join(' '));
   const gaps = lines.flatMap((l) => l.rows.filter((r) => r.ns3 && r.cclab && Number.isFinite(r.cclab.goodput.median)).map((r) => Math.abs(r.cclab!.goodput.median / r.ns3!.medianBps - 1)));
@@ -28,7 +29,10 @@ export function headline(cases: readonly ComparisonCase[], lines: readonly LineF
     const sorted = [...gaps].sort((a, b) => a - b);
     parts.push(`Against ns-3 on the same setup, cclab's median goodput is within 15% in ${gaps.filter((g) => g <= 0.15).length} of ${gaps.length} cells (median gap ${formatPct(sorted[Math.floor((sorted.length - 1) / 2)]!).replace('+', '')}).`);
   }
+  // The models against the simulation, as the goodput table compares them (runs/agreement.ts).
+  parts.push(models ?? agreementSentence(cases, caseAgreements(cases, new Map())));
   const trusted = cases.filter((c) => c.comparison.fluidTrusted && c.comparison.relErr.goodput !== null);
+  if (trusted.length < cases.length) parts.push(`The fluid model is inside its validity in ${trusted.length} of ${cases.length} pairs.`);
   const marked = cases.filter((c) => {
     const f = tableFlags(c.comparison);
     return f.fluid.length + f.closed.length > 0;
@@ -37,15 +41,6 @@ export function headline(cases: readonly ComparisonCase[], lines: readonly LineF
     const f = tableFlags(c.comparison);
     return [...f.fluid, ...f.closed].some((x) => x.severity === 'invalid');
   }).length;
-  if (trusted.length === 0) {
-    parts.push(`In none of the ${cases.length} scenario × variant pairs is the fluid model inside its validity, so read its errors with the marks beside them.`);
-  } else {
-    const abs = trusted.map((c) => Math.abs(c.comparison.relErr.goodput!)).sort((a, b) => a - b);
-    const median = abs[Math.floor((abs.length - 1) / 2)]!;
-    parts.push(
-      `Where the fluid model is inside its validity (${trusted.length} of ${cases.length} pairs), its goodput is within ±10% of the simulation in ${abs.filter((x) => x <= 0.1).length} (median absolute error ${formatPct(median).replace('+', '')}).`,
-    );
-  }
   parts.push(
     marked.length > 0
       ? `${marked.length} pair${marked.length > 1 ? 's carry' : ' carries'} numbered marks in the models table (${invalid} outside a model's validity); the notes under it say why.`
@@ -57,7 +52,7 @@ export function headline(cases: readonly ComparisonCase[], lines: readonly LineF
 export function goodputIntro(): string {
   return (
     p('Goodput is the payload delivered in order to the receiving application, × 8 over the measurement interval, as in the seed study\'s Table 2 (variants down, scenarios across), in Mbit/s. ' +
-      '<em>packet</em> is cclab\'s packet-level simulation (the median of the replications), <em>fluid</em> the prediction of the variant\'s delay-differential fluid model, and <em>closed form</em> the most complete formula for the variant (Padhye et al.\'s full model for Reno and NewReno, which covers timeouts; the CUBIC response function; hover for its name; every formula is in <code>comparison.csv</code>). ' +
+      '<em>packet</em> is cclab\'s packet-level simulation (the median of the replications), <em>fluid</em> the prediction of the variant\'s delay-differential fluid model (a model with random loss events, Tahoe\'s and CUBIC\'s, runs once per packet seed with Poisson loss events seeded by it, and shows its median and 95% interval as the packet column does; a deterministic model runs once), and <em>closed form</em> the most complete formula for the variant (Padhye et al.\'s full model for Reno and NewReno, which covers timeouts; the CUBIC response function; hover for its name; every formula is in <code>comparison.csv</code>). ' +
       'Errors are (model − packet) / packet, against that median. With several flows, goodputs are totals over the flows and a closed form (a one-flow formula) counts once per flow. Grey italic errors and numbered marks mean a model is outside its assumptions there: the error is shown, but it is not the model\'s fault.')
   );
 }

@@ -6,6 +6,8 @@ import type { Scenario } from '../scenario/types.js';
 import { VARIANT_FACTS, VARIANTS, type Variant } from '../variants.js';
 import { escapeHtml } from '../page/html.js';
 import { caseKey, type ReplicatedFigures } from './replicates.js';
+import type { ModelAgreement } from '../runs/agreement.js';
+import { caseAgreement, criterionMark, fluidFigureHtml } from './agreement.js';
 
 /**
  * The report's tables as data (rows for CSV/JSON, one record per scenario x variant, tidy so pandas
@@ -23,7 +25,15 @@ export interface GoodputRow extends Record<string, string | number | boolean | n
   packet_goodput_high_bps: number | null;
   packet_interval_coverage: number | null;
   packet_runs: number;
+  /** The fluid runs' median (one run per packet seed for a hybrid model, runs/agreement.ts) and its 95% interval. */
   fluid_goodput_bps: number | null;
+  fluid_goodput_low_bps: number | null;
+  fluid_goodput_high_bps: number | null;
+  fluid_runs: number;
+  /** Which criterion the fluid model met ('within-tolerance', 'inside-bimodal-interval'), '' when it misses. */
+  fluid_agreement: string;
+  /** The packet runs' two modes when bimodal: "low_min-low_max|high_min-high_max" in bit/s, else ''. */
+  packet_modes: string;
   closed_form: string | null;
   closed_form_goodput_bps: number | null;
   /** (fluid - packet median) / packet median. */
@@ -34,7 +44,7 @@ export interface GoodputRow extends Record<string, string | number | boolean | n
   flags: string;
 }
 
-export const GOODPUT_COLUMNS = ['variant', 'scenario', 'packet_goodput_bps', 'packet_goodput_low_bps', 'packet_goodput_high_bps', 'packet_interval_coverage', 'packet_runs', 'fluid_goodput_bps', 'closed_form', 'closed_form_goodput_bps', 'fluid_error', 'closed_form_error', 'fluid_trusted', 'flags'] as const;
+export const GOODPUT_COLUMNS = ['variant', 'scenario', 'packet_goodput_bps', 'packet_goodput_low_bps', 'packet_goodput_high_bps', 'packet_interval_coverage', 'packet_runs', 'fluid_goodput_bps', 'fluid_goodput_low_bps', 'fluid_goodput_high_bps', 'fluid_runs', 'fluid_agreement', 'packet_modes', 'closed_form', 'closed_form_goodput_bps', 'fluid_error', 'closed_form_error', 'fluid_trusted', 'flags'] as const;
 
 /**
  * Preference among closed forms for the one shown in the goodput table: the most complete model
@@ -82,11 +92,11 @@ export function packetGoodput(c: ComparisonCase, figures?: ReplicatedFigures): P
 const errAgainst = (model: number | null | undefined, ref: number | null): number | null =>
   model === null || model === undefined || ref === null || !Number.isFinite(model) || !(ref > 0) ? null : (model - ref) / ref;
 
-/** Errors of the fluid model and of the closed form against the packet median (per flow for the closed form). */
-export function errorsAgainstMedian(c: ComparisonCase, p: PacketGoodput): { fluid: number | null; closed: number | null } {
+/** Errors of the fluid model (its runs' median: runs/agreement.ts) and of the closed form against the packet median (per flow for the closed form). */
+export function errorsAgainstMedian(c: ComparisonCase, p: PacketGoodput, a: ModelAgreement): { fluid: number | null; closed: number | null } {
   const cf = primaryClosed(c.comparison);
   return {
-    fluid: c.comparison.fluid.status === 'ok' ? errAgainst(c.comparison.fluid.goodputBps, p.median) : null,
+    fluid: c.comparison.fluid.status === 'ok' ? a.error : null,
     closed: errAgainst(cf?.goodputBpsAllFlows, p.median),
   };
 }
@@ -100,8 +110,12 @@ export function goodputRows(cases: readonly ComparisonCase[], figures?: Readonly
   return cases.map((cc) => {
     const c = cc.comparison;
     const cf = primaryClosed(c);
-    const p = packetGoodput(cc, figures?.get(caseKey(c.scenario, c.variant)));
-    const e = errorsAgainstMedian(cc, p);
+    const f = figures?.get(caseKey(c.scenario, c.variant));
+    const p = packetGoodput(cc, f);
+    const a = caseAgreement(cc, f);
+    const e = errorsAgainstMedian(cc, p, a);
+    const fin = (x: number) => (Number.isFinite(x) ? x : null);
+    const m = a.modes;
     return {
       variant: c.variant,
       scenario: c.scenario,
@@ -110,7 +124,12 @@ export function goodputRows(cases: readonly ComparisonCase[], figures?: Readonly
       packet_goodput_high_bps: p.high,
       packet_interval_coverage: p.coverage,
       packet_runs: p.runs,
-      fluid_goodput_bps: c.fluid.status === 'ok' ? c.fluid.goodputBps : null,
+      fluid_goodput_bps: c.fluid.status === 'ok' ? fin(a.fluid.median) : null,
+      fluid_goodput_low_bps: c.fluid.status === 'ok' ? fin(a.fluid.low) : null,
+      fluid_goodput_high_bps: c.fluid.status === 'ok' ? fin(a.fluid.high) : null,
+      fluid_runs: c.fluid.status === 'ok' ? a.fluid.n : 0,
+      fluid_agreement: a.criterion ?? '',
+      packet_modes: m ? `${m.lower.minBps}-${m.lower.maxBps}|${m.upper.minBps}-${m.upper.maxBps}` : '',
       closed_form: cf?.formula ?? null,
       closed_form_goodput_bps: cf?.goodputBpsAllFlows ?? null,
       fluid_error: e.fluid,
@@ -292,18 +311,21 @@ export function goodputTableHtml(cases: readonly ComparisonCase[], scenarios: re
       if (!cc) return '<td class="first">–</td><td>–</td><td>–</td>';
       const c = cc.comparison;
       const cf = primaryClosed(c);
-      const p = packetGoodput(cc, figures?.get(caseKey(s, v)));
-      const e = errorsAgainstMedian(cc, p);
+      const f = figures?.get(caseKey(s, v));
+      const p = packetGoodput(cc, f);
+      const a = caseAgreement(cc, f);
+      const e = errorsAgainstMedian(cc, p, a);
       const fl = tableFlags(c);
+      const bimodal = a.modes ? ` <a class="bimodal-mark" href="#bimodal-${escapeHtml(s)}-${escapeHtml(v)}" title="bimodal runs: ${mbps(a.modes.lower.median)} and ${mbps(a.modes.upper.median)} Mbit/s">⇅</a>` : '';
       return (
-        `<td class="first"${p.runs > 1 ? ` title="median of ${p.runs} runs"` : ''}>${mbps(p.median)}</td>` +
-        `<td>${modelCell(c.fluid, `${mbps(c.fluid.goodputBps)} (${err(e.fluid, c.fluidTrusted)})`)}${notes.marks(fl.fluid, `${s} ${v}`)}</td>` +
+        `<td class="first"${p.runs > 1 ? ` title="median of ${p.runs} runs"` : ''}>${mbps(p.median)}${bimodal}</td>` +
+        `<td${a.fluid.n > 1 ? ` title="median of ${a.fluid.n} fluid runs, one per packet seed (Poisson loss events)"` : ''}>${modelCell(c.fluid, `${fluidFigureHtml(a)} (${err(e.fluid, c.fluidTrusted)})${criterionMark(a)}`)}${notes.marks(fl.fluid, `${s} ${v}`)}</td>` +
         `<td${cf ? ` title="${escapeHtml(cf.title)}"` : ''}>${cf ? `${mbps(cf.goodputBpsAllFlows)} (${err(e.closed, !fl.closed.some((f) => f.severity === 'invalid'))})${notes.marks(fl.closed, `${s} ${v}`)}` : `–${notes.marks(fl.closed, `${s} ${v}`)}`}</td>`
       );
     });
     return `<tr data-variant="${v}"><th class="label" scope="row">${escapeHtml(v)}</th>${cells.join('')}</tr>`;
   });
-  return `<div class="table-wrap"><table class="goodput" id="goodput-table"><caption>Goodput in Mbit/s; errors against the packet median</caption><thead>${head1}${head2}</thead><tbody>${body.join('')}</tbody></table></div>`;
+  return `<div class="table-wrap"><table class="goodput" id="goodput-table"><caption>Goodput in Mbit/s; fluid: median of its runs (one per packet seed where the model has random loss events), errors against the packet median; ✓ within 10%, ◐ inside a bimodal interval, ⇅ bimodal packet runs</caption><thead>${head1}${head2}</thead><tbody>${body.join('')}</tbody></table></div>`;
 }
 
 /** Per scenario x variant: means, trace fit with and without the slow-start transient. */

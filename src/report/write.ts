@@ -1,12 +1,13 @@
 import { relative, resolve } from 'node:path';
-import { runComparison, type ComparisonCase, type ProgressFn } from '../compare/run.js';
+import { COMPARISON_LOSS_PROCESS, runComparison, type ComparisonCase, type ProgressFn } from '../compare/run.js';
 import { resolve as resolvePath } from 'node:path';
 import { loadEngines, prepareFluidModels, type EngineSet } from '../engines.js';
 import type { RunResult } from '../result/types.js';
 import type { Scenario } from '../scenario/types.js';
 import { flowVariants } from '../scenario/flowCc.js';
-import { hasEngine, type Engine } from '../variants.js';
-import { caseKey, replicatePacket, reportSeed, summarise } from './replicates.js';
+import { hasEngine, type Engine, type Variant } from '../variants.js';
+import { caseKey, replicateFluid, replicatePacket, reportSeed, summarise } from './replicates.js';
+import { hybridVariants } from '../runs/modelRuns.js';
 import { compactResult } from '../runs/compact.js';
 import { assertReplaceable, writeDirAtomic } from './atomicDir.js';
 import { buildReport, chartCount, type BuildOptions } from './build.js';
@@ -66,7 +67,9 @@ interface ReportPlan {
   runs: number;
   contrastScenarios: Scenario[];
   contrastRuns: number;
-  /** Replications beyond the charted run, contrast runs included. */
+  /** Variants whose fluid model runs once per packet seed with Poisson loss events (runs/modelRuns.ts). */
+  hybrid: Variant[];
+  /** Replications beyond the charted run, contrast runs and the hybrid models' fluid runs included. */
   reps: number;
   total: number;
 }
@@ -80,9 +83,12 @@ function planReport(recipe: ReportRecipe, opts: WriteReportOptions): ReportPlan 
   const runs = opts.cases ? 0 : nCases * recipe.engines.length;
   const contrastScenarios = opts.cases || !withPacket ? [] : resolveContrast(recipe);
   const contrastRuns = contrastScenarios.length * recipe.variants.length * (recipe.contrast?.reps ?? 0);
-  const reps = opts.cases || !withPacket ? 0 : nCases * (recipe.reps - 1) + contrastRuns;
+  // The one comparison method (runs/agreement.ts): a model with random loss events runs on every packet seed.
+  const hybrid = withFluid && withPacket && !opts.cases && !opts.engines ? [...hybridVariants(recipe.variants.filter((v) => hasEngine(v, 'fluid')), opts.modelsDir)] : [];
+  const fluidReps = scenarios.length * hybrid.length * (recipe.reps - 1);
+  const reps = opts.cases || !withPacket ? 0 : nCases * (recipe.reps - 1) + contrastRuns + fluidReps;
   const total = runs + reps + chartCount(recipe, nCases) + 1;
-  return { scenarios, withPacket, withFluid, nCases, runs, contrastScenarios, contrastRuns, reps, total };
+  return { scenarios, withPacket, withFluid, nCases, runs, contrastScenarios, contrastRuns, hybrid, reps, total };
 }
 
 /** The charted runs and the replications advance together: one count of both. */
@@ -99,7 +105,8 @@ async function comparisonOptions(recipe: ReportRecipe, plan: ReportPlan, opts: W
     // Variants without a fluid model get "no model" cells (runComparison), not an error.
     await prepareFluidModels(vs.filter((v) => hasEngine(v, 'fluid')), { modelsDir: opts.modelsDir });
   }
-  const real = opts.engines ?? (opts.cases ? undefined : await loadEngines({ modelsDir: opts.modelsDir }));
+  // Hybrid models' loss events are a Poisson process seeded by the charted packet run's seed, as on every other seed.
+  const real = opts.engines ?? (opts.cases ? undefined : await loadEngines({ modelsDir: opts.modelsDir, lossProcess: COMPARISON_LOSS_PROCESS }));
   const runOpts: Parameters<typeof runComparison>[2] = {};
   const progress = opts.onProgress;
   if (progress) {
@@ -129,7 +136,7 @@ function replicationOptions(opts: WriteReportOptions) {
 }
 
 /** The charted runs in this thread while the other replications run on the workers; settles both. */
-async function runCases(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions): Promise<{ cases: ComparisonCase[]; rest: Awaited<ReturnType<typeof replicatePacket>> | undefined }> {
+async function runCases(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions): Promise<{ cases: ComparisonCase[]; rest: Awaited<ReturnType<typeof replicatePacket>> | undefined; fluidRest: CaseRunsMap }> {
   const count: RunCounter = { traced: 0, reps: 0 };
   const runOpts = await comparisonOptions(recipe, plan, opts, count);
   const progress = opts.onProgress;
@@ -150,12 +157,22 @@ async function runCases(recipe: ReportRecipe, plan: ReportPlan, opts: WriteRepor
             : {}),
         })
       : undefined;
+  const packetReps = (recipe.reps - 1) * plan.nCases;
+  const fluidOthers = others && plan.hybrid.length > 0
+    ? others.then(() => replicateFluid(plan.scenarios, plan.hybrid, {
+        reps: recipe.reps,
+        seed: recipe.seed,
+        fromRep: 1,
+        ...replicationOptions(opts),
+        ...(progress ? { onProgress: (d: number) => progress(count.traced + packetReps + d, plan.total, 'fluid runs on the packet seeds') } : {}),
+      }))
+    : undefined;
   let cases: ComparisonCase[];
   try {
     cases = opts.cases ?? (await runComparison(plan.scenarios, recipe.variants, runOpts));
   } catch (e) {
     // Settle the workers before reporting; a second, different failure is named beside the first.
-    await others?.catch((e2: unknown) => {
+    await Promise.all([others, fluidOthers]).catch((e2: unknown) => {
       const why = e2 instanceof Error ? e2.message : String(e2);
       if (e instanceof Error && e2 !== e && why !== e.message) e.message += ` (the replications failed too: ${why})`;
     });
@@ -166,7 +183,19 @@ async function runCases(recipe: ReportRecipe, plan: ReportPlan, opts: WriteRepor
     ...c,
     comparison: { ...c.comparison, flags: c.comparison.flags.filter((f) => !(f.code === 'run-failed' && f.subject !== 'closed-form' && (f.subject === 'fluid' ? c.fluid : c.packet).failure?.startsWith(NOT_RUN))) },
   }));
-  return { cases, rest: await others };
+  return { cases, rest: await others, fluidRest: (await fluidOthers) ?? new Map() };
+}
+
+type CaseRunsMap = Awaited<ReturnType<typeof replicateFluid>>;
+
+/** A hybrid model's goodputs on every packet seed: the charted run's, then the replications' (finished runs only). */
+function withFluidRuns(cases: ComparisonCase[], fluidRest: CaseRunsMap): ComparisonCase[] {
+  return cases.map((c) => {
+    const more = fluidRest.get(caseKey(c.scenario.name, c.comparison.variant));
+    if (!more || c.fluid.status !== 'ok') return c;
+    const runs = [c.fluid.summary.goodputBps, ...more.runs.filter((r) => r.status === 'ok').map((r) => r.summary.goodputBps)];
+    return { ...c, fluidGoodputsBps: runs };
+  });
 }
 
 /** The contrast's runs (packet only, no charts) after the others, on the same workers. */
@@ -194,7 +223,9 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
   const plan = planReport(recipe, opts);
   const { runs, reps, total } = plan;
   const progress = opts.onProgress;
-  const { cases, rest } = await runCases(recipe, plan, opts);
+  const ran = await runCases(recipe, plan, opts);
+  const { rest } = ran;
+  const cases = withFluidRuns(ran.cases, ran.fluidRest);
   const contrast = await runContrast(recipe, plan, opts);
   const replicates = rest
     ? new Map(

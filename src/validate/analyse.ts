@@ -1,4 +1,5 @@
 import { median, quantileSorted } from 'simple-statistics';
+import { modelAgreement } from '../runs/agreement.js';
 import { VALIDITY } from '../compare/validity.js';
 import { rngStream } from '../engine/rng.js';
 import { pathPayloadCapacityBps } from '../scenario/path.js';
@@ -30,6 +31,8 @@ export interface PointRow {
   packetCwndSegments: number;
   /** The packet runs' goodputs, one per seed that ran (the median's sample; not in points.csv). */
   packetGoodputsBps: number[];
+  /** Whether those goodputs split into two modes (runs/agreement.ts: packetModes; not in points.csv). */
+  packetBimodal: boolean;
   /** Median over seeds of the packet runs' loss reactions (fast recoveries + timeouts), whole run. */
   packetLossEvents: number;
   packetTimeouts: number;
@@ -112,11 +115,14 @@ export function pointRows(points: readonly ValidatePoint[], records: readonly Ru
     // events): their median, and 'failed' if any failed (a model that fails on some seeds is not trusted).
     const fluids = rs.filter((r) => r.spec.engine === 'fluid');
     const med = (f: (x: (typeof ok)[number]) => number): number => (ok.length > 0 ? median(ok.map(f)) : NaN);
-    const packetGoodputBps = med((x) => x.goodputBps);
-    const packetCwndSegments = med((x) => x.meanCwndSegments);
     const fluidOk = fluids.length > 0 && fluids.every((r) => r.result.status === 'ok');
-    const fluidGoodputBps = fluidOk ? median(fluids.map((r) => r.result.summary.goodputBps)) : NaN;
-    const fluidCwndSegments = fluidOk ? median(fluids.map((r) => r.result.summary.meanCwndSegments)) : NaN;
+    // The comparison every command shares (runs/agreement.ts): medians of both sides' runs.
+    const goodput = modelAgreement(ok.map((x) => x.goodputBps), fluidOk ? fluids.map((r) => r.result.summary.goodputBps) : []);
+    const cwnd = modelAgreement(ok.map((x) => x.meanCwndSegments), fluidOk ? fluids.map((r) => r.result.summary.meanCwndSegments) : []);
+    const packetGoodputBps = goodput.packet.median;
+    const packetCwndSegments = cwnd.packet.median;
+    const fluidGoodputBps = goodput.fluid.median;
+    const fluidCwndSegments = cwnd.fluid.median;
     const cf = primaryClosedForm(p.variant, closedForms(p.scenario));
     const base = {
       pointId: p.pointId, variant: p.variant, loss: p.loss, rttS: p.rttS, durationS: p.scenario.durationS, measureFromS: p.scenario.measureFromS,
@@ -125,7 +131,7 @@ export function pointRows(points: readonly ValidatePoint[], records: readonly Ru
       packetLossEvents: med((x) => x.fastRecoveries + x.timeouts), packetTimeouts: med((x) => x.timeouts),
       fluidStatus: fluids.length === 0 ? ('missing' as const) : fluidOk ? ('ok' as const) : ('failed' as const),
       fluidGoodputBps, fluidCwndSegments,
-      fluidGoodputErr: relErr(fluidGoodputBps, packetGoodputBps), fluidCwndErr: relErr(fluidCwndSegments, packetCwndSegments),
+      fluidGoodputErr: goodput.error, fluidCwndErr: cwnd.error, packetBimodal: goodput.modes !== null,
       closedForm: cf?.formula ?? '',
       closedGoodputBps: cf?.goodputBps ?? null, closedCwndSegments: cf?.cwndSegments ?? null,
       closedGoodputErr: cf?.goodputBps == null ? null : relErr(cf.goodputBps, packetGoodputBps),

@@ -1,11 +1,11 @@
 import { InputError } from '../errors.js';
-import { loadModels } from '../fluid/compiler/modelSet.js';
 import { dumbbellScenario } from '../scenario/defaults.js';
 import { flowPath, packetBits } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
 import { validateScenario } from '../scenario/check/validate.js';
 import { DEFAULT_MAX_RUNS, pointIdOf, type RunSpec } from '../runs/spec.js';
 import { deriveSeed } from '../runs/seed.js';
+import { fluidRunPlan } from '../runs/modelRuns.js';
 import { HEADLINE_AXES } from '../runs/axes.js';
 import { applyRtt } from '../runs/scenarioAxes.js';
 import { closedForms, effectiveB, mathisWindow } from '../theory/closedForms.js';
@@ -176,23 +176,11 @@ export interface ValidatePoint {
   scenario: Scenario;
 }
 
-/**
- * The variants among `variants` whose fluid model has random discrete loss events (`form: hybrid`
- * with `expdraw()`): validate
- * runs them as stochastic hybrid systems, Poisson loss events on each packet seed, and compares the
- * medians (as test/fluid/agreement.test.ts does); at their expected times (periodic) the loss events of
- * CUBIC's model came out 10-13% below the packet engine over the loss-limited points.
- */
-export function hybridVariants(variants: readonly Variant[], modelsDir?: string): Set<Variant> {
-  const set = loadModels(modelsDir);
-  // A hybrid model that draws no loss threshold (expdraw(): BBR's, whose events are its clocks and
-  // timers) is deterministic: one run serves every seed.
-  const draws = (v: Variant): boolean => Object.values(set.system(v).source).some((code) => code.includes('past.draw()'));
-  return new Set(variants.filter((v) => set.flows.get(v)?.form === 'hybrid' && draws(v)));
-}
+/** Which fluid models run once per packet seed with Poisson loss events (shared with report and compare). */
+export { hybridVariants } from '../runs/modelRuns.js';
 
 /** Fluid runs per point: one (deterministic) or one per packet seed (hybrid models, Poisson losses). */
-export const fluidRunsPerPoint = (g: Pick<ValidateGrid, 'seeds'>, hybrid: boolean): number => (hybrid ? g.seeds : 1);
+export const fluidRunsPerPoint = (g: Pick<ValidateGrid, 'seeds'>, hybrid: boolean): number => fluidRunPlan(hybrid, Array.from({ length: g.seeds }, (_, i) => i)).length;
 
 /**
  * Counted before anything is built or compiled, as a sweep does (two 10,000-point ranges are 10^8
@@ -231,12 +219,8 @@ export function expandGrid(g: ValidateGrid, hybrid: ReadonlySet<Variant> = new S
         seeds.forEach((seed, rep) => {
           runs.push({ index: runs.length, runId: `${pointId}-packet-r${rep}`, pointId, point, variant, engine: 'packet', rep, seed, scenario: { ...structuredClone(scenario), seed } });
         });
-        if (hybrid.has(variant)) {
-          seeds.forEach((seed, rep) => {
-            runs.push({ index: runs.length, runId: `${pointId}-fluid-r${rep}`, pointId, point, variant, engine: 'fluid', rep, seed, scenario: { ...structuredClone(scenario), seed }, lossProcess: 'poisson' });
-          });
-        } else {
-          runs.push({ index: runs.length, runId: `${pointId}-fluid-r0`, pointId, point, variant, engine: 'fluid', rep: 0, seed: 1, scenario: { ...structuredClone(scenario), seed: 1 } });
+        for (const f of fluidRunPlan(hybrid.has(variant), seeds)) {
+          runs.push({ index: runs.length, runId: `${pointId}-fluid-r${f.rep}`, pointId, point, variant, engine: 'fluid', rep: f.rep, seed: f.seed, scenario: { ...structuredClone(scenario), seed: f.seed }, ...(f.lossProcess ? { lossProcess: f.lossProcess } : {}) });
         }
       }
     }
