@@ -1,8 +1,9 @@
 /**
  * BBR fluid models against the packet engine on issue 19's cases (models/README.md, "BBR"):
- *   npx tsx scripts/bbrAgreement.ts single|compete|bbr3 [--packet-only] [--seeds N]
+ *   npx tsx scripts/bbrAgreement.ts single|compete|compete3|bbr3 [--packet-only] [--seeds N]
  * single: one BBRv1 flow, 100 Mbit/s, 40 ms, drop-tail buffer 0.1/1/2 BDP, 30 s (from 10 s);
  * compete: BBR vs CUBIC, one flow each, buffers 0.5/1/2/4/8 BDP, 100 Mbit/s, 40 ms, 120 s (from 20 s);
+ * compete3: the same with BBRv3 (issue 19's competition grid for the BBRv3 model);
  * bbr3: one BBRv3 flow on the validate grid's loss x RTT points.
  * Packet results are cached in $BBR_REF_DIR (default /tmp/bbr-ref) by scenario hash.
  */
@@ -78,12 +79,14 @@ function base(variant: Variant, rttS: number, bufBdp: number, durationS: number,
 const pct = (a: number, b: number): string => `${(((a - b) / b) * 100).toFixed(1)}%`;
 function cases(): { name: string; s: Scenario }[] {
   if (mode === 'single') return [0.1, 1, 2].map((k) => ({ name: `bbr 40ms buf ${k} BDP`, s: base('bbr', 0.04, k, 30, 10) }));
-  if (mode === 'compete')
+  if (mode === 'compete' || mode === 'compete3') {
+    const v: Variant = mode === 'compete' ? 'bbr' : 'bbr3';
     return [0.5, 1, 2, 4, 8].map((k) => {
-      const s = base('bbr', 0.04, k, 120, 20, 2);
+      const s = base(v, 0.04, k, 120, 20, 2);
       s.flows[1]!.variant = 'cubic';
-      return { name: `bbr vs cubic buf ${k} BDP`, s };
+      return { name: `${v} vs cubic buf ${k} BDP`, s };
     });
+  }
   const out: { name: string; s: Scenario }[] = [];
   for (const rtt of DEFAULT_GRID.rttsS) for (const p of DEFAULT_GRID.losses) out.push({ name: `bbr3 p=${p} rtt=${rtt}`, s: pointScenario('bbr3', p, rtt, 100e6, 20) });
   return out;
@@ -106,7 +109,7 @@ for (const c of cases()) {
       `cwnd ${fl.meanCwndSegments.toFixed(1)} / ${pm((r) => r.meanCwndSegments).toFixed(1)} (${pct(fl.meanCwndSegments, pm((r) => r.meanCwndSegments))})`,
       `queue ${fl.meanQueue.toFixed(1)} / ${pm((r) => r.meanQueue).toFixed(1)} (${pct(fl.meanQueue, pm((r) => r.meanQueue))})`,
       `loss ${fl.lossRate.toExponential(2)} / ${pm((r) => r.lossRate).toExponential(2)}`,
-      mode === 'compete' ? `bbr share ${(share(fl) * 100).toFixed(1)} / ${(pm(share) * 100).toFixed(1)}` : '',
+      mode.startsWith('compete') ? `bbr share ${(share(fl) * 100).toFixed(1)} / ${(pm(share) * 100).toFixed(1)}` : '',
       `fluid ${fl.wallS.toFixed(2)} s ${fl.status}`,
     ].join(' | '),
   );
