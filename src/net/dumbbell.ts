@@ -1,13 +1,11 @@
 import type { Simulator } from '../engine/simulator.js';
 import { rngStream, type Uniform } from '../engine/rng.js';
-import { flowPath } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
-import { secondsToNs } from '../units.js';
 import { Link } from './link.js';
 import { EV_ARRIVE, EV_TX_END } from './events.js';
-import { droptail } from './qdisc/droptail.js';
-import { createQueueDisc } from './qdisc/registry.js';
+import { FlowCounters } from './flow-counters.js';
 import { VERDICT_DROP, type QdiscContext, type QueueDisc } from './qdisc/types.js';
+import { layOutDumbbell, PATH_SLOTS as PATH_SLOTS_COUNT } from './topology.js';
 import {
   ACK as ACK_TYPE,
   DATA as DATA_TYPE,
@@ -44,8 +42,7 @@ const F_WIRE_BYTES: number = F_WIRE_BYTES_SLOT;
 const ECN_FIELD: number = ECN_FIELD_MASK;
 const ECN_CE: number = ECN_CE_CODEPOINT;
 const TCP_ECE: number = TCP_ECE_FLAG;
-/** Slots per path in Dumbbell.pathLinks: at most 3 links (access, bottleneck, receiver access) and the -1 end. */
-const PATH_SLOTS = 4;
+const PATH_SLOTS: number = PATH_SLOTS_COUNT;
 
 /** Where delivered packets go: the TCP endpoints of each flow. */
 export interface Endpoints {
@@ -55,28 +52,14 @@ export interface Endpoints {
   deliverAck(flow: number, ackNo: number, tsEcrNs: number, rwndBytes: number, sackCount: number, sackBlocks: Float64Array, ece: boolean): void;
 }
 
-/** Per-flow data-packet accounting (for the conservation check and loss rates). */
-export class FlowCounters {
-  dataBytesInNetwork = 0;
-  dataSegmentsInNetwork = 0;
-  queueDropSegments = 0;
-  queueDropBytes = 0;
-  randomDropSegments = 0;
-  randomDropBytes = 0;
-  ackQueueDrops = 0;
-  ackRandomDrops = 0;
-  /** Data segments that left the network carrying CE: delivered to the receiver, or dropped after a queue marked them. */
-  ceDeliveredSegments = 0;
-  ceDroppedSegments = 0;
-}
-
 /**
  * The dumbbell: flow i's data crosses [access_i, bottleneck, receiverAccess_i] (an ideal receiver
- * access link is left out), its ACKs cross the reverse directions in reverse order. Every direction
- * is a Link with its own FIFO queue (drop-tail, or RED on the bottleneck's forward direction), so
- * ACKs are serialised too. Bernoulli loss sits at the far end of the bottleneck, as ns-3's receive
- * error model: a packet uses the bottleneck, then data packets (and ACKs when direction is 'both')
- * are dropped with probability `loss.rate`.
+ * access link is left out), its ACKs cross the reverse directions in reverse order (the links and
+ * paths: src/net/topology.ts). Every direction is a Link with its own queue (the scenario's
+ * discipline on the bottleneck's forward direction, drop-tail elsewhere), so ACKs are serialised
+ * too. Bernoulli loss sits at the far end of the bottleneck, as ns-3's receive error model: a packet
+ * uses the bottleneck, then data packets (and ACKs when direction is 'both') are dropped with
+ * probability `loss.rate`.
  */
 export class Dumbbell {
   readonly links: Link[] = [];
@@ -84,11 +67,7 @@ export class Dumbbell {
   readonly counters: FlowCounters[];
   readonly bottleneckForward: number;
   readonly bottleneckReverse: number;
-  /**
-   * Every path in one array: path 2i (flow i's data) and 2i + 1 (its ACKs) are the link ids at
-   * PATH_SLOTS * path, ended by -1. One array instead of one per path: a hop reads a slot of it
-   * instead of a path object, its header and then its elements (3 cache lines with 1000 flows).
-   */
+  /** Every path's link ids, PATH_SLOTS a path (DumbbellLayout.pathLinks, src/net/topology.ts). */
   private readonly pathLinks: Int32Array;
   private readonly lossRate: number;
   private readonly lossAcks: boolean;
@@ -103,11 +82,7 @@ export class Dumbbell {
   private readonly mssBytes: number;
   private readonly headerBytes: number;
   private readonly sackScratch = new Float64Array(SACK_SLOTS);
-  /**
-   * The queue the run traces: the slowest forward link on flow 0's path, where packets wait. That is
-   * the bottleneck link unless an access link is slower (as on the ns-3 presets `normal` and `lfn`,
-   * whose 10 Mbit/s access link is the real bottleneck); ties go to the bottleneck.
-   */
+  /** The queue the run traces: the slowest forward link on flow 0's path (DumbbellLayout.tracedQueueLink). */
   readonly tracedQueueLink: number;
   /** Called for every data segment a queue drops (flow, link id); tests and loss traces. */
   onQueueDrop: ((flow: number, linkId: number) => void) | null = null;
@@ -122,38 +97,18 @@ export class Dumbbell {
   ) {
     this.headerBytes = scenario.headerBytes;
     this.mssBytes = scenario.mssBytes;
-    const b = scenario.bottleneck;
-    const ns = secondsToNs;
-    // The bottleneck discipline's draws come from the stream named after its kind ('red' as before).
-    const q = b.queue;
-    const qdiscRng = rngStream(scenario.seed, q.kind);
-    const fifo = (limitPackets: number) => (ctx: QdiscContext) => droptail.create(limitPackets, {}, ctx);
-    this.bottleneckForward = this.addLink('bottleneck', b.bandwidthBps, ns(b.delayS), (ctx) => createQueueDisc(q, ctx), qdiscRng);
-    this.bottleneckReverse = this.addLink('bottleneck-reverse', b.bandwidthBps, ns(b.delayS), fifo(q.limitPackets), qdiscRng);
-    this.lossRate = b.loss.rate;
-    this.lossAcks = b.loss.direction === 'both';
-    this.lossDraw = rngStream(scenario.seed, 'loss');
-    this.counters = scenario.flows.map(() => new FlowCounters());
-    const paths: number[][] = [];
-    scenario.flows.forEach((f, i) => {
-      const a = f.access;
-      const upFwd = this.addLink(`access${i}`, a.bandwidthBps, ns(a.delayS), fifo(a.queuePackets), qdiscRng);
-      const upRev = this.addLink(`access${i}-reverse`, a.bandwidthBps, ns(a.delayS), fifo(a.queuePackets), qdiscRng);
-      const fwd = [upFwd, this.bottleneckForward];
-      const rev = [this.bottleneckReverse, upRev];
-      const r = f.receiverAccess;
-      if (r !== null) {
-        fwd.push(this.addLink(`receiver${i}`, r.bandwidthBps, ns(r.delayS), fifo(r.queuePackets), qdiscRng));
-        rev.unshift(this.addLink(`receiver${i}-reverse`, r.bandwidthBps, ns(r.delayS), fifo(r.queuePackets), qdiscRng));
-      }
-      paths.push(fwd, rev);
-    });
-    this.pathLinks = new Int32Array(PATH_SLOTS * paths.length).fill(-1);
-    paths.forEach((path, k) => this.pathLinks.set(path, PATH_SLOTS * k));
+    const layout = layOutDumbbell(scenario, (...link) => this.addLink(...link));
+    this.bottleneckForward = layout.bottleneckForward;
+    this.bottleneckReverse = layout.bottleneckReverse;
+    this.pathLinks = layout.pathLinks;
+    this.tracedQueueLink = layout.tracedQueueLink;
     this.channelOf = Int32Array.from(this.channelOfList);
     this.txEndChannelOf = Int32Array.from(this.txEndChannelOfList);
-    // Flow 0's forward path lists its links in the order of src/scenario/path.ts.
-    this.tracedQueueLink = paths[0]![flowPath(scenario, 0).tightestIndex]!;
+    const loss = scenario.bottleneck.loss;
+    this.lossRate = loss.rate;
+    this.lossAcks = loss.direction === 'both';
+    this.lossDraw = rngStream(scenario.seed, 'loss');
+    this.counters = scenario.flows.map(() => new FlowCounters());
   }
 
   /** Name of the traced link (`bottleneck`, `access0`, ...). */

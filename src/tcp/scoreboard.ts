@@ -1,8 +1,11 @@
 import { RangeSet } from './ranges.js';
+import { LOST as LOST_FLAG, RETRANS as RETRANS_FLAG, SACKED as SACKED_FLAG, SegmentRing } from './segment-ring.js';
 
-const SACKED = 1;
-const LOST = 2;
-const RETRANS = 4;
+// Module-local copies: imported bindings are read through accessor functions under tsx/vite, which
+// costs a call per use on the hot path; these are read once at load.
+const SACKED: number = SACKED_FLAG;
+const LOST: number = LOST_FLAG;
+const RETRANS: number = RETRANS_FLAG;
 
 /**
  * The sender's view of its sequence space (RFC 6675 "scoreboard"): SND.UNA, SND.MAX, which segments
@@ -10,9 +13,8 @@ const RETRANS = 4;
  * holds no SACK marks, and the same bookkeeping gives RFC 5681's FlightSize.
  *
  * Representation: the SACKed bytes as sorted intervals (RangeSet, binary-searched), plus one flag
- * byte per outstanding segment in a growable ring for the lost and retransmitted marks. Segments
- * are the sender's own: segment i covers [i MSS, min((i+1) MSS, SND.MAX)), because the sender only
- * cuts full segments except for the last byte of a finite transfer. Three byte counters keep
+ * byte per outstanding segment for the SACKed, lost and retransmitted marks (the SegmentRing it
+ * extends, src/tcp/segment-ring.ts, with SND.UNA and SND.MAX). Three byte counters keep
  *   pipe = outstanding - SACKed - lost + retransmitted
  * (RFC 6675 SetPipe: each unSACKed octet counts once if not lost and once more if retransmitted;
  * Linux's tcp_packets_in_flight is the same sum), so every query is O(1) and an ACK costs O(log n)
@@ -22,11 +24,7 @@ const RETRANS = 4;
  * That boundary only moves up while SACK information grows, so everything unSACKed below it is
  * marked once, incrementally (`lostBelow`).
  */
-export class Scoreboard {
-  /** SND.UNA: the first byte not cumulatively acknowledged (RFC 6675 HighACK + 1). */
-  una = 0;
-  /** SND.MAX: one past the highest byte ever sent (RFC 6675 HighData + 1). */
-  highTx = 0;
+export class Scoreboard extends SegmentRing {
   readonly sacked = new RangeSet();
   /** Bytes marked lost and not SACKed. */
   lostBytes = 0;
@@ -47,10 +45,6 @@ export class Scoreboard {
    */
   onDelivered: ((seq: number, end: number) => void) | null = null;
 
-  private flags = new Uint8Array(1024);
-  /** Time each segment was last sent, ns (same ring as flags): lost-retransmission detection. */
-  private sentNs = new Float64Array(1024);
-  private mask = 1023;
   /** Newest last-sent time among the segments SACKed by the ACK being processed, ns (-1: none). */
   private newestSackedSentNs = -1;
   /** Retransmissions in the order they were sent (seq, time): oldest first. */
@@ -61,14 +55,12 @@ export class Scoreboard {
   private relost: number[] = [];
 
   /** @param sack SACK negotiated: without it no SACK marks exist and retransmissions are not queued for loss detection. */
-  constructor(readonly mssBytes: number, private readonly sackOn = true) {}
+  constructor(mssBytes: number, private readonly sackOn = true) {
+    super(mssBytes);
+  }
 
   get sackedBytes(): number {
     return this.sacked.bytes;
-  }
-
-  get outstandingBytes(): number {
-    return this.highTx - this.una;
   }
 
   /** RFC 6675 pipe, in bytes. */
@@ -79,53 +71,6 @@ export class Scoreboard {
   /** Highest SACKed byte + 1 (una when nothing is SACKed). */
   get highestSacked(): number {
     return this.sacked.count > 0 ? this.sacked.lastEnd : this.una;
-  }
-
-  private segEnd(seq: number): number {
-    const e = seq + this.mssBytes;
-    return e < this.highTx ? e : this.highTx;
-  }
-
-  private flagIndex(seq: number): number {
-    return Math.floor(seq / this.mssBytes) & this.mask;
-  }
-
-  isSacked(seq: number): boolean {
-    return (this.flags[this.flagIndex(seq)]! & SACKED) !== 0 && seq >= this.una && seq < this.highTx;
-  }
-
-  isRetransmitted(seq: number): boolean {
-    return seq >= this.una && seq < this.highTx && (this.flags[this.flagIndex(seq)]! & RETRANS) !== 0;
-  }
-
-  /** RFC 6675 IsLost(seq) as of the last {@link markLost} (or an explicit mark). */
-  isLost(seq: number): boolean {
-    return seq >= this.una && seq < this.highTx && (this.flags[this.flagIndex(seq)]! & LOST) !== 0;
-  }
-
-  /** New data [seq, seq + len) went out for the first time. */
-  sentNew(seq: number, len: number, nowNs = 0): void {
-    const end = seq + len;
-    if (end <= this.highTx) return;
-    const segs = Math.ceil(end / this.mssBytes) - Math.floor(this.una / this.mssBytes);
-    if (segs > this.flags.length) this.grow(segs);
-    this.highTx = end;
-    this.sentNs[this.flagIndex(seq)] = nowNs;
-  }
-
-  private grow(segs: number): void {
-    let cap = this.flags.length;
-    while (cap < segs) cap *= 2;
-    const next = new Uint8Array(cap);
-    const nextNs = new Float64Array(cap);
-    const mss = this.mssBytes;
-    for (let seq = Math.floor(this.una / mss) * mss; seq < this.highTx; seq += mss) {
-      next[Math.floor(seq / mss) & (cap - 1)] = this.flags[this.flagIndex(seq)]!;
-      nextNs[Math.floor(seq / mss) & (cap - 1)] = this.sentNs[this.flagIndex(seq)]!;
-    }
-    this.flags = next;
-    this.sentNs = nextNs;
-    this.mask = cap - 1;
   }
 
   /** The segment at seq was retransmitted. */
@@ -380,28 +325,5 @@ export class Scoreboard {
     if (this.sacked.count > 0 && this.sacked.lastEnd >= top) top = this.sacked.startAt(this.sacked.count - 1);
     if (top <= this.una) return -1;
     return Math.floor((top - 1) / this.mssBytes) * this.mssBytes;
-  }
-
-  /** Length of the segment starting at seq. */
-  segmentLength(seq: number): number {
-    return this.segEnd(seq) - seq;
-  }
-
-  /** Recounts everything from the flags (tests and audits: must equal the running counters). */
-  recount(): { sackedBytes: number; lostBytes: number; retransBytes: number } {
-    let sackedBytes = 0;
-    let lostBytes = 0;
-    let retransBytes = 0;
-    for (let seq = this.una; seq < this.highTx; ) {
-      const end = this.segEnd(seq);
-      const f = this.flags[this.flagIndex(seq)]!;
-      if ((f & SACKED) !== 0) sackedBytes += end - seq;
-      else {
-        if ((f & LOST) !== 0) lostBytes += end - seq;
-        if ((f & RETRANS) !== 0) retransBytes += end - seq;
-      }
-      seq = end;
-    }
-    return { sackedBytes, lostBytes, retransBytes };
   }
 }
