@@ -1,16 +1,13 @@
-import { createCongestionControl, getCongestionControl } from '../cc/registry.js';
 import type { CongestionControl } from '../cc/types.js';
 import { Simulator, secondsToNs } from '../engine/simulator.js';
-import { LazyTimer } from '../engine/timer.js';
 import { TraceRecorder } from '../engine/trace.js';
 import { Dumbbell } from '../net/dumbbell.js';
 import type { RunResult } from '../result/types.js';
-import { flowCc } from '../scenario/flowCc.js';
 import type { Scenario } from '../scenario/types.js';
-import type { EcnEchoMode } from '../tcp/ecn.js';
-import { TcpReceiver } from '../tcp/receiver.js';
-import { initialWindowBytes, TcpSender } from '../tcp/sender.js';
-import { EV_APP_START, EV_APP_STOP, EV_DELACK, EV_MEASURE, EV_PACE, EV_RATE_CHANGE, EV_RTO, makeDispatch } from './events.js';
+import type { TcpReceiver } from '../tcp/receiver.js';
+import { initialWindowBytes } from '../tcp/sender.js';
+import { createReceivers, createSenders, deliverData } from './endpoints.js';
+import { EV_APP_START, EV_APP_STOP, EV_MEASURE, EV_RATE_CHANGE, makeDispatch } from './events.js';
 import { FlowStats, StatsObserver } from './flow-stats.js';
 import { checkEngineInput } from './input.js';
 import { checkFlowAccounting, checkQueueAccounting, InvariantMonitor } from './invariants.js';
@@ -26,38 +23,10 @@ export interface RunOptions {
   makeCc?: (flow: number) => CongestionControl;
 }
 
-/** Flow i's own algorithm: its variant and knobs (src/scenario/flowCc.ts resolves the defaults). */
-function flowCongestionControl(scenario: Scenario, i: number): CongestionControl {
-  const { variant, ccParams } = flowCc(scenario, i);
-  return createCongestionControl(variant, ccParams, { seed: scenario.seed, flow: i });
-}
-
-/** How flow i's receiver echoes CE: null without ECN, DCTCP's exact echo for an algorithm that needs it (RFC 8257 3.2). */
-function ecnEcho(scenario: Scenario, i: number): EcnEchoMode | null {
-  if (scenario.tcp.ecn !== true) return null;
-  return getCongestionControl(flowCc(scenario, i).variant).needsEcn === true ? 'dctcp' : 'classic';
-}
-
-/**
- * The network's data delivery to the receivers. With a finite transfer in the scenario it also
- * notes when each finite flow's last byte arrives in order (its completion time); bulk-only
- * scenarios keep the bare call.
- */
-function deliverData(scenario: Scenario, receivers: TcpReceiver[], completedNs: Float64Array, clock: { readonly nowNs: number }) {
-  const totals = scenario.flows.map((f) => f.bytes ?? Infinity);
-  if (totals.every((b) => b === Infinity)) {
-    return (flow: number, seq: number, len: number, ts: number, ecnBits: number) => receivers[flow]!.onData(seq, len, ts, ecnBits);
-  }
-  return (flow: number, seq: number, len: number, ts: number, ecnBits: number) => {
-    const r = receivers[flow]!;
-    r.onData(seq, len, ts, ecnBits);
-    if (r.deliveredBytes >= totals[flow]! && Number.isNaN(completedNs[flow]!)) completedNs[flow] = clock.nowNs;
-  };
-}
-
 /**
  * Builds the packet model of a scenario without running it: the dumbbell, one TCP sender and
- * receiver per flow, and the scheduled application start/stop events.
+ * receiver per flow, the queue's traces, the event dispatch and the scheduled application
+ * start/stop, measurement and rate-change events.
  */
 export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): PacketModel {
   checkEngineInput(scenario);
@@ -69,62 +38,38 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
   const stats = scenario.flows.map(
     () => new FlowStats(durationNs, scenario.trace.maxPoints, fromNs, durationNs, initialWindowBytes(tcp.initialCwndSegments, scenario.mssBytes, tcp.initialWindow)),
   );
-  const observer = new StatsObserver(stats, sim);
   const receivers: TcpReceiver[] = [];
-  const monitor = new InvariantMonitor(receivers, net);
-  const senders = scenario.flows.map((_, i) => {
-    const cc = options.makeCc ? options.makeCc(i) : flowCongestionControl(scenario, i);
-    // Pacing: the scenario's choice (off unless given), forced on by an algorithm that needs it (BBR).
-    const pacing = tcp.pacing === true || cc.needsPacing === true;
-    return new TcpSender(
-        i,
-        sim,
-        cc,
-        net,
-        {
-          mssBytes: scenario.mssBytes,
-          initialCwndSegments: tcp.initialCwndSegments,
-          initialSsthreshBytes: tcp.initialSsthreshBytes,
-          minRtoS: tcp.minRtoS,
-          maxRtoS: tcp.maxRtoS,
-          clockGranularityS: tcp.clockGranularityS,
-          dupAckThreshold: tcp.dupAckThreshold,
-          // ns-3's example sets SndBufSize = RcvBufSize (2 MB); cclab's TcpSpec has one buffer size.
-          sndBufBytes: tcp.rcvBufBytes,
-          initialRwndBytes: tcp.rcvBufBytes,
-          sack: tcp.sack,
-          recovery: tcp.recovery,
-          initialWindow: tcp.initialWindow,
-          rtoBackoffReset: tcp.rtoBackoffReset,
-          sackSsthreshInput: tcp.sackSsthreshInput,
-          recoverCheck: tcp.recoverCheck,
-          rescueRetransmission: tcp.rescueRetransmission,
-          sackPartialAckTimer: tcp.sackPartialAckTimer,
-          pacing,
-          ecn: tcp.ecn === true,
-        },
-        new LazyTimer(sim, EV_RTO, i),
-        observer,
-        monitor,
-        pacing ? new LazyTimer(sim, EV_PACE, i) : null,
-      );
-  });
-  const delAckNs = secondsToNs(tcp.delAckTimeoutS);
-  scenario.flows.forEach((_, i) => {
-    const cfg = { delAckCount: tcp.delAckCount, rcvBufBytes: tcp.rcvBufBytes, sack: tcp.sack, ecn: ecnEcho(scenario, i) };
-    receivers.push(new TcpReceiver(i, net, cfg, new LazyTimer(sim, EV_DELACK, i), delAckNs, sim));
-  });
+  const senders = createSenders(scenario, sim, net, new StatsObserver(stats, sim), new InvariantMonitor(receivers, net), options.makeCc);
+  receivers.push(...createReceivers(scenario, sim, net));
   const completedNs = new Float64Array(scenario.flows.length).fill(NaN);
   net.setEndpoints({
     deliverData: deliverData(scenario, receivers, completedNs, sim),
     deliverAck: (flow, ack, ts, rwnd, n, blocks, ece) => senders[flow]!.onAck(ack, ts, rwnd, n, blocks, ece),
   });
+  const { queueTrace, queueDelay } = traceQueue(scenario, sim, net);
+  const model: PacketModel = { sim, net, senders, receivers, stats, queueTrace, queueDelay, completedNs, atMeasureStart: [] };
+  dispatchEvents(scenario, model);
+  return model;
+}
+
+/** The traced queue's length over time and its packets' queueing delays (Dumbbell.tracedQueueLink). */
+function traceQueue(scenario: Scenario, sim: Simulator, net: Dumbbell): { queueTrace: TraceRecorder; queueDelay: QueueDelayStats } {
+  const durationNs = secondsToNs(scenario.durationS);
   const queueTrace = new TraceRecorder(durationNs, scenario.trace.maxPoints);
   queueTrace.record(0, 0);
   net.onTracedQueue = (q) => queueTrace.record(sim.nowNs, q);
-  const queueDelay = new QueueDelayStats(scenario.flows.length, fromNs, durationNs, scenario.trace.maxPoints);
+  const queueDelay = new QueueDelayStats(scenario.flows.length, secondsToNs(scenario.measureFromS), durationNs, scenario.trace.maxPoints);
   net.onTracedSojourn = (flow, sojournNs) => queueDelay.record(flow, sim.nowNs, sojournNs);
-  const model: PacketModel = { sim, net, senders, receivers, stats, queueTrace, queueDelay, completedNs, atMeasureStart: [] };
+  return { queueTrace, queueDelay };
+}
+
+/**
+ * Every event kind to its handler, and the scenario's own events scheduled: each flow's start and
+ * stop, the measurement snapshot (after everything else scheduled at that instant), the bottleneck's
+ * rate changes. The snapshot is taken once now too (a run measured from 0).
+ */
+function dispatchEvents(scenario: Scenario, model: PacketModel): void {
+  const { sim, net, senders, receivers } = model;
   const snapshot = (): void => {
     model.atMeasureStart = senders.map((s, i) => ({ deliveredBytes: receivers[i]!.deliveredBytes, sentBytes: s.bytesSent }));
   };
@@ -147,10 +92,9 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
     sim.scheduleAt(secondsToNs(f.startS), EV_APP_START, i);
     if (f.stopS !== null) sim.scheduleAt(secondsToNs(f.stopS), EV_APP_STOP, i);
   });
-  // Snapshot after everything else scheduled at that instant.
+  const fromNs = secondsToNs(scenario.measureFromS);
   if (fromNs > 0) sim.scheduleAt(fromNs, EV_MEASURE, 0);
   rateChanges.forEach((c, i) => sim.scheduleAt(secondsToNs(c.atS), EV_RATE_CHANGE, i));
-  return model;
 }
 
 /**
