@@ -29,10 +29,14 @@ export interface StepPlan {
  * the right branch), so no step mixes the two; a timed event or a forced stop `nextStop` likewise.
  */
 export function planStep(t: number, h: number, t1: number, nextStop: number, prop: Propagation): StepPlan {
-  const tEchoRaw = prop.nextPredicted(t + 16 * ulp(t));
   // 32 ulps each side: the event that caused the echo was placed 4 ulps past its crossing, and t - lag
   // rounds; with 4 ulps the landing stages could already sit on the far side of the kink, and the
   // controller then shrank the step towards zero (normal with 10 Gbit/s access, reno: step collapse).
+  // An echo whose landing point is already behind t (t sits within 32 ulps of it: a clock of period R
+  // ticks on the echo of its previous tick) is reached: plan for the next one. Landing on it would be
+  // a step of zero length, whose dense output divides by h = 0 (bbr3 with `period: R` failed so).
+  let tEchoRaw = prop.nextPredicted(t + 16 * ulp(t));
+  while (tEchoRaw - 32 * ulp(tEchoRaw) <= t) tEchoRaw = prop.nextPredicted(tEchoRaw);
   const ulps = 32 * ulp(tEchoRaw);
   const tEchoNext = tEchoRaw - ulps;
   const tStop = Math.min(t1, nextStop);

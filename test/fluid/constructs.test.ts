@@ -3,6 +3,7 @@ import { fluidSystem } from '../../src/fluid/run/runFluid.js';
 import { solve } from '../../src/solver/index.js';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
 import { dirWith, loadError } from '../models/helpers.js';
+import { flowPath } from '../../src/scenario/path.js';
 
 /**
  * (The probe model is saved as reno.model.yaml in a folder of its own, so a reno Scenario runs it.)
@@ -52,6 +53,13 @@ describe('clocks', () => {
     expect(m.at(1.65, 'c')).toBe(0);
     expect(m.at(1.99, 'c')).toBe(0);
     expect(m.at(2.01, 'c')).toBe(1);
+  });
+  it('a clock of period R whose ticks are read through the delay R (each tick lands on the echo of the one before) integrates exactly', () => {
+    // ticks = floor(t / R); dy/dt = ticks(t - R) = floor(t / R) - 1 after the first tick, so y(kR) = R (k - 1)(k - 2) / 2.
+    // Each tick's echo arrives with the next tick (test/solver/landing.test.ts holds the rounding case).
+    const R = flowPath(dumbbellScenario('reno')).baseRttS;
+    const m = solveProbe(`${HEAD}states:\n  ticks: { unit: "1", initial: 0, discrete: true }\n  y: { unit: "1", initial: 0 }\n${OUT}equations:\n  - dy/dt = ticks(t - R)\nclocks:\n  c: { period: R, phases: 1, set: [ticks = ticks + 1] }\n`, 30 * R);
+    for (const k of [3, 10, 25]) expect(m.at(k * R + R / 2, 'y')).toBeCloseTo((R * (k - 1) * (k - 2)) / 2 + (R / 2) * (k - 1), 6);
   });
 });
 
