@@ -24,7 +24,7 @@ const parts: Record<string, () => Promise<void>> = {
 const wanted = process.argv.slice(2).filter((a) => a in parts);
 const selected = wanted.length > 0 ? wanted : Object.keys(parts);
 
-console.log(`cclab benchmarks on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(`cclab benchmarks on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}, code ${process.env.CCLAB_BENCH_CODE ?? 'src/ through tsx'}`);
 console.log(`reference (bench/reference.ts, heap hold model of 1024 keys): ${(referenceRate() / 1e6).toFixed(2)} M pop+push per cpu-s; 'x ref' below = events per cpu-s / this, measured around each figure`);
 for (const name of selected) {
   console.log(`\n=== ${name} ===`);
