@@ -1,15 +1,16 @@
-import { formatBps, formatBytes, formatNumber, formatPct, formatSeconds } from '../compare/format.js';
-import type { ComparisonCase } from '../compare/run.js';
-import { TRANSIENT_METHOD } from '../compare/transient.js';
-import { VALIDITY } from '../compare/validity.js';
-import type { Scenario } from '../scenario/types.js';
-import { escapeHtml } from '../page/html.js';
-import { winnerSentence, type LineFigures } from './seedStudy.js';
-import { tableFlags } from './tables.js';
-import { agreementSentence, caseAgreements } from './agreement.js';
-import { renderLatex } from '../page/math.js';
-import type { ModelDoc } from './models.js';
-import type { ReportRecipe } from './recipe.js';
+import { formatBps, formatBytes, formatNumber, formatPct, formatSeconds } from '../../compare/format.js';
+import type { ComparisonCase } from '../../compare/run.js';
+import { TRANSIENT_METHOD } from '../../compare/transient.js';
+import { VALIDITY } from '../../compare/validity.js';
+import type { Scenario } from '../../scenario/types.js';
+import { escapeHtml } from '../../page/html.js';
+import { winnerSentence, type LineFigures } from '../seedStudy.js';
+import { tableFlags } from '../tables.js';
+import { agreementSentence, caseAgreements } from '../agreement.js';
+import { renderLatex } from '../../page/math.js';
+import type { ModelDoc } from '../models.js';
+import type { ReportRecipe } from '../recipe.js';
+import { VARIANT_FACTS, type Variant } from '../../variants.js';
 
 /** Prose and parameter blocks of the comparison report (charts and tables are built elsewhere). */
 
@@ -169,4 +170,9 @@ export function modelsHtml(docs: readonly ModelDoc[], warnings: string[]): strin
       return `<h3 id="model-${escapeHtml(d.id)}">${escapeHtml(d.title)}</h3>${d.citation ? p(`<span class="muted">${escapeHtml(d.citation)}</span>`) : ''}${d.description ? p(escapeHtml(d.description)) : ''}${eqs}${syms}`;
     })
     .join('');
+}
+
+/** A variant's name as the page prints it (its title in VARIANT_FACTS). */
+export function variantTitle(v: Variant): string {
+  return VARIANT_FACTS[v]?.title ?? v;
 }

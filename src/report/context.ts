@@ -1,0 +1,89 @@
+import type { ComparisonCase } from '../compare/run.js';
+import type { Scenario } from '../scenario/types.js';
+import type { Variant } from '../variants.js';
+import { cclabVersion } from '../page/assets.js';
+import { buildChart, type BuiltChart } from '../page/chartkit.js';
+import { chartFigure } from '../page/html.js';
+import { compactResult } from '../runs/compact.js';
+import { bufferChartCount } from './bufferSections.js';
+import { COMPETITION_CHARTS } from './competition.js';
+import type { ModelDocSource } from './models.js';
+import type { ReportRecipe } from './recipe.js';
+import { caseKey, summarise, type ReplicatedFigures } from './replicates.js';
+import { lineFigures, type LineFigures } from './seedStudy.js';
+import { FlagNotes } from './tables.js';
+
+export interface BuildOptions {
+  /** Called after each chart is rendered. */
+  onChart?: (done: number, total: number, label: string) => void;
+  models?: ModelDocSource | null;
+  /** Output directory as the user named it (for the rerun command). */
+  outDir?: string;
+  now?: Date;
+  /** Replicated packet figures per case (caseKey); default: each case's own packet run. */
+  replicates?: ReadonlyMap<string, ReplicatedFigures>;
+  /** The recipe's contrast: its scenarios and their replicated packet figures (caseKey). */
+  contrast?: { scenarios: readonly Scenario[]; figures: ReadonlyMap<string, ReplicatedFigures> };
+}
+
+/** Charts a recipe asks for, for progress totals. */
+export function chartCount(recipe: ReportRecipe, cases: number): number {
+  // The competition section draws 3 charts for each scenario with several flows, per variant.
+  const multiFlow = recipe.scenarios.filter((s) => typeof s !== 'string' && s.flows.length > 1).length;
+  const competing = recipe.charts.includes('competition') ? COMPETITION_CHARTS * multiFlow * recipe.variants.length : 0;
+  return (recipe.charts.includes('cwnd') ? cases : 0) + (recipe.charts.includes('goodput') ? 1 : 0) + (recipe.charts.includes('errors') ? 1 : 0) + competing + bufferChartCount(recipe.charts);
+}
+
+/** Renders a chart, counts it for progress and returns its figure's HTML. */
+export type ChartAdder = (r: Parameters<typeof buildChart>[0]) => Promise<string>;
+
+/** What every section builder of one report reads (and the lists they append to). */
+export interface ReportContext {
+  recipe: ReportRecipe;
+  cases: readonly ComparisonCase[];
+  opts: BuildOptions;
+  warnings: string[];
+  /** Relative path -> content. */
+  files: Map<string, string>;
+  charts: BuiltChart[];
+  add: ChartAdder;
+  version: string;
+  scenarios: Scenario[];
+  scenarioNames: string[];
+  variants: Variant[];
+  order: { scenarioOrder: string[]; variantOrder: Variant[] };
+  /** Packet figures per case (caseKey): replicated, or the case's own run. */
+  figures: Map<string, ReplicatedFigures>;
+  lines: LineFigures[];
+  /** The flag notes the goodput and comparison tables number. */
+  notes: FlagNotes;
+}
+
+/** The context of one report: its scenarios and variants in page order, the packet figures per case, the chart counter. */
+export function reportContext(recipe: ReportRecipe, cases: readonly ComparisonCase[], opts: BuildOptions): ReportContext {
+  const warnings: string[] = [];
+  const scenarios = [...new Map(cases.map((c) => [c.scenario.name, c.scenario])).values()];
+  const scenarioNames = scenarios.map((s) => s.name);
+  const variants = recipe.variants.filter((v) => cases.some((c) => c.comparison.variant === v));
+  const figures = new Map<string, ReplicatedFigures>();
+  for (const c of cases) {
+    const key = caseKey(c.scenario.name, c.comparison.variant);
+    figures.set(key, opts.replicates?.get(key) ?? summarise([c.packet.spec.seed], c.packet.status === 'ok' ? [compactResult(c.packet)] : []));
+  }
+  const lines: LineFigures[] = scenarios.map((s) => lineFigures(s, variants, figures));
+  // What failed is marked on the page and also said on stderr, by case and reason.
+  for (const c of cases) for (const f of c.comparison.flags) if (f.code === 'run-failed') warnings.push(`${c.scenario.name}/${c.comparison.variant}: ${f.message}`);
+  const totalCharts = chartCount(recipe, cases.length);
+  let doneCharts = 0;
+  const charts: BuiltChart[] = [];
+  const add: ChartAdder = async (r) => {
+    const c = await buildChart(r);
+    charts.push(c);
+    opts.onChart?.(++doneCharts, totalCharts, r.title);
+    return chartFigure(c.page);
+  };
+  return {
+    recipe, cases, opts, warnings, files: new Map(), charts, add, version: cclabVersion(),
+    scenarios, scenarioNames, variants, order: { scenarioOrder: scenarioNames, variantOrder: [...variants] }, figures, lines, notes: new FlagNotes(),
+  };
+}
