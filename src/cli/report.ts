@@ -85,7 +85,7 @@ export function register(program: Command): void {
     .option('--duration <time>', "simulated time of every run, e.g. 20s (default: the recipe's, else 100s)")
     .option('--seed <n>', "seed every run seed is derived from (default: the recipe's, else 1)")
     .option('--models <dir>', "folder of fluid model files (default: the repository's models/)")
-    .option('--charts <list>', "sections to include: cwnd, queue, goodput, errors, equations, stability (Hollot et al.'s RED example, ~3 s), competition (per-flow charts of multi-flow scenarios), buffers (one flow's goodput, queue delay and loss across buffer sizes), shares (a variant's share against loss-based flows across buffer sizes) (default: the recipe's, else all)")
+    .option('--charts <list>', "sections to include: cwnd, queue, goodput, errors, equations, stability (Hollot et al.'s RED example, ~3 s), competition (per-flow charts of multi-flow scenarios), buffers (one flow's goodput, queue delay and loss across buffer sizes), shares (a variant's share against loss-based flows across buffer sizes), delay (each flow's goodput against its mean and p99 queueing delay, and the fluid model against the packet engine on both), transfers (short transfers' completion times beside a bulk flow) (default: the recipe's, else all but delay and transfers)")
     .option('--name <name>', 'report name (default output reports/<name>/; uses reports/recipes/<name>.yaml when it exists)')
     .option('--title <text>', "page title (default: the recipe's, else 'cclab report: <name>')")
     .option('--out <dir>', 'output folder (default: reports/<name>)')

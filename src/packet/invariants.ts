@@ -65,6 +65,11 @@ export class InvariantMonitor implements SenderAudit {
     if (!s.config.sack || s.tcb.caState === 'loss') return;
     const c = this.net.counters[s.flow]!;
     if (c.ackQueueDrops + c.ackRandomDrops > 0) return;
+    // RFC 6675 NextSeg rule 4, the rescue retransmission (the one retransmission the scoreboard does
+    // not mark first, src/tcp/send-loop.ts): the highest unSACKed segment, sent while its fate is
+    // unknown, so it may be spurious by design; at the tail of a finite transfer it is the last
+    // segment, which has often arrived with its SACK still on the way.
+    if (!s.sb.isRetransmitted(seq)) return;
     if (this.receivers[s.flow]!.holds(seq) && this.receivers[s.flow]!.holds(seq + len - 1)) {
       throw new InvariantError(`flow ${s.flow}: retransmission at ${s.nowS} s of segment ${seq} the receiver holds (state ${s.tcb.caState})`);
     }

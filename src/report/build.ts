@@ -3,6 +3,7 @@ import { toCsv } from '../page/csv.js';
 import { escapeHtml, renderPage, type Section } from '../page/html.js';
 import { agreementSentence, bimodalNotesHtml, caseAgreements } from './agreement.js';
 import { bufferSections } from './bufferSections.js';
+import { AQM_FILES, aqmSections } from './aqmSections.js';
 import { competitionSection } from './competition.js';
 import { reportContext, type BuildOptions, type ReportContext } from './context.js';
 import type { ReportRecipe } from './recipe.js';
@@ -103,9 +104,11 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
   // Lines across buffer sizes (recipe grids): one flow's figures, and shares against loss-based flows.
   const sweeps = await bufferSections(cases, ctx.figures, recipe.charts, ctx.add, ctx.files);
   sections.push(...sweeps);
+  // The bufferbloat study: goodput against queueing delay per flow, packet against fluid, short transfers.
+  sections.push(...(await aqmSections(cases, recipe.charts, ctx.add, ctx.files)));
   const stability = stabilityOrNote(ctx);
   if (stability) sections.push(stability);
   if (models) sections.push({ id: 'models-section', title: 'Fluid models', html: `<p>The equations each fluid model integrates (delay-differential equations solved with Dormand–Prince 5).</p>${models}` });
-  sections.push({ id: 'scenarios-section', title: 'Scenarios and how to rerun', html: scenarioTableHtml(ctx.scenarios) + rerunHtml(recipe, opts.outDir ?? `reports/${recipe.name}`, ctx.version, [...dataFiles.slice(0, -1), ...['buffers.csv', 'shares.csv'].filter((f) => ctx.files.has(f)), 'charts/']) });
+  sections.push({ id: 'scenarios-section', title: 'Scenarios and how to rerun', html: scenarioTableHtml(ctx.scenarios) + rerunHtml(recipe, opts.outDir ?? `reports/${recipe.name}`, ctx.version, [...dataFiles.slice(0, -1), ...['buffers.csv', 'shares.csv', ...AQM_FILES].filter((f) => ctx.files.has(f)), 'charts/']) });
   return finishReport(ctx, sections, models.includes('class="katex'));
 }

@@ -11,8 +11,10 @@ import { ENGINES, isVariant, MODELLED_VARIANTS, VARIANTS, type Engine, type Vari
 import { expandGrid, validateGrid } from './recipeGrid.js';
 
 /** Charts (and chart-like sections) a report can hold. */
-export const CHART_KINDS = ['cwnd', 'queue', 'goodput', 'errors', 'equations', 'stability', 'competition', 'buffers', 'shares'] as const;
+export const CHART_KINDS = ['cwnd', 'queue', 'goodput', 'errors', 'equations', 'stability', 'competition', 'buffers', 'shares', 'delay', 'transfers'] as const;
 export type ChartKind = (typeof CHART_KINDS)[number];
+/** A recipe without `charts:` gets these: the bufferbloat study's sections (delay, transfers) are asked for by name. */
+export const DEFAULT_CHART_KINDS: readonly ChartKind[] = CHART_KINDS.filter((k) => k !== 'delay' && k !== 'transfers');
 
 /**
  * What a report shows: scenarios x variants, run with both engines. Loadable from a YAML/JSON
@@ -148,7 +150,7 @@ export function validateRecipe(raw: unknown, source?: string, baseDir = process.
   const engines = enginesRaw.map((e, i) => ((ENGINES as readonly unknown[]).includes(e) ? (e as Engine) : fail(`engines[${i}]`, `must be one of ${ENGINES.join(', ')}, got '${String(e)}'`, source)));
   if (new Set(engines).size !== engines.length) fail('engines', 'lists an engine twice', source);
 
-  const chartsRaw = listOf(o.charts ?? [...CHART_KINDS], 'charts', source);
+  const chartsRaw = listOf(o.charts ?? [...DEFAULT_CHART_KINDS], 'charts', source);
   const charts = chartsRaw.map((c, i) =>
     (CHART_KINDS as readonly unknown[]).includes(c) ? (c as ChartKind) : fail(`charts[${i}]`, `must be one of ${CHART_KINDS.join(', ')}, got '${String(c)}'`, source),
   );

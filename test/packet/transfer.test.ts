@@ -39,4 +39,22 @@ describe('finite transfers: flow completion time', () => {
     expect(r.flows[1]!.summary.transfer).toEqual({ bytes: 1e9, completionS: null });
     expect(r.flows[2]!.summary.transfer).toBeUndefined();
   });
+
+  it("transfers ending in SACK recovery complete: the rescue retransmission of the last segment (RFC 6675 NextSeg rule 4) may be spurious", () => {
+    // Before the invariant exempted the rescue, this run stopped at 20.23 s: 'retransmission of segment
+    // 143352 the receiver holds (state recovery)', the last of flow 3's 100 segments.
+    const s = dumbbellScenario('cubic', 5);
+    s.name = 'short-droptail-1bdp';
+    s.bottleneck.bandwidthBps = 20e6;
+    s.bottleneck.queue = { kind: 'droptail', limitPackets: 40 };
+    s.durationS = 30;
+    s.measureFromS = 5;
+    [8, 14, 20, 26].forEach((t, i) => Object.assign(s.flows[i + 1]!, { startS: t, bytes: 144800 }));
+    const r = runPacket(s);
+    const fcts = r.flows.slice(1).map((f) => f.summary.transfer!.completionS!);
+    // 100 segments beside a CUBIC flow filling a 1-BDP buffer: more than the 5 rounds of an empty path, well under 2 s.
+    fcts.forEach((t) => expect(t).toBeGreaterThan(5 * 0.024));
+    fcts.forEach((t) => expect(t).toBeLessThan(2));
+    expect(r.flows[3]!.summary.retransmits).toBeGreaterThan(0);
+  });
 });

@@ -150,7 +150,7 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
 
   const flows = s.flows.map((f, i) => {
     if (f.bytes !== null) {
-      throw new InputError(`flows[${i}].bytes`, `is ${f.bytes}: the fluid models describe bulk transfers only (bytes: null); use the packet engine for finite transfers`);
+      throw new NoFluidModelError(`flows[${i}].bytes`, `is ${f.bytes}: the fluid models describe bulk transfers only (bytes: null); use the packet engine for finite transfers`);
     }
     const Tp = baseRttS(s, i);
     positive(Tp, `flows[${i}] propagation RTT`);
