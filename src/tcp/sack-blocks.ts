@@ -15,14 +15,23 @@ export { sackOptionBytes } from '../net/packets.js';
  * (tcp_sack_new_ofo_skb, up to 4 entries).
  */
 export class SackBlocks {
-  /** Block starts and ends, most recent first. */
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
+  /**
+   * Block starts and ends, most recent first, in the first `n` slots of two typed arrays of
+   * `capacity + 1` (room for the new block before the oldest falls off). Sequence numbers pass 2^31
+   * after 2 GB: in plain arrays they were boxed doubles, and splice/unshift allocated on every
+   * out-of-order segment (~12 bytes per event of a lossy 10 s run, 2 of the engine's 64).
+   */
+  private readonly starts: Float64Array;
+  private readonly ends: Float64Array;
+  private n = 0;
 
-  constructor(private readonly capacity = 4) {}
+  constructor(private readonly capacity = 4) {
+    this.starts = new Float64Array(capacity + 1);
+    this.ends = new Float64Array(capacity + 1);
+  }
 
   get count(): number {
-    return this.starts.length;
+    return this.n;
   }
 
   /**
@@ -34,29 +43,38 @@ export class SackBlocks {
     if (r < 0) return;
     const s = ooo.startAt(r);
     const e = ooo.endAt(r);
-    // Drop entries now inside the new first block (they merged with it).
-    for (let i = this.starts.length - 1; i >= 0; i--) {
-      if (this.starts[i]! >= s && this.ends[i]! <= e) {
-        this.starts.splice(i, 1);
-        this.ends.splice(i, 1);
-      }
+    // Drop entries now inside the new first block (they merged with it), shifting the rest down by one
+    // to make room at the front.
+    const starts = this.starts;
+    const ends = this.ends;
+    let k = 0;
+    for (let i = 0; i < this.n; i++) {
+      if (starts[i]! >= s && ends[i]! <= e) continue;
+      starts[k] = starts[i]!;
+      ends[k] = ends[i]!;
+      k++;
     }
-    this.starts.unshift(s);
-    this.ends.unshift(e);
-    if (this.starts.length > this.capacity) {
-      this.starts.length = this.capacity;
-      this.ends.length = this.capacity;
+    for (let i = k; i > 0; i--) {
+      starts[i] = starts[i - 1]!;
+      ends[i] = ends[i - 1]!;
     }
+    starts[0] = s;
+    ends[0] = e;
+    this.n = Math.min(k + 1, this.capacity);
   }
 
   /** The cumulative ACK moved to rcvNxt: blocks at or below it are gone. */
   onCumulative(rcvNxt: number): void {
-    for (let i = this.starts.length - 1; i >= 0; i--) {
-      if (this.ends[i]! <= rcvNxt) {
-        this.starts.splice(i, 1);
-        this.ends.splice(i, 1);
-      }
+    const starts = this.starts;
+    const ends = this.ends;
+    let k = 0;
+    for (let i = 0; i < this.n; i++) {
+      if (ends[i]! <= rcvNxt) continue;
+      starts[k] = starts[i]!;
+      ends[k] = ends[i]!;
+      k++;
     }
+    this.n = k;
   }
 
   /**
@@ -64,7 +82,7 @@ export class SackBlocks {
    * @returns the number of blocks written.
    */
   write(out: Float64Array, max: number): number {
-    const n = Math.min(max, this.starts.length);
+    const n = Math.min(max, this.n);
     for (let i = 0; i < n; i++) {
       out[2 * i] = this.starts[i]!;
       out[2 * i + 1] = this.ends[i]!;
