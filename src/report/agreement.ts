@@ -4,6 +4,7 @@ import type { ComparisonCase } from '../compare/run.js';
 import { escapeHtml } from '../page/html.js';
 import { VARIANT_FACTS } from '../variants.js';
 import { caseKey, type ReplicatedFigures } from './replicates.js';
+import type { LineFigures } from './seedStudy.js';
 
 /** Each case's verdict, by caseKey. */
 export type Agreements = ReadonlyMap<string, ModelAgreement>;
@@ -83,4 +84,46 @@ export function agreementSentence(cases: readonly ComparisonCase[], agreements: 
     (misses.length > 0 ? `; misses: ${misses.join(', ')}.` : '.') +
     (hybrid.length > 0 ? ` ${hybrid.join(' and ')} ${hybrid.length > 1 ? 'have' : 'has'} random loss events in ${hybrid.length > 1 ? 'their models' : 'its model'}: one fluid run per packet seed, Poisson loss events seeded by it, their median compared.` : '')
   );
+}
+
+/** One pair of a setup whose packet figures are line figures (the recipe's contrast), with its verdict. */
+export interface PairVerdict {
+  scenario: string;
+  variant: string;
+  a: ModelAgreement;
+}
+
+/** The verdicts of a contrast setup: its lines' packet replications against the fluid runs beside them (caseKey). */
+export function lineVerdicts(lines: readonly LineFigures[], fluid: ReadonlyMap<string, readonly number[]>): PairVerdict[] {
+  return lines.flatMap((l) =>
+    l.rows.flatMap((r) => {
+      const f = fluid.get(caseKey(l.scenario.name, r.variant));
+      if (!r.cclab || !f) return [];
+      const packet = r.cclab.runs.filter((x) => x.status === 'ok').map((x) => x.summary.goodputBps);
+      return [{ scenario: l.scenario.name, variant: r.variant, a: modelAgreement(packet, f) }];
+    }),
+  );
+}
+
+/** "9 of 15 pairs (7 within 10%, 2 inside a bimodal interval)" for a setup's verdicts. */
+export function verdictCount(vs: readonly PairVerdict[]): string {
+  const n = vs.filter((v) => v.a.error !== null);
+  const within = n.filter((v) => v.a.criterion === 'within-tolerance').length;
+  const bimodal = n.filter((v) => v.a.criterion === 'inside-bimodal-interval').length;
+  return `${within + bimodal} of ${n.length} pairs (${within} within ${100 * AGREEMENT_TOLERANCE}% of the packet median, ${bimodal} inside the 95% interval of bimodal packet runs)`;
+}
+
+/**
+ * The fluid model on the contrast's setup, pair by pair: its median (with the interval of its runs),
+ * its error against the packet median and the criterion it met, or that it misses.
+ */
+export function setupVerdictHtml(vs: readonly PairVerdict[]): string {
+  if (vs.length === 0) return '';
+  const items = vs.map((v) => {
+    const a = v.a;
+    const ci = a.fluid.n > 1 && Number.isFinite(a.fluid.low) ? ` [${mbps(a.fluid.low)}, ${mbps(a.fluid.high)}]` : '';
+    const modes = a.modes ? `; packet runs bimodal: ${mbps(a.modes.lower.minBps)}–${mbps(a.modes.lower.maxBps)} and ${mbps(a.modes.upper.minBps)}–${mbps(a.modes.upper.maxBps)}` : '';
+    return `<li data-scenario="${escapeHtml(v.scenario)}" data-variant="${escapeHtml(v.variant)}">${escapeHtml(`${v.scenario} ${title(v.variant)}: fluid ${mbps(a.fluid.median)}${ci} against the packet median ${mbps(a.packet.median)} Mbit/s, ${formatPct(a.error)}: ${criterionText(a)}${modes}`)}${criterionMark(a)}</li>`;
+  });
+  return `<p id="setups-models">${escapeHtml(`The fluid models on the lines' own bottlenecks, compared as on the example's setup (a model with random loss events on every packet seed): they agree in ${verdictCount(vs)}.`)}</p><ul class="verdicts">${items.join('')}</ul>`;
 }

@@ -1,7 +1,7 @@
 import type { ComparisonCase } from '../compare/run.js';
 import { toCsv } from '../page/csv.js';
 import { escapeHtml, renderPage, type Section } from '../page/html.js';
-import { agreementSentence, bimodalNotesHtml, caseAgreements } from './agreement.js';
+import { agreementSentence, bimodalNotesHtml, caseAgreements, lineVerdicts, verdictCount } from './agreement.js';
 import { bufferSections } from './bufferSections.js';
 import { AQM_FILES, aqmSections } from './aqmSections.js';
 import { competitionSection } from './competition.js';
@@ -57,11 +57,19 @@ function stabilityOrNote(ctx: ReportContext): Section | null {
   }
 }
 
+/** The summary's count on the contrast's setup, when its fluid runs ran (' On the lines' own bottlenecks: ...'). */
+function contrastVerdictSentence(ctx: ReportContext): string {
+  const c = ctx.opts.contrast;
+  if (!c?.fluid) return '';
+  const vs = lineVerdicts(c.scenarios.map((s) => lineFigures(s, ctx.variants, c.figures)), c.fluid);
+  return vs.length > 0 ? ` On the lines' own bottlenecks (${c.scenarios.map((s) => s.name).join(', ')}) it agrees in ${verdictCount(vs)}.` : '';
+}
+
 /** The page around the sections, its chart specs beside it, and the size warning. */
 function finishReport(ctx: ReportContext, sections: Section[], math: boolean): BuiltReport {
   const { recipe, cases, lines, version, scenarioNames, variants, warnings, files, charts } = ctx;
   const when = (ctx.opts.now ?? new Date()).toISOString().replace(/\.\d+Z$/, 'Z');
-  const intro = `<p class="muted">${escapeHtml(recipe.name)} · ${scenarioNames.length} scenario${scenarioNames.length > 1 ? 's' : ''} × ${variants.length} variant${variants.length > 1 ? 's' : ''} · cclab ${escapeHtml(version)} · seed ${recipe.seed} · ${escapeHtml(when)}</p>${recipe.description ? `<p>${escapeHtml(recipe.description)}</p>` : ''}${headline(cases, lines, agreementSentence(cases, caseAgreements(cases, ctx.figures)))}`;
+  const intro = `<p class="muted">${escapeHtml(recipe.name)} · ${scenarioNames.length} scenario${scenarioNames.length > 1 ? 's' : ''} × ${variants.length} variant${variants.length > 1 ? 's' : ''} · cclab ${escapeHtml(version)} · seed ${recipe.seed} · ${escapeHtml(when)}</p>${recipe.description ? `<p>${escapeHtml(recipe.description)}</p>` : ''}${headline(cases, lines, agreementSentence(cases, caseAgreements(cases, ctx.figures)) + contrastVerdictSentence(ctx))}`;
   const html = renderPage({
     title: recipe.title,
     intro,

@@ -23,8 +23,8 @@ export interface BuildOptions {
   now?: Date;
   /** Replicated packet figures per case (caseKey); default: each case's own packet run. */
   replicates?: ReadonlyMap<string, ReplicatedFigures>;
-  /** The recipe's contrast: its scenarios and their replicated packet figures (caseKey). */
-  contrast?: { scenarios: readonly Scenario[]; figures: ReadonlyMap<string, ReplicatedFigures> };
+  /** The recipe's contrast: its scenarios, their replicated packet figures (caseKey) and, when the fluid engine ran, the goodputs of the fluid runs beside them (runs/agreement.ts). */
+  contrast?: { scenarios: readonly Scenario[]; figures: ReadonlyMap<string, ReplicatedFigures>; fluid?: ReadonlyMap<string, readonly number[]> };
 }
 
 /** Charts a recipe asks for, for progress totals. */

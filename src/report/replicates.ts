@@ -6,7 +6,7 @@ import { executeRuns } from '../runs/execute.js';
 import type { RunSpec } from '../runs/spec.js';
 import { deriveSeed } from '../runs/seed.js';
 import { medianInterval, type MedianInterval } from '../runs/stats.js';
-import type { Variant } from '../variants.js';
+import { hasEngine, type Variant } from '../variants.js';
 
 /**
  * Replications of a report's packet runs. Seeds are derived as a sweep derives them (runs/seed.ts):
@@ -88,6 +88,28 @@ export function replicatePacket(scenarios: readonly Scenario[], variants: readon
  */
 export function replicateFluid(scenarios: readonly Scenario[], hybrid: readonly Variant[], opts: ReplicateOptions): Promise<Map<string, CaseRuns>> {
   return replicate('fluid', scenarios, hybrid.map((v) => ({ variant: v, lossProcess: 'poisson' as const })), opts);
+}
+
+/**
+ * The fluid runs beside a setup's packet replications, as every comparison runs them
+ * (runs/agreement.ts): a hybrid model on every packet seed with Poisson loss events, a deterministic
+ * one once. The finished runs' goodputs per case (caseKey).
+ */
+export async function fluidBeside(scenarios: readonly Scenario[], variants: readonly Variant[], hybrid: ReadonlySet<Variant>, opts: ReplicateOptions): Promise<Map<string, number[]>> {
+  const random = variants.filter((v) => hybrid.has(v));
+  const fixed = variants.filter((v) => !hybrid.has(v) && hasEngine(v, 'fluid'));
+  const a = await replicateFluid(scenarios, random, opts);
+  const first = scenarios.length * random.length * opts.reps;
+  const onProgress = opts.onProgress;
+  const b = await replicate('fluid', scenarios, fixed.map((v) => ({ variant: v })), { ...opts, reps: 1, fromRep: 0, ...(onProgress ? { onProgress: (d: number, t: number) => onProgress(first + d, first + t) } : {}) });
+  const out = new Map<string, number[]>();
+  for (const [k, r] of [...a, ...b]) out.set(k, r.runs.filter((x) => x.status === 'ok').map((x) => x.summary.goodputBps));
+  return out;
+}
+
+/** Fluid runs {@link fluidBeside} makes: reps per hybrid variant, one per other modelled variant, per scenario. */
+export function fluidBesideCount(scenarios: number, variants: readonly Variant[], hybrid: ReadonlySet<Variant>, reps: number): number {
+  return scenarios * variants.reduce((a, v) => a + (hybrid.has(v) ? reps : hasEngine(v, 'fluid') ? 1 : 0), 0);
 }
 
 async function replicate(engine: 'packet' | 'fluid', scenarios: readonly Scenario[], cases: readonly { variant: Variant; lossProcess?: 'poisson' }[], opts: ReplicateOptions): Promise<Map<string, CaseRuns>> {

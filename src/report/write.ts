@@ -6,7 +6,7 @@ import type { RunResult } from '../result/types.js';
 import type { Scenario } from '../scenario/types.js';
 import { flowVariants } from '../scenario/flowCc.js';
 import { hasEngine, type Engine, type Variant } from '../variants.js';
-import { caseKey, replicateFluid, replicatePacket, reportSeed, summarise } from './replicates.js';
+import { caseKey, fluidBeside, fluidBesideCount, replicateFluid, replicatePacket, reportSeed, summarise } from './replicates.js';
 import { hybridVariants } from '../runs/modelRuns.js';
 import { compactResult } from '../runs/compact.js';
 import { assertReplaceable, writeDirAtomic } from './atomicDir.js';
@@ -82,10 +82,13 @@ function planReport(recipe: ReportRecipe, opts: WriteReportOptions): ReportPlan 
   const nCases = opts.cases?.length ?? scenarios.length * recipe.variants.length;
   const runs = opts.cases ? 0 : nCases * recipe.engines.length;
   const contrastScenarios = opts.cases || !withPacket ? [] : resolveContrast(recipe);
-  const contrastRuns = contrastScenarios.length * recipe.variants.length * (recipe.contrast?.reps ?? 0);
+  const contrastPacketRuns = contrastScenarios.length * recipe.variants.length * (recipe.contrast?.reps ?? 0);
   // The one comparison method (runs/agreement.ts): a model with random loss events runs on every packet seed.
   const hybrid = withFluid && withPacket && !opts.cases && !opts.engines ? [...hybridVariants(recipe.variants.filter((v) => hasEngine(v, 'fluid')), opts.modelsDir)] : [];
   const fluidReps = scenarios.length * hybrid.length * (recipe.reps - 1);
+  // The contrast's fluid runs, as the main setup's (a hybrid model on every packet seed).
+  const contrastFluidRuns = withFluid && !opts.engines ? fluidBesideCount(contrastScenarios.length, recipe.variants, new Set(hybrid), recipe.contrast?.reps ?? 0) : 0;
+  const contrastRuns = contrastPacketRuns + contrastFluidRuns;
   const reps = opts.cases || !withPacket ? 0 : nCases * (recipe.reps - 1) + contrastRuns + fluidReps;
   const total = runs + reps + chartCount(recipe, nCases) + 1;
   return { scenarios, withPacket, withFluid, nCases, runs, contrastScenarios, contrastRuns, hybrid, reps, total };
@@ -203,13 +206,19 @@ async function runContrast(recipe: ReportRecipe, plan: ReportPlan, opts: WriteRe
   const { contrastScenarios, runs, reps, contrastRuns, total } = plan;
   if (contrastScenarios.length === 0) return undefined;
   const progress = opts.onProgress;
+  const base = { reps: recipe.contrast!.reps, seed: recipe.seed, ...replicationOptions(opts) };
   const figures = await replicatePacket(contrastScenarios, recipe.variants, {
-    reps: recipe.contrast!.reps,
-    seed: recipe.seed,
-    ...replicationOptions(opts),
+    ...base,
     ...(progress ? { onProgress: (d: number) => progress(runs + reps - contrastRuns + d, total, 'contrast runs') } : {}),
   });
-  return { scenarios: contrastScenarios, figures: new Map([...figures].map(([k, r]) => [k, summarise(r.seeds, r.runs)])) };
+  const packetDone = contrastScenarios.length * recipe.variants.length * recipe.contrast!.reps;
+  const fluid = plan.withFluid && !opts.engines
+    ? await fluidBeside(contrastScenarios, recipe.variants, new Set(plan.hybrid), {
+        ...base,
+        ...(progress ? { onProgress: (d: number) => progress(runs + reps - contrastRuns + packetDone + d, total, 'contrast fluid runs') } : {}),
+      })
+    : undefined;
+  return { scenarios: contrastScenarios, figures: new Map([...figures].map(([k, r]) => [k, summarise(r.seeds, r.runs)])), ...(fluid ? { fluid } : {}) };
 }
 
 /**

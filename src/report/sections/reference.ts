@@ -3,25 +3,36 @@ import { escapeHtml } from '../../page/html.js';
 import type { ReportContext } from '../context.js';
 import type { ReportRecipe } from '../recipe.js';
 import type { ReplicatedFigures } from '../replicates.js';
+import type { ModelAgreement } from '../../runs/agreement.js';
+import { lineVerdicts, setupVerdictHtml } from '../agreement.js';
 import { coverageText, lineParagraph, referenceTableHtml, setupPairs, setupsHtml, type LineFigures } from '../seedStudy.js';
 
 /** The reference table (which variant suits which line), with the recipe's contrast setups (and their CSV). */
 export function referenceHtml(ctx: ReportContext, contrastLines: readonly LineFigures[]): string {
   const { recipe, lines, variants } = ctx;
-  const setups = setupsHtml(setupPairs(lines, contrastLines), variants, { mainDurationS: recipe.durationS });
+  const pairs = setupPairs(lines, contrastLines);
+  const setups = setupsHtml(pairs, variants, { mainDurationS: recipe.durationS });
+  // The fluid models on the contrast's setup, compared as on the main one (runs/agreement.ts).
+  const verdicts = lineVerdicts(contrastLines, ctx.opts.contrast?.fluid ?? new Map());
   if (contrastLines.length > 0) {
-    const rows = contrastLines.flatMap((l) => l.rows.map((r) => ({ ...setupRow(r.cclab), scenario: l.scenario.name, variant: r.variant })));
+    const verdictOf = (scenario: string, variant: string) => verdicts.find((v) => v.scenario === scenario && v.variant === variant)?.a;
+    const rows = contrastLines.flatMap((l) => l.rows.map((r) => ({ ...setupRow(r.cclab, verdictOf(l.scenario.name, r.variant)), scenario: l.scenario.name, variant: r.variant })));
     ctx.files.set('contrast.csv', toCsv(rows, CONTRAST_COLUMNS));
   }
-  return referenceIntro(recipe, lines) + referenceTableHtml(lines, variants) + lines.map(lineParagraph).join('') + setups;
+  return referenceIntro(recipe, lines) + referenceTableHtml(lines, variants) + lines.map(lineParagraph).join('') + setups + (pairs.length > 0 ? setupVerdictHtml(verdicts) : '');
 }
 
-const CONTRAST_COLUMNS = ['scenario', 'variant', 'runs', 'goodput_median_bps', 'goodput_low_bps', 'goodput_high_bps', 'coverage'] as const;
+const CONTRAST_COLUMNS = ['scenario', 'variant', 'runs', 'goodput_median_bps', 'goodput_low_bps', 'goodput_high_bps', 'coverage', 'fluid_runs', 'fluid_goodput_bps', 'fluid_error', 'fluid_agreement', 'packet_modes'] as const;
 
-/** A contrast case's figures as a CSV row (blank where none). */
-function setupRow(f: ReplicatedFigures | undefined) {
+/** A contrast case's figures as a CSV row (blank where none), with the fluid model's verdict when it ran. */
+function setupRow(f: ReplicatedFigures | undefined, a: ModelAgreement | undefined) {
   const g = f?.goodput;
-  return { runs: g?.n ?? 0, goodput_median_bps: g?.median, goodput_low_bps: g?.low, goodput_high_bps: g?.high, coverage: g?.coverage };
+  const m = a?.modes;
+  return {
+    runs: g?.n ?? 0, goodput_median_bps: g?.median, goodput_low_bps: g?.low, goodput_high_bps: g?.high, coverage: g?.coverage,
+    fluid_runs: a?.fluid.n ?? 0, fluid_goodput_bps: a?.fluid.median, fluid_error: a?.error ?? undefined, fluid_agreement: a ? (a.criterion ?? '') : undefined,
+    packet_modes: m ? `${m.lower.minBps}-${m.lower.maxBps}|${m.upper.minBps}-${m.upper.maxBps}` : undefined,
+  };
 }
 
 /** What the reference table holds and how its intervals and winners are read. */
