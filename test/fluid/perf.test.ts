@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileExpr } from '../../src/fluid/language/expr.js';
 import { defaultModels } from '../../src/fluid/index.js';
-import { delayedStateIndices } from '../../src/fluid/run/problem.js';
+import { delayedStateIndices } from '../../src/fluid/run/delayedPast.js';
 import { StateLayout } from '../../src/fluid/compiler/layout.js';
 import { runFluid } from '../../src/fluid/run/runFluid.js';
 import { presetScenario } from '../../src/scenario/presets.js';
