@@ -1,5 +1,6 @@
 import type { Located } from './located.js';
-import { readAssignments, type EquationDecl, type EventDecl, type StateDecl, type YamlReader } from './modelFile.js';
+import type { EquationDecl, EventDecl, StateDecl } from './modelFile.js';
+import { readAssignments, type YamlReader } from './yamlReader.js';
 
 /**
  * Phase clocks and periodic timers of a model file (`clocks:`, `timers:`; models/README.md). Both are
