@@ -1,13 +1,14 @@
 import { buildChart, chartId, type BuiltChart } from '../page/chartkit.js';
 import { chartFigure, escapeHtml, renderPage, type PageChart, type Section } from '../page/html.js';
 import { cclabVersion } from '../page/assets.js';
-import { VARIANT_FACTS, type Variant } from '../variants.js';
+import { VARIANT_FACTS } from '../variants.js';
 import { elasticities, reportRows, theoryRows, winners, type ClosedFormsFn, type ReportRow, type TheoryRow } from './analysis.js';
 import type { RunRecord } from '../runs/execute.js';
 import type { SweepPlan } from './grid.js';
 import type { ReportPage } from './output.js';
 import { aggregatePoints } from './points.js';
-import { heatmapChart, panelLayout, responseChart, winnerChart, type HeatmapCell } from './reportCharts.js';
+import { heatmapChart, panelLayout, winnerChart, type HeatmapCell } from './reportCharts.js';
+import { responseChart } from './responseChart.js';
 import { sweepSummary } from './reportText.js';
 import { bottleneckWarnings } from '../scenario/pathWarnings.js';
 import { elasticityTable, failuresHtml, methodHtml, setupHtml } from './reportText.js';

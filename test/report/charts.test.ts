@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TopLevelSpec } from 'vega-lite';
-import { cwndChart, errorSummaryChart, goodputChart, type CwndChartInput } from '../../src/report/charts.js';
+import { errorSummaryChart, goodputChart } from '../../src/report/charts.js';
+import { cwndChart, type CwndChartInput } from '../../src/report/cwndChart.js';
 import { buildChart } from '../../src/page/chartkit.js';
 import { toCsv } from '../../src/page/csv.js';
 import { minMaxDownsample } from '../../src/page/downsample.js';

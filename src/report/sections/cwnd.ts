@@ -6,7 +6,7 @@ import { chartId } from '../../page/chartkit.js';
 import { escapeHtml, type Section } from '../../page/html.js';
 import type { RunResult, Series } from '../../result/types.js';
 import type { Scenario } from '../../scenario/types.js';
-import { cwndChart, type WindowSeries } from '../charts.js';
+import { cwndChart, type WindowSeries } from '../cwndChart.js';
 import type { ReportContext } from '../context.js';
 import { primaryClosed } from '../tables.js';
 import { scenarioLine, variantTitle } from './prose.js';
