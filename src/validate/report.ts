@@ -123,10 +123,10 @@ export async function validateReport(grid: ValidateGrid, rows: readonly PointRow
     {
       id: 'points',
       title: 'Every point',
-      html: `<p>Also in points.csv. Reasons after "~" are warnings (the point stays inside).</p>${tableHtml(
+      html: `<p>Also in points.csv. Reasons after "~" are warnings (the point stays inside). "bimodal": the point's packet runs split into two modes (runs/agreement.ts, as the report detects them: a two-means split whose groups are further apart than either is wide, medians more than 20% apart), so its median lies between them.</p>${tableHtml(
         ['variant', 'loss', 'RTT', 'packet goodput', 'fluid', 'closed form', 'packet cwnd', 'fluid', 'closed form', 'fluid validity', 'closed-form validity'],
         rows.map((r) => [
-          VARIANT_FACTS[r.variant].title, String(r.loss), `${r.rttS * 1000} ms`, `${(r.packetGoodputBps / 1e6).toPrecision(4)} Mbit/s`, signedPct(r.fluidGoodputErr), `${signedPct(r.closedGoodputErr)} (${r.closedForm})`,
+          VARIANT_FACTS[r.variant].title, String(r.loss), `${r.rttS * 1000} ms`, `${(r.packetGoodputBps / 1e6).toPrecision(4)} Mbit/s${r.packetBimodal ? ' (bimodal)' : ''}`, signedPct(r.fluidGoodputErr), `${signedPct(r.closedGoodputErr)} (${r.closedForm})`,
           r.packetCwndSegments.toFixed(1), signedPct(r.fluidCwndErr), signedPct(r.closedCwndErr), r.fluidInside ? (r.fluidReasons ? `inside (${r.fluidReasons})` : 'inside') : r.fluidReasons, r.closedInside ? 'inside' : r.closedReasons,
         ]),
       )}`,
