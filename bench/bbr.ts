@@ -20,6 +20,7 @@ import type { Scenario } from '../src/scenario/types.js';
 import type { Variant } from '../src/variants.js';
 import { manyFlowsScenario } from './flows.js';
 import { refRatio, withReference } from './reference.js';
+import { childNodeArgs } from './child.js';
 
 interface Point {
   events: number;
@@ -89,7 +90,7 @@ export async function benchBbr(durationS = 100): Promise<void> {
     console.log(`${title}:`);
     let cubic: Point | undefined;
     for (const v of ['cubic', 'bbr', 'bbr3'] as Variant[]) {
-      const out = execFileSync(process.execPath, ['--import', 'tsx', self, '--one', kind, v, '--duration', String(durationS)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+      const out = execFileSync(process.execPath, [...childNodeArgs(), self, '--one', kind, v, '--duration', String(durationS)], { encoding: 'utf8', maxBuffer: 1 << 20 });
       const p = JSON.parse(out) as Point;
       cubic ??= p;
       console.log(row(`  ${kind}/${v}`, p, cubic));

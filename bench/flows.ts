@@ -17,6 +17,7 @@ import { bdpPackets } from '../src/scenario/path.js';
 import type { Scenario } from '../src/scenario/types.js';
 import { validateScenario } from '../src/scenario/check/validate.js';
 import { refRatio, withReference } from './reference.js';
+import { childNodeArgs } from './child.js';
 
 export const FLOW_COUNTS = [1, 10, 100, 1000];
 
@@ -92,7 +93,7 @@ export async function benchFlows(durationS = 100, counts = FLOW_COUNTS): Promise
   console.log(`flow-count curve: CUBIC, 1 Gbit/s / 10 ms bottleneck, flows 1 ms apart, ${durationS} s (one process per point):`);
   const self = fileURLToPath(import.meta.url);
   for (const n of counts) {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', self, '--one', String(n), '--duration', String(durationS)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const out = execFileSync(process.execPath, [...childNodeArgs(), self, '--one', String(n), '--duration', String(durationS)], { encoding: 'utf8', maxBuffer: 1 << 20 });
     console.log(row(JSON.parse(out) as Point));
   }
 }

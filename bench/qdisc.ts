@@ -18,6 +18,7 @@ import { buildPacketModel } from '../src/packet/run.js';
 import type { QueueSpec } from '../src/scenario/types.js';
 import { manyFlowsScenario } from './flows.js';
 import { refRatio, withReference } from './reference.js';
+import { childNodeArgs } from './child.js';
 
 export const QDISC_FLOW_COUNTS = [1, 100];
 
@@ -86,7 +87,7 @@ export async function benchQdisc(durationS = 30, counts = QDISC_FLOW_COUNTS): Pr
   for (const n of counts) {
     let dropTail: Point | undefined;
     for (const kind of QUEUE_KINDS) {
-      const out = execFileSync(process.execPath, ['--import', 'tsx', self, '--one', kind, '--flows', String(n), '--duration', String(durationS)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+      const out = execFileSync(process.execPath, [...childNodeArgs(), self, '--one', kind, '--flows', String(n), '--duration', String(durationS)], { encoding: 'utf8', maxBuffer: 1 << 20 });
       const p = JSON.parse(out) as Point;
       if (kind === 'droptail') dropTail = p;
       if (dropTail === undefined) throw new Error('drop-tail must be the first queue kind (the ratios are to it)');

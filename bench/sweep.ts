@@ -14,6 +14,7 @@ import { headlineAxis } from '../src/runs/axes.js';
 import type { SweepPlan } from '../src/sweep/grid.js';
 import { sweepReport } from '../src/sweep/report.js';
 import { runSweep } from '../src/sweep/sweep.js';
+import { childNodeArgs } from './child.js';
 
 /** Trials per worker count in the speed-up measurement. */
 const TRIALS = 3;
@@ -129,7 +130,7 @@ async function parallelCeiling(): Promise<{ oneS: number; twoS: number; speedup:
   const script = fileURLToPath(new URL('./parallelCeiling.ts', import.meta.url));
   const once = () =>
     new Promise<number>((resolve, reject) => {
-      execFile(process.execPath, ['--import', 'tsx', script], (err, stdout) => (err ? reject(err) : resolve(Number(stdout.trim()))));
+      execFile(process.execPath, [...childNodeArgs(), script], (err, stdout) => (err ? reject(err) : resolve(Number(stdout.trim()))));
     });
   const oneS = Math.min(await once(), await once());
   const pair = await Promise.all([once(), once()]);
