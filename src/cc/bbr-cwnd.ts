@@ -1,4 +1,5 @@
 import type { Bbr } from './bbr.js';
+import { bdpBytes, quantizationBudget } from './bbr-bdp.js';
 import { INIT_CWND_SEGMENTS } from './bbr-params.js';
 import type { CaState, RateConnection, RateSample, TcpState } from './types.js';
 
@@ -20,8 +21,8 @@ export function setCwnd(b: Bbr, tcb: TcpState, rs: RateSample, conn: RateConnect
   if (acked > 0) {
     cwnd = recoverOrRestore(b, tcb, rs, conn);
     if (!b.packetConservation) {
-      let target = b.bdpBytes(tcb, b.bwBytesPerS, b.cwndGain) + b.ackAggregationCwnd();
-      target = b.quantizationBudget(tcb, target);
+      let target = bdpBytes(b, tcb, b.bwBytesPerS, b.cwndGain) + b.ackAggregationCwnd();
+      target = quantizationBudget(b, tcb, target);
       if (b.fullBwReached) cwnd = Math.min(cwnd + acked, target);
       else if (cwnd < target || conn.deliveredBytes < INIT_CWND_SEGMENTS * mss) cwnd += acked;
       cwnd = Math.max(cwnd, b.p.minCwndSegments! * mss);

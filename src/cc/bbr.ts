@@ -31,7 +31,8 @@ import type { CaState, CcEnvironment, CongestionControl, CongestionControlFactor
 import { BbrAckAggregation } from './bbr-ack-aggregation.js';
 import { BbrLongTermSampler, LT_EXPIRED, LT_POLICER_FOUND, RTO_LOSS_SAMPLE } from './bbr-long-term.js';
 import { CA_ORDER, setCwnd } from './bbr-cwnd.js';
-import { BBR_CYCLE_LEN, BBR_PARAMS, INIT_CWND_SEGMENTS, tsoSegsGoal } from './bbr-params.js';
+import { inflightBytes, tsoSegs } from './bbr-bdp.js';
+import { BBR_CYCLE_LEN, BBR_PARAMS } from './bbr-params.js';
 import { updateMinRtt } from './bbr-probe-rtt.js';
 import { WindowedFilter } from './windowedFilter.js';
 
@@ -279,10 +280,10 @@ export class Bbr implements CongestionControl {
     if (this.pacingGain === 1) return fullLength;
     const bw = this.bwFilter.best;
     if (this.pacingGain > 1) {
-      const inflight = rs.priorInFlightBytes + this.tsoSegsGoal(tcb) * tcb.mssBytes;
-      return fullLength && (rs.lostBytes > 0 || inflight >= this.inflightBytes(tcb, bw, this.pacingGain));
+      const inflight = rs.priorInFlightBytes + tsoSegs(this, tcb) * tcb.mssBytes;
+      return fullLength && (rs.lostBytes > 0 || inflight >= inflightBytes(this, tcb, bw, this.pacingGain));
     }
-    return fullLength || rs.priorInFlightBytes <= this.inflightBytes(tcb, bw, 1);
+    return fullLength || rs.priorInFlightBytes <= inflightBytes(this, tcb, bw, 1);
   }
 
   private advanceCyclePhase(deliveredTimeS: number): void {
@@ -307,40 +308,15 @@ export class Bbr implements CongestionControl {
   private checkDrain(tcb: TcpState, conn: RateConnection): void {
     if (this.mode === 'startup' && this.fullBwReached) {
       this.enterDrain();
-      tcb.ssthreshBytes = this.inflightBytes(tcb, this.bwFilter.best, 1);
+      tcb.ssthreshBytes = inflightBytes(this, tcb, this.bwFilter.best, 1);
     }
-    if (this.mode === 'drain' && tcb.bytesInFlight <= this.inflightBytes(tcb, this.bwFilter.best, 1)) this.enterProbeBw(conn.deliveredTimeS);
+    if (this.mode === 'drain' && tcb.bytesInFlight <= inflightBytes(this, tcb, this.bwFilter.best, 1)) this.enterProbeBw(conn.deliveredTimeS);
   }
 
   /** bbr_save_cwnd: the last good cwnd, for after recovery or PROBE_RTT. */
   saveCwnd(tcb: TcpState): void {
     if (CA_ORDER[this.prevCaState] < CA_ORDER.recovery && this.mode !== 'probe_rtt') this.priorCwndBytes = tcb.cwndBytes;
     else this.priorCwndBytes = Math.max(this.priorCwndBytes, tcb.cwndBytes);
-  }
-
-  /** bbr_bdp: ceil(bw x min RTT x gain) in whole segments; 10 segments before any RTT sample. */
-  bdpBytes(tcb: TcpState, bwBytesPerS: number, gain: number): number {
-    if (this.minRttS === Infinity) return INIT_CWND_SEGMENTS * tcb.mssBytes;
-    return Math.ceil((bwBytesPerS * this.minRttS * gain) / tcb.mssBytes) * tcb.mssBytes;
-  }
-
-  /** bbr_inflight: BDP x gain plus the quantisation budget. */
-  inflightBytes(tcb: TcpState, bwBytesPerS: number, gain: number): number {
-    return this.quantizationBudget(tcb, this.bdpBytes(tcb, bwBytesPerS, gain));
-  }
-
-  /** bbr_quantization_budget: 3 send bursts, rounded up to an even segment count, +2 in the 1.25 phase. */
-  quantizationBudget(tcb: TcpState, cwndBytes: number): number {
-    const mss = tcb.mssBytes;
-    let segs = Math.ceil(cwndBytes / mss) + 3 * this.tsoSegsGoal(tcb);
-    segs = (segs + 1) & ~1;
-    if (this.mode === 'probe_bw' && this.cycleIndex === 0) segs += 2;
-    return segs * mss;
-  }
-
-  /** bbr_tso_segs_goal at the current pacing rate. */
-  private tsoSegsGoal(tcb: TcpState): number {
-    return tsoSegsGoal(tcb.pacingRateBps, tcb.mssBytes, this.p.ns3SendQuantum === 1);
   }
 
   /** bbr_lt_bw_sampling (src/cc/bbr-long-term.ts), and what its outcome does to the state machine. */

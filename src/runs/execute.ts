@@ -105,27 +105,10 @@ export async function executeRuns(runs: readonly RunSpec[], opts: ExecuteOptions
   const out: (RunRecord | undefined)[] = new Array(runs.length);
   const progress: Progress = { done: 0, total: runs.length, cached: 0, failed: 0 };
   const report = () => opts.onProgress?.({ ...progress });
-
-  // Group by cache key: duplicates (e.g. a swept value equal to the base) are computed once.
-  const pending = new Map<string, { idx: number[]; spec: RunSpec; parts: CacheKeyParts }>();
-  runs.forEach((spec, i) => {
-    const parts = keyParts(spec, codeVersion(spec.engine));
-    const key = cacheKey(parts);
-    const hit = cache?.get(key);
-    if (hit) {
-      out[i] = { spec, result: hit, cached: true };
-      progress.done++;
-      progress.cached++;
-      if (hit.status === 'failed') progress.failed++;
-      return;
-    }
-    const g = pending.get(key);
-    if (g) g.idx.push(i);
-    else pending.set(key, { idx: [i], spec, parts });
-  });
+  const pending = cachedOrPending(runs, cache, codeVersion, out, progress);
   report();
 
-  const finish = (key: string, g: { idx: number[]; spec: RunSpec; parts: CacheKeyParts }, result: CompactRun, cacheable: boolean) => {
+  const finish: Finish = (key, g, result, cacheable) => {
     if (cache && cacheable) cache.put(g.parts, key, result);
     for (const i of g.idx) {
       out[i] = { spec: runs[i]!, result, cached: false };
@@ -141,43 +124,74 @@ export async function executeRuns(runs: readonly RunSpec[], opts: ExecuteOptions
   if (workers <= 0 || opts.engine || pending.size === 0) {
     const run = opts.engine ?? (pending.size > 0 ? await loadEngine(engineModule) : undefined);
     for (const [key, g] of pending) {
-      let result: CompactRun;
-      let ok = true;
-      try {
-        result = compactResult(await run!(g.spec.engine, sweepScenario(g.spec), { ...engineOpts, ...lossOf(g.spec) }));
-      } catch (e) {
-        result = failedRun(e);
-        ok = false;
-      }
+      const { result, ok } = await caught(async () => compactResult(await run!(g.spec.engine, sweepScenario(g.spec), { ...engineOpts, ...lossOf(g.spec) })));
       finish(key, g, result, ok);
     }
   } else {
-    const pool = new Piscina({
-      filename: WORKER_FILE,
-      execArgv: tsxExecArgv(),
-      minThreads: Math.min(workers, pending.size),
-      maxThreads: Math.min(workers, pending.size),
-      // One task per thread at a time: runs are long, and queueing them inside a busy thread would
-      // leave another thread idle at the end of the sweep.
-      concurrentTasksPerWorker: 1,
-    });
-    try {
-      await Promise.all(
-        [...pending].map(async ([key, g]) => {
-          let result: CompactRun;
-          let ok = true;
-          try {
-            result = (await pool.run({ engineModule, engine: g.spec.engine, scenario: sweepScenario(g.spec), ...engineOpts, ...lossOf(g.spec) } satisfies WorkerTask)) as CompactRun;
-          } catch (e) {
-            result = failedRun(e);
-            ok = false;
-          }
-          finish(key, g, result, ok);
-        }),
-      );
-    } finally {
-      await pool.destroy();
-    }
+    await runOnWorkers(pending, Math.min(workers, pending.size), (g) => ({ engineModule, engine: g.spec.engine, scenario: sweepScenario(g.spec), ...engineOpts, ...lossOf(g.spec) }), finish);
   }
   return out as RunRecord[];
+}
+
+/** Runs sharing one cache key (duplicates, e.g. a swept value equal to the base, are computed once). */
+interface PendingRun {
+  idx: number[];
+  spec: RunSpec;
+  parts: CacheKeyParts;
+}
+
+/** Records a finished run (cached unless it threw) for every index that asked for it, and reports progress. */
+type Finish = (key: string, g: PendingRun, result: CompactRun, cacheable: boolean) => void;
+
+/** Fills `out` from the cache (counting hits); returns what is left to run, grouped by cache key. */
+function cachedOrPending(runs: readonly RunSpec[], cache: RunCache | null, codeVersion: (e: Engine) => string, out: (RunRecord | undefined)[], progress: Progress): Map<string, PendingRun> {
+  const pending = new Map<string, PendingRun>();
+  runs.forEach((spec, i) => {
+    const parts = keyParts(spec, codeVersion(spec.engine));
+    const key = cacheKey(parts);
+    const hit = cache?.get(key);
+    if (hit) {
+      out[i] = { spec, result: hit, cached: true };
+      progress.done++;
+      progress.cached++;
+      if (hit.status === 'failed') progress.failed++;
+      return;
+    }
+    const g = pending.get(key);
+    if (g) g.idx.push(i);
+    else pending.set(key, { idx: [i], spec, parts });
+  });
+  return pending;
+}
+
+/** A run's result, or the failed run its exception becomes (not cached: `ok` false). */
+async function caught(run: () => Promise<CompactRun>): Promise<{ result: CompactRun; ok: boolean }> {
+  try {
+    return { result: await run(), ok: true };
+  } catch (e) {
+    return { result: failedRun(e), ok: false };
+  }
+}
+
+/** The pending runs on a pool of `threads` worker threads, each finished as it comes back. */
+async function runOnWorkers(pending: Map<string, PendingRun>, threads: number, task: (g: PendingRun) => WorkerTask, finish: Finish): Promise<void> {
+  const pool = new Piscina({
+    filename: WORKER_FILE,
+    execArgv: tsxExecArgv(),
+    minThreads: threads,
+    maxThreads: threads,
+    // One task per thread at a time: runs are long, and queueing them inside a busy thread would
+    // leave another thread idle at the end of the sweep.
+    concurrentTasksPerWorker: 1,
+  });
+  try {
+    await Promise.all(
+      [...pending].map(async ([key, g]) => {
+        const { result, ok } = await caught(async () => (await pool.run(task(g) satisfies WorkerTask)) as CompactRun);
+        finish(key, g, result, ok);
+      }),
+    );
+  } finally {
+    await pool.destroy();
+  }
 }

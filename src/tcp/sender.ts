@@ -2,7 +2,8 @@ import type { AckSample, CaState, CongestionControl } from '../cc/types.js';
 import type { LazyTimer } from '../engine/timer.js';
 import { EcnSender } from './ecn.js';
 import { respondToEcn } from './ecn-response.js';
-import { lossDetected, onDupAck, onRetransmissionTimeout, startRecovery } from './loss-detection.js';
+import { onDupAck, onRetransmissionTimeout } from './loss-detection.js';
+import { onNewAck } from './new-ack.js';
 import { createRecovery, recoveryName, type AckEvent, type LossRecovery, type RecoveryContext } from './recovery/index.js';
 import { nsToSeconds, secondsToNs } from '../units.js';
 import { Pacer } from './pacer.js';
@@ -163,7 +164,7 @@ export class TcpSender implements RecoveryContext {
     if (this.ecn !== null) respondToEcn(this, ackNo, ece, ev.deliveredBytes);
     if (ev.duplicate && !this.config.sack && this.rate !== null) this.rate.renoDupAck();
     if (ev.duplicate || ackedBytes > 0) {
-      if (ackedBytes > 0) this.onNewAck(ackNo, una0, ev);
+      if (ackedBytes > 0) onNewAck(this, ackNo, una0, ev);
       else onDupAck(this, ev);
     }
     if (this.rate !== null) runCongControl(this, this.rate);
@@ -173,7 +174,7 @@ export class TcpSender implements RecoveryContext {
   }
 
   /** Window growth by the algorithm (none for rate-based control: congControl sets cwnd). */
-  private increaseWindow(): void {
+  increaseWindow(): void {
     if (this.rate === null) this.cc.increaseWindow(this.tcb, this.sample);
   }
 
@@ -189,78 +190,6 @@ export class TcpSender implements RecoveryContext {
     const tcb = this.tcb;
     tcb.srttS = this.rto.srttS;
     if (r < tcb.minRttS) tcb.minRttS = r;
-  }
-
-  private onNewAck(ackNo: number, una0: number, ev: AckEvent): void {
-    const tcb = this.tcb;
-    const mss = this.mssBytes;
-    const bytesAcked = ackNo - una0;
-    // The segments this ACK delivered (newly SACKed + newly acknowledged, not bytes SACKed before:
-    // ns-3's currentDelivered, Linux's acked_sacked). Without SACK nothing is ever SACKed, so this is
-    // the cumulative count.
-    const delivered = ev.deliveredBytes;
-    let segs = Math.floor(delivered / mss);
-    this.ackCarryBytes += delivered % mss;
-    if (this.ackCarryBytes >= mss) {
-      segs++;
-      this.ackCarryBytes -= mss;
-    }
-    const oldDup = this.dupAcks;
-    this.dupAcks = 0;
-    const sample = this.sample;
-    sample.bytesAcked = bytesAcked;
-    sample.duplicate = false;
-    const state = tcb.caState;
-
-    if (state === 'recovery') {
-      if (ackNo < this.recoverEnd && !this.recovery.exitsOnPartialAck) {
-        sample.segmentsAcked = 1; // ns-3 PktsAcked(1) on a partial ACK
-        this.callOnAck();
-        this.recovery.onAck(this, ev);
-        return;
-      }
-      segs = Math.floor(bytesAcked / mss);
-      sample.segmentsAcked = segs;
-      this.callOnAck();
-      this.recovery.exit(this);
-      this.setState('open');
-    } else if (state === 'loss') {
-      if (ackNo < this.recoverEnd) {
-        // Still repairing after a timeout (or Tahoe's fast retransmit): slow start continues.
-        sample.segmentsAcked = segs;
-        this.callOnAck();
-        this.increaseWindow();
-        this.restartRtoTimer();
-        return;
-      }
-      segs = Math.max(0, Math.floor((ackNo - this.recoverEnd) / mss));
-      sample.segmentsAcked = segs;
-      this.callOnAck();
-      this.setState('open');
-    } else if (state === 'disorder') {
-      sample.segmentsAcked = Math.max(0, segs - oldDup);
-      this.callOnAck();
-      this.setState('open');
-    } else if (state === 'cwr') {
-      // ECN window reduction under way (onEcnAck ends it): no growth until it ends (Linux
-      // tcp_cong_control grows cwnd only outside tcp_in_cwnd_reduction; ns-3 CA_CWR likewise).
-      sample.segmentsAcked = segs;
-      this.callOnAck();
-      this.restartRtoTimer();
-      if (this.recovery.usesSack && this.sb.una < this.sb.highTx && lossDetected(this)) startRecovery(this, ev);
-      return;
-    } else {
-      sample.segmentsAcked = segs;
-      this.callOnAck();
-    }
-    sample.segmentsAcked = segs;
-    this.increaseWindow();
-    this.restartRtoTimer();
-    // With SACK, an ACK that moves SND.UNA can still leave the new head lost (Linux tcp_time_to_recover).
-    if (this.recovery.usesSack && this.sb.una < this.sb.highTx && lossDetected(this)) {
-      this.setState('disorder');
-      startRecovery(this, ev);
-    }
   }
 
   /** Hands the algorithm the ACK (ns-3 PktsAcked) with pipe as it now stands. */
@@ -281,7 +210,8 @@ export class TcpSender implements RecoveryContext {
     return this.tcb.cwndBytes;
   }
 
-  /** RFC 6675 NextSeg and RFC 5681: sends as much as cwnd, the peer's window, the data and pacing allow. */  sendPending(): void {
+  /** RFC 6675 NextSeg and RFC 5681: sends as much as cwnd, the peer's window, the data and pacing allow. */
+  sendPending(): void {
     fillWindow(this);
     if (this.rate !== null) noteAppLimited(this, this.rate);
   }
@@ -312,7 +242,6 @@ export class TcpSender implements RecoveryContext {
     const seq = this.sb.nextLost();
     if (seq >= 0) retransmit(this, seq, this.sb.segmentLength(seq));
   }
-
 
   /** Changes the congestion state and tells the algorithm (ns-3 CongestionStateSet). */
   setState(state: CaState): void {

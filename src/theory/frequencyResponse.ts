@@ -70,7 +70,48 @@ export interface Margins {
 
 /** Gain and phase margins and the Nyquist winding of `L` (used for the models' loop and for Hollot et al.'s closed form alike). */
 export function loopMargins(L: (w: number) => Cx, R0: number, originPoles = 0): Margins {
-  // Frequency grid: 1e-4 to 1e3 over R0, log-spaced; crossings refined by bisection.
+  const g = sampleLoop(L, R0);
+  const { ws, mag, n } = g;
+  const { crossoverRadS, phaseCrossoverRadS } = crossovers(L, g);
+  // From the unwrapped phase: a loop whose gain crosses 1 only far out, after the delay has turned
+  // the phase many times (drop-tail's cliff), has a margin of minus thousands of degrees.
+  const phaseMarginDeg = crossoverRadS === null ? Infinity : 180 + (g.unwrapAt(crossoverRadS, Math.max(0, ws.findIndex((w) => w >= crossoverRadS!))) * 180) / Math.PI;
+  const gainMargin = phaseCrossoverRadS === null ? Infinity : 1 / cabs(L(phaseCrossoverRadS));
+  return {
+    dcGain: cabs(L(0)),
+    crossoverRadS,
+    phaseMarginDeg,
+    phaseCrossoverRadS,
+    gainMargin,
+    encirclements: encirclementsOfMinusOne(g.vals, originPoles),
+    rollsOff: mag[n - 1]! < 1,
+    response: ws.filter((_, k) => k % 40 === 0).map((w) => {
+      const v = L(w);
+      return { wRadS: w, re: v[0], im: v[1] };
+    }),
+  };
+}
+
+/** `a` shifted by whole turns to within half a turn of `ref` (phase unwrapping). */
+function unwrapNear(a: number, ref: number): number {
+  while (a - ref > Math.PI) a -= 2 * Math.PI;
+  while (a - ref < -Math.PI) a += 2 * Math.PI;
+  return a;
+}
+
+/** L on the frequency grid (1e-4 to 1e3 over R0, log-spaced), its gain, and its phase unwrapped and measured from w -> 0. */
+interface LoopSamples {
+  n: number;
+  ws: number[];
+  vals: Cx[];
+  mag: number[];
+  /** Unwrapped phase, 0 at w -> 0 for a negative-feedback loop. */
+  ph: number[];
+  /** The phase of L at w, unwrapped near grid point k. */
+  unwrapAt(w: number, k: number): number;
+}
+
+function sampleLoop(L: (w: number) => Cx, R0: number): LoopSamples {
   const n = 2000;
   const ws = Array.from({ length: n }, (_, k) => (1e-4 / R0) * Math.pow(1e7, k / (n - 1)));
   const vals = ws.map(L);
@@ -79,16 +120,23 @@ export function loopMargins(L: (w: number) => Cx, R0: number, originPoles = 0): 
   let prev = Math.atan2(vals[0]![1], vals[0]![0]);
   phase.push(prev);
   for (let k = 1; k < n; k++) {
-    let a = Math.atan2(vals[k]![1], vals[k]![0]);
-    while (a - prev > Math.PI) a -= 2 * Math.PI;
-    while (a - prev < -Math.PI) a += 2 * Math.PI;
+    const a = unwrapNear(Math.atan2(vals[k]![1], vals[k]![0]), prev);
     phase.push(a);
     prev = a;
   }
-  const dc = cabs(L(0));
   // The phase at w -> 0 is 0 for a negative-feedback loop; measure the margins from there.
   const offset = Math.round(phase[0]! / (2 * Math.PI)) * 2 * Math.PI;
   const ph = phase.map((a) => a - offset);
+  const unwrapAt = (w: number, k: number): number => {
+    const v = L(w);
+    return unwrapNear(Math.atan2(v[1], v[0]) - offset, ph[k]!);
+  };
+  return { n, ws, vals, mag, ph, unwrapAt };
+}
+
+/** The gain crossover (|L| falls through 1) and the phase crossover (the phase falls through -pi), each refined by bisection; null where none. */
+function crossovers(L: (w: number) => Cx, g: LoopSamples): { crossoverRadS: number | null; phaseCrossoverRadS: number | null } {
+  const { n, ws, mag, ph } = g;
   const refine = (k: number, f: (w: number) => number): number => {
     let lo = ws[k - 1]!;
     let hi = ws[k]!;
@@ -100,32 +148,23 @@ export function loopMargins(L: (w: number) => Cx, R0: number, originPoles = 0): 
     }
     return Math.sqrt(lo * hi);
   };
-  const unwrapAt = (w: number, k: number): number => {
-    const v = L(w);
-    let a = Math.atan2(v[1], v[0]) - offset;
-    while (a - ph[k]! > Math.PI) a -= 2 * Math.PI;
-    while (a - ph[k]! < -Math.PI) a += 2 * Math.PI;
-    return a;
-  };
   let crossoverRadS: number | null = null;
   for (let k = 1; k < n && crossoverRadS === null; k++) if (mag[k - 1]! >= 1 && mag[k]! < 1) crossoverRadS = refine(k, (w) => Math.log(cabs(L(w))));
   let phaseCrossoverRadS: number | null = null;
-  let kp = -1;
   for (let k = 1; k < n && phaseCrossoverRadS === null; k++) {
-    if (ph[k - 1]! > -Math.PI && ph[k]! <= -Math.PI) {
-      kp = k;
-      phaseCrossoverRadS = refine(k, (w) => unwrapAt(w, kp) + Math.PI);
-    }
+    if (ph[k - 1]! > -Math.PI && ph[k]! <= -Math.PI) phaseCrossoverRadS = refine(k, (w) => g.unwrapAt(w, k) + Math.PI);
   }
-  // From the unwrapped phase: a loop whose gain crosses 1 only far out, after the delay has turned
-  // the phase many times (drop-tail's cliff), has a margin of minus thousands of degrees.
-  const phaseMarginDeg = crossoverRadS === null ? Infinity : 180 + (unwrapAt(crossoverRadS, Math.max(0, ws.findIndex((w) => w >= crossoverRadS!))) * 180) / Math.PI;
-  const gainMargin = phaseCrossoverRadS === null ? Infinity : 1 / cabs(L(phaseCrossoverRadS));
-  // Nyquist: winding of 1 + L(jw) around 0 over w in (-inf, inf), twice that over (0, inf) by symmetry
-  // (L(0) real); L -> 0 at high frequency, so the contour's arc adds nothing.
+  return { crossoverRadS, phaseCrossoverRadS };
+}
+
+/**
+ * Nyquist: encirclements of -1, the winding of 1 + L(jw) around 0 over w in (-inf, inf), twice that
+ * over (0, inf) by symmetry (L(0) real); L -> 0 at high frequency, so the contour's arc adds nothing.
+ */
+function encirclementsOfMinusOne(vals: readonly Cx[], originPoles: number): number {
   let wind = 0;
   let a0 = Math.atan2(vals[0]![1], 1 + vals[0]![0]);
-  for (let k = 1; k < n; k++) {
+  for (let k = 1; k < vals.length; k++) {
     const a = Math.atan2(vals[k]![1], 1 + vals[k]![0]);
     let d = a - a0;
     while (d > Math.PI) d -= 2 * Math.PI;
@@ -136,20 +175,7 @@ export function loopMargins(L: (w: number) => Cx, R0: number, originPoles = 0): 
   // A pole of L at s = 0 (an integrating AQM: PIE's drop probability) lies on the contour; it is
   // indented to the right by a small half-circle, on which L ~ K / s turns by -pi per such pole
   // whatever the sign of K (Franklin, Powell, Emami-Naeini, 6.3): that half-turn joins the two halves.
-  const encirclements = Math.round((2 * wind - originPoles * Math.PI) / (2 * Math.PI));
-  return {
-    dcGain: dc,
-    crossoverRadS,
-    phaseMarginDeg,
-    phaseCrossoverRadS,
-    gainMargin,
-    encirclements,
-    rollsOff: mag[n - 1]! < 1,
-    response: ws.filter((_, k) => k % 40 === 0).map((w) => {
-      const v = L(w);
-      return { wRadS: w, re: v[0], im: v[1] };
-    }),
-  };
+  return Math.round((2 * wind - originPoles * Math.PI) / (2 * Math.PI));
 }
 
 /**
