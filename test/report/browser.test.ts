@@ -40,7 +40,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the report in a brows
     }
     expect(statSync(out.indexPath).size).toBeLessThan(5e6);
     const csv = readFileSync(join(out.dir, 'goodput.csv'), 'utf8').trim().split('\n');
-    expect(csv[0]).toBe('variant,scenario,packet_goodput_bps,packet_goodput_low_bps,packet_goodput_high_bps,packet_interval_coverage,packet_runs,fluid_goodput_bps,closed_form,closed_form_goodput_bps,fluid_error,closed_form_error,fluid_trusted,flags');
+    expect(csv[0]).toBe('variant,scenario,packet_goodput_bps,packet_goodput_low_bps,packet_goodput_high_bps,packet_interval_coverage,packet_runs,fluid_goodput_bps,fluid_goodput_low_bps,fluid_goodput_high_bps,fluid_runs,fluid_agreement,packet_modes,closed_form,closed_form_goodput_bps,fluid_error,closed_form_error,fluid_trusted,flags');
     expect(csv.slice(1).every((l) => l.split(',')[6] === '3')).toBe(true); // three packet runs per cell
     expect(csv).toHaveLength(1 + 4);
   });
