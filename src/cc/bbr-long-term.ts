@@ -1,4 +1,4 @@
-import type { RateConnection, RateSample } from './types.js';
+import { rateSample, type RateConnection, type RateSample } from './types.js';
 
 /**
  * BBRv1's long-term (policer) bandwidth sampling (Linux tcp_bbr.c bbr_lt_bw_sampling and its helpers,
@@ -10,22 +10,7 @@ import type { RateConnection, RateSample } from './types.js';
  */
 
 /** What bbr_set_state hands the long-term sampler at an RTO: one loss, nothing else. */
-export const RTO_LOSS_SAMPLE: RateSample = {
-  deliveredBytes: 0,
-  intervalS: 0,
-  deliveryRateBps: 0,
-  sendIntervalS: 0,
-  ackIntervalS: 0,
-  rttS: -1,
-  isAppLimited: false,
-  isRetrans: false,
-  lostBytes: 1,
-  ackedSackedBytes: 0,
-  priorInFlightBytes: 0,
-  priorDeliveredBytes: 0,
-  txInFlightBytes: 0,
-  lostSinceTxBytes: 0,
-};
+export const RTO_LOSS_SAMPLE: RateSample = rateSample({ deliveredBytes: 0, intervalS: 0, lostBytes: 1 });
 
 /** What a sample meant for the state machine. */
 export const LT_NOTHING = 0;

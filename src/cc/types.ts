@@ -93,6 +93,31 @@ export interface RateSample {
 }
 
 /**
+ * A rate sample with the given fields and nothing else measured (no delivery, interval or RTT: -1 or
+ * 0, as Linux's struct rate_sample initialisers): the sampler's reused sample before its first ACK,
+ * or the one-loss sample bbr_set_state hands the long-term sampler at an RTO.
+ */
+export function rateSample(fields: Partial<RateSample>): RateSample {
+  return {
+    deliveredBytes: -1,
+    intervalS: -1,
+    deliveryRateBps: 0,
+    sendIntervalS: 0,
+    ackIntervalS: 0,
+    rttS: -1,
+    isAppLimited: false,
+    isRetrans: false,
+    lostBytes: 0,
+    ackedSackedBytes: 0,
+    priorInFlightBytes: 0,
+    priorDeliveredBytes: 0,
+    txInFlightBytes: 0,
+    lostSinceTxBytes: 0,
+    ...fields,
+  };
+}
+
+/**
  * The connection-wide delivery state (Linux `tcp_sock` delivered / delivered_mstamp / app_limited;
  * ns-3 `TcpRateConnection`). Read-only but for {@link appLimitedUntilBytes}, which BBR writes when it
  * enters PROBE_RTT (Linux bbr_update_min_rtt: "ignore low rate samples during this mode").

@@ -1,4 +1,4 @@
-import type { RateConnection, RateSample } from '../cc/types.js';
+import { rateSample, type RateConnection, type RateSample } from '../cc/types.js';
 import { WindowedFilter } from '../cc/windowedFilter.js';
 
 const APP_LIMITED = 1;
@@ -58,22 +58,7 @@ export class RateSampler implements RateConnection {
   /** tp->rtt_min: windowed min of the newest delivered segments' RTTs, ns (Infinity before one). */
   private readonly minRttFilter = new WindowedFilter('min', MIN_RTT_WINDOW_NS, Infinity);
   /** The sample of the ACK being processed (reused: read it before the next ACK). */
-  readonly rs: RateSample = {
-    deliveredBytes: -1,
-    intervalS: -1,
-    deliveryRateBps: 0,
-    sendIntervalS: 0,
-    ackIntervalS: 0,
-    rttS: -1,
-    isAppLimited: false,
-    isRetrans: false,
-    lostBytes: 0,
-    ackedSackedBytes: 0,
-    priorInFlightBytes: 0,
-    priorDeliveredBytes: 0,
-    txInFlightBytes: 0,
-    lostSinceTxBytes: 0,
-  };
+  readonly rs: RateSample = rateSample({});
 
   // Per-segment records (tx.delivered, tx.delivered_mstamp, tx.first_tx_mstamp, send time, flags).
   private txDelivered: Float64Array<ArrayBuffer> = new Float64Array(1024);
