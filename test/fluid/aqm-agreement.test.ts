@@ -101,4 +101,13 @@ describe('fluid vs packet on every queue discipline (mean queue delay within 20%
   it('prints the table (for models/README.md)', () => {
     console.log(rows.sort().join('\n'));
   });
+  it('FQ-CoDel keeps periodic loss events whatever the run asks (identical flows, each alone on its queue); CoDel takes the Poisson process', () => {
+    const fq = line('cubic', 4, 'fq_codel', false);
+    fq.durationS = 8;
+    fq.measureFromS = 4;
+    const strip = (r: RunResult) => JSON.stringify({ ...r, stats: null });
+    expect(strip(runFluid(fq, { lossProcess: 'poisson' }))).toBe(strip(runFluid(fq, { lossProcess: 'periodic' })));
+    const codel = { ...fq, bottleneck: { ...fq.bottleneck, queue: QUEUES.codel! } };
+    expect(strip(runFluid(codel, { lossProcess: 'poisson' }))).not.toBe(strip(runFluid(codel, { lossProcess: 'periodic' })));
+  });
 });
