@@ -3,7 +3,7 @@ import { COMPARISON_LOSS_PROCESS } from '../../src/compare/run.js';
 import { runFluid } from '../../src/fluid/run/runFluid.js';
 import { runPacket } from '../../src/packet/run.js';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
-import { packetBits } from '../../src/scenario/path.js';
+import { meanQueueDelayS } from '../../src/report/aqmData.js';
 import type { QueueSpec, RunResult, Scenario } from '../../src/index.js';
 
 /*
@@ -34,19 +34,11 @@ function line(variant: 'cubic' | 'reno', flows: number, kind: string, ecn: boole
   return s;
 }
 
-/** Mean queueing delay over the measurement interval: the packet engine's per-packet mean; the fluid queue's time mean of q/C. */
+/** Mean queueing delay over the measurement interval, as the report computes it (src/report/aqmData.ts). */
 function meanDelayS(s: Scenario, r: RunResult): number {
-  if (r.engine === 'packet') return r.queue.delay!.meanS;
-  const C = s.bottleneck.bandwidthBps / packetBits(s);
-  const { t, v } = r.queue.packets;
-  let area = 0;
-  let span = 0;
-  for (let i = 1; i < t.length; i++) {
-    if (t[i - 1]! < s.measureFromS) continue;
-    area += ((t[i]! - t[i - 1]!) * (v[i]! + v[i - 1]!)) / 2 / C;
-    span += t[i]! - t[i - 1]!;
-  }
-  return area / span;
+  const d = meanQueueDelayS(s, r);
+  if (d === null) throw new Error(`${r.engine} run of ${s.name} has no queueing delay`);
+  return d;
 }
 
 type Case = [variant: 'cubic' | 'reno', flows: number, kind: string, ecn: boolean];
