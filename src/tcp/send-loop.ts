@@ -53,7 +53,7 @@ export function fillWindow(s: TcpSender): void {
       const len = sb.segmentLength(top);
       if (room < len || s.paced()) return;
       sb.rescueRxt = s.recoverEnd;
-      transmit(s, top, len, true);
+      transmit(s, top, len, true, true);
       continue;
     }
     return;
@@ -67,9 +67,9 @@ export function retransmit(s: TcpSender, seq: number, len: number): void {
 }
 
 /** One departure: counters, Karn's mark, the rate sampler's and the pacer's per-segment state, the network, the RTO timer. */
-export function transmit(s: TcpSender, seq: number, len: number, isRetx: boolean): void {
+export function transmit(s: TcpSender, seq: number, len: number, isRetx: boolean, rescue = false): void {
   if (isRetx) {
-    s.audit?.retransmits(s, seq, len);
+    s.audit?.retransmits(s, seq, len, rescue);
     s.retransmits++;
     s.rtt.markRetransmitted(seq, len);
   }

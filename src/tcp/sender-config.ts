@@ -20,8 +20,8 @@ export interface SenderObserver {
 export interface SenderAudit {
   /** A fast recovery (or Tahoe fast retransmit) starts. */
   recoveryStarts(sender: TcpSender): void;
-  /** A segment is about to be retransmitted. */
-  retransmits(sender: TcpSender, seq: number, len: number): void;
+  /** A segment is about to be retransmitted; `rescue`: RFC 6675 NextSeg rule 4's rescue retransmission. */
+  retransmits(sender: TcpSender, seq: number, len: number, rescue: boolean): void;
   /** A paced flow sends `len` payload bytes now at `rateBps` (its pacing rate then). */
   pacedDeparture?(sender: TcpSender, nowNs: number, len: number, rateBps: number): void;
   /** An ECN-Echo is about to cut the window (before `ecn.windowReduced`: `ecn.highSeq` is the previous cut's). */

@@ -57,4 +57,21 @@ describe('finite transfers: flow completion time', () => {
     fcts.forEach((t) => expect(t).toBeLessThan(2));
     expect(r.flows[3]!.summary.retransmits).toBeGreaterThan(0);
   });
+  it('a rescue retransmission of a segment an earlier retransmission already repaired is spurious by design, not an error', () => {
+    // BBR transfers beside a CUBIC flow on a 4-packet buffer (the aqm recipe's short-droptail-0.1bdp):
+    // flow 2 sends segment 139008 new at 14.427 s, retransmits it at 14.455 s (marked), and a new
+    // recovery's rescue retransmission sends it again at 14.471 s while the repair's ACK is on its
+    // way. The audit took the retransmitted mark for "not the rescue" and stopped the run there.
+    const s = dumbbellScenario('cubic', 5);
+    s.bottleneck.bandwidthBps = 20e6;
+    s.bottleneck.delayS = 0.01;
+    s.bottleneck.queue = { kind: 'droptail', limitPackets: 4 };
+    s.durationS = 30;
+    s.measureFromS = 5;
+    [8, 14, 20, 26].forEach((t, i) => Object.assign(s.flows[i + 1]!, { startS: t, bytes: 144800, variant: 'bbr' }));
+    const r = runPacket(s);
+    expect(r.status).toBe('ok');
+    r.flows.slice(1).forEach((f) => expect(f.summary.transfer!.completionS).toBeGreaterThan(0));
+    expect(r.flows[2]!.summary.retransmits).toBeGreaterThan(0);
+  });
 });
