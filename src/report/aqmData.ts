@@ -2,7 +2,7 @@ import type { ComparisonCase } from '../compare/run.js';
 import { roundSig } from '../page/downsample.js';
 import type { RunResult } from '../result/types.js';
 import { flowCc } from '../scenario/flowCc.js';
-import { bdpPackets, packetBits } from '../scenario/path.js';
+import { bdpPackets } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Variant } from '../variants.js';
 
@@ -109,23 +109,13 @@ export function transferPoints(cases: readonly ComparisonCase[]): TransferPoint[
 }
 
 /**
- * Mean queueing delay of a run over its measurement interval: the packet engine's per-packet mean
- * (RunResult.queue.delay); for the fluid engine the time mean of q/C of its queue trace (trapezoids
- * over [measureFromS, durationS]), C in packets/s. null when the run has neither.
+ * Mean queueing delay of a run over its measurement interval, per packet the queue admitted
+ * (RunResult.queue.delay: the packet engine's per-packet mean; the fluid engine's admitted-weighted
+ * integral of q/C). null when the run failed or has none.
  */
-export function meanQueueDelayS(s: Scenario, r: RunResult): number | null {
+export function meanQueueDelayS(_s: Scenario, r: RunResult): number | null {
   if (r.status !== 'ok') return null;
-  if (r.engine === 'packet') return r.queue.delay?.meanS ?? null;
-  const C = s.bottleneck.bandwidthBps / packetBits(s);
-  const { t, v } = r.queue.packets;
-  let area = 0;
-  let span = 0;
-  for (let i = 1; i < t.length; i++) {
-    if (t[i - 1]! < s.measureFromS) continue;
-    area += ((t[i]! - t[i - 1]!) * (v[i]! + v[i - 1]!)) / 2 / C;
-    span += t[i]! - t[i - 1]!;
-  }
-  return span > 0 ? area / span : null;
+  return r.queue.delay?.meanS ?? null;
 }
 
 export interface AgreementRow {

@@ -149,7 +149,11 @@ export interface RunResult {
     discipline?: QueueDisciplineStats;
     /** Packet engine: each data packet's queueing delay (s) at the traced queue, at the start of its transmission. */
     delayS?: Series;
-    /** Packet engine: mean and 99th percentile of that delay over the measurement interval, all flows. */
+    /**
+     * Mean and 99th percentile of that delay over the measurement interval, all flows. Packet engine:
+     * per data packet; fluid engine: per admitted packet (the mean exact, the p99 on a 5000-point
+     * grid; src/fluid/run/measure.ts queueDelaySummary).
+     */
     delay?: QueueDelaySummary;
   };
   stats: RunStats;

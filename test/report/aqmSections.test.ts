@@ -3,12 +3,12 @@ import { runComparison } from '../../src/compare/index.js';
 import { agreementRows, flowPoints, meanQueueDelayS, queueTitle, transferPoints } from '../../src/report/aqmData.js';
 import { buildReport } from '../../src/report/build.js';
 import { parseRecipeText, resolveScenarios } from '../../src/report/recipe.js';
-import { packetBits } from '../../src/scenario/path.js';
 
 /*
  * The bufferbloat sections (recipe charts `delay` and `transfers`): their figures are the runs' own
  * (per-flow goodput and queueing delay, transfer completion times), the fluid's mean queueing delay
- * is the time mean of q/C, and a finite transfer's fluid column carries the engine's refusal.
+ * is its RunResult's (per admitted packet, as the packet engine's; test/fluid/queueDelay.test.ts),
+ * and a finite transfer's fluid column carries the engine's refusal.
  */
 const RECIPE = `
 name: aqm-test
@@ -42,13 +42,13 @@ describe('bufferbloat report sections', async () => {
     });
   });
 
-  it("the fluid's mean queueing delay is the time mean of q/C over the measured interval", () => {
+  it("the fluid's mean queueing delay is its RunResult's, per admitted packet as the packet engine's", () => {
     const s = codel!.scenario;
-    const C = s.bottleneck.bandwidthBps / packetBits(s);
-    // A queue of 10 packets until 5 s, 30 after (linear in between on one 0.1 s step): from 3 s to 8 s.
-    const fake = { ...codel!.fluid, queue: { packets: { t: [0, 3, 5, 5.1, 8], v: [0, 10, 10, 30, 30] } } };
-    const area = 2 * 10 + 0.1 * 20 + 2.9 * 30;
-    expect(meanQueueDelayS(s, fake)).toBeCloseTo(area / 5 / C, 12);
+    expect(codel!.fluid.queue.delay!.meanS).toBeGreaterThan(0);
+    expect(meanQueueDelayS(s, codel!.fluid)).toBe(codel!.fluid.queue.delay!.meanS);
+    expect(meanQueueDelayS(s, codel!.packet)).toBe(codel!.packet.queue.delay!.meanS);
+    // A failed run has none.
+    expect(meanQueueDelayS(s, { ...codel!.fluid, status: 'failed' })).toBeNull();
     const row = agreementRows(cases)[0]!;
     expect(row.fluidDelayS).toBeCloseTo(meanQueueDelayS(s, codel!.fluid)!, 12);
     expect(row.delayErr).toBeCloseTo(row.fluidDelayS! / row.packetDelayS! - 1, 12);

@@ -1,7 +1,8 @@
 import type { Scenario } from '../../scenario/types.js';
-import type { DropCounters, FlowSummary, FlowTrace, RunResult } from '../../result/types.js';
+import type { DropCounters, FlowSummary, FlowTrace, QueueDelaySummary, RunResult } from '../../result/types.js';
 import type { Solution } from '../../solver/index.js';
 import type { FluidSystem } from './problem.js';
+import { Z_A, Z_DELAY } from '../compiler/layout.js';
 
 /*
  * What a fluid run reports, read off the dense solution: the trace series on a time grid, exact time
@@ -43,6 +44,9 @@ export interface Measured {
   sentWhole: number[];
   queueDrops: number;
   randomDrops: number;
+  /** Over the measurement interval: packets the queue admitted, and the integral of admitted x queueing delay. */
+  admitted: number;
+  delayArea: number;
 }
 
 /**
@@ -54,7 +58,7 @@ export interface Measured {
 export function measure(sol: Solution, sys: FluidSystem, ix: OutputIndices, from: number): Measured {
   const zCwnd = ix.flows.map((f) => f.cwnd);
   const zRate = ix.flows.map((f) => f.rate);
-  const { acc, queueDrops, randomDrops } = integrate(sol, sys, zCwnd, zRate, ix.zp, ix.zpq, ix.zDelivered, from, sol.tEnd);
+  const { acc, queueDrops, randomDrops, admitted, delayArea } = integrate(sol, sys, zCwnd, zRate, ix.zp, ix.zpq, ix.zDelivered, from, sol.tEnd);
   const early = from > 0 ? integrate(sol, sys, zCwnd, zRate, ix.zp, ix.zpq, ix.zDelivered, 0, from) : null;
   return {
     acc,
@@ -62,6 +66,8 @@ export function measure(sol: Solution, sys: FluidSystem, ix: OutputIndices, from
     sentWhole: acc.map((a, g) => a.sent + (early ? early.acc[g]!.sent : 0)),
     queueDrops: queueDrops + (early?.queueDrops ?? 0),
     randomDrops: randomDrops + (early?.randomDrops ?? 0),
+    admitted,
+    delayArea,
   };
 }
 
@@ -154,12 +160,14 @@ function integrate(
   zDelivered: number,
   from: number,
   tEnd: number,
-): { acc: { cwnd: number; sent: number; delivered: number; lost: number }[]; queueDrops: number; randomDrops: number } {
+): { acc: { cwnd: number; sent: number; delivered: number; lost: number }[]; queueDrops: number; randomDrops: number; admitted: number; delayArea: number } {
   const G = zCwnd.length;
   const Z = new Float64Array(sys.layout.zSize);
   const mult = Float64Array.from(sys.groups, (g) => g.members.length);
-  // Components: 4 per group (cwnd, sent, delivered, lost), then the queue's and the random drops.
-  const I = sol.integrate(from, tEnd, 4 * G + 2, (s, y, out) => {
+  // Components: 4 per group (cwnd, sent, delivered, lost), then the queue's and the random drops,
+  // the packets the queue admits and those times their queueing delay q/C (each component is its own
+  // quadrature on the same nodes, so adding the last two changes none of the others).
+  const I = sol.integrate(from, tEnd, 4 * G + 4, (s, y, out) => {
     const z = sys.snapshot(s, y, Z);
     const p = z[zp]!;
     const pq = zpq >= 0 ? z[zpq]! : 0;
@@ -177,9 +185,52 @@ function integrate(
     }
     out[4 * G] = arrivals * pq;
     out[4 * G + 1] = arrivals * pRandom;
+    out[4 * G + 2] = arrivals * (1 - pq);
+    out[4 * G + 3] = arrivals * (1 - pq) * z[Z_DELAY]!;
   });
   const acc = Array.from({ length: G }, (_, g) => ({ cwnd: I[4 * g]!, sent: I[4 * g + 1]!, delivered: I[4 * g + 2]!, lost: I[4 * g + 3]! }));
-  return { acc, queueDrops: I[4 * G]!, randomDrops: I[4 * G + 1]! };
+  return { acc, queueDrops: I[4 * G]!, randomDrops: I[4 * G + 1]!, admitted: I[4 * G + 2]!, delayArea: I[4 * G + 3]! };
+}
+
+/** Points of the grid the 99th percentile of the queueing delay is read on (about 2 ms apart over 10 s). */
+const DELAY_QUANTILE_POINTS = 5000;
+
+/**
+ * The queueing delay of the packets the bottleneck admits over [from, tEnd], as the packet engine
+ * reports it per data packet (RunResult.queue.delay): the mean is exact (the admitted-weighted
+ * integral of q/C over the dense solution, {@link integrate}); the 99th percentile is the
+ * admitted-weighted quantile of q/C on a uniform grid of DELAY_QUANTILE_POINTS. A packet's sojourn
+ * is the delay q/C at its arrival, as the fluid queue is FIFO.
+ */
+export function queueDelaySummary(sol: Solution, sys: FluidSystem, m: Measured, ix: OutputIndices, from: number): QueueDelaySummary | undefined {
+  const tEnd = sol.tEnd;
+  if (!(m.admitted > 0) || !(tEnd > from)) return undefined;
+  const Z = new Float64Array(sys.layout.zSize);
+  const y = new Float64Array(sys.layout.n);
+  const n = DELAY_QUANTILE_POINTS;
+  const delay = new Float64Array(n);
+  const weight = new Float64Array(n);
+  let total = 0;
+  for (let k = 0; k < n; k++) {
+    const t = from + ((k + 0.5) * (tEnd - from)) / n;
+    sol.stateInto(t, y);
+    const z = sys.snapshot(t, y, Z);
+    const pq = ix.zpq >= 0 ? z[ix.zpq]! : 0;
+    delay[k] = z[Z_DELAY]!;
+    weight[k] = Math.max(0, z[Z_A]! * (1 - pq));
+    total += weight[k]!;
+  }
+  const order = Array.from({ length: n }, (_, k) => k).sort((a, b) => delay[a]! - delay[b]! || a - b);
+  let cum = 0;
+  let p99 = delay[order[n - 1]!]!;
+  for (const k of order) {
+    cum += weight[k]!;
+    if (cum >= 0.99 * total) {
+      p99 = delay[k]!;
+      break;
+    }
+  }
+  return { meanS: m.delayArea / m.admitted, p99S: p99, packets: Math.round(m.admitted) };
 }
 
 /** The trace series on the time grid (a function of its own, so it is optimised as a tight loop). */

@@ -12,7 +12,7 @@ import { groupFlows } from './groups.js';
 import type { FluidFlow } from './groups.js';
 import { bindFlow, checkRunParams } from './params.js';
 import { flowCc } from '../../scenario/flowCc.js';
-import { flowsAndSummary, measure, outputIndices, sampleGrid, summariseGroups } from './measure.js';
+import { flowsAndSummary, measure, outputIndices, queueDelaySummary, sampleGrid, summariseGroups } from './measure.js';
 
 export interface RunFluidOptions {
   /** Directory of model files (default: the repository's models/). */
@@ -81,6 +81,7 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
   const nan = (v: number): number => (failed ? NaN : v);
   const span = scenario.durationS - scenario.measureFromS;
   const groupSummaries = summariseGroups(sol, sys, m, span, scenario.mssBytes, nan);
+  const delaySummary = failed ? undefined : queueDelaySummary(sol, sys, m, ix, Math.min(scenario.measureFromS, tEnd));
   return {
     engine: 'fluid',
     variant: scenario.variant,
@@ -91,7 +92,7 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
     status: failed ? 'failed' : 'ok',
     ...(failure ? { failure } : {}),
     ...flowsAndSummary(scenario, sys, m, groupSummaries, groupTraces, nan),
-    queue: { packets: { t: grid, v: qv } },
+    queue: { packets: { t: grid, v: qv }, ...(delaySummary && !failed ? { delay: delaySummary } : {}) },
     stats: {
       wallS: (performance.now() - wall0) / 1000,
       solver: { steps: sol.stats.steps, rejected: sol.stats.rejected, rhsEvaluations: sol.stats.rhsEvaluations, events: sol.stats.events },
