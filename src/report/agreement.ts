@@ -42,10 +42,21 @@ export function criterionMark(a: ModelAgreement): string {
   return `<span class="agree" title="${escapeHtml(criterionText(a))}">${sym}</span>`;
 }
 
+/** The fluid runs' interval as "[0.81, 1.10]" when there are several runs, else ''. */
+function fluidInterval(a: ModelAgreement): string {
+  return a.fluid.n > 1 && Number.isFinite(a.fluid.low) ? `[${mbps(a.fluid.low)}, ${mbps(a.fluid.high)}]` : '';
+}
+
 /** The fluid median with its interval when it has several runs ("0.97 [0.81, 1.10]"). */
 export function fluidFigureHtml(a: ModelAgreement): string {
-  const ci = a.fluid.n > 1 && Number.isFinite(a.fluid.low) ? `<span class="ci">[${mbps(a.fluid.low)}, ${mbps(a.fluid.high)}]</span>` : '';
-  return `${mbps(a.fluid.median)}${ci}`;
+  const ci = fluidInterval(a);
+  return `${mbps(a.fluid.median)}${ci ? `<span class="ci">${ci}</span>` : ''}`;
+}
+
+/** How many verdicts with both figures agree, by criterion. */
+function criterionCounts(as: readonly ModelAgreement[]): { n: number; within: number; bimodal: number } {
+  const n = as.filter((a) => a.error !== null);
+  return { n: n.length, within: n.filter((a) => a.criterion === 'within-tolerance').length, bimodal: n.filter((a) => a.criterion === 'inside-bimodal-interval').length };
 }
 
 const title = (v: string) => VARIANT_FACTS[v as keyof typeof VARIANT_FACTS]?.title ?? v;
@@ -73,8 +84,7 @@ export function bimodalNotesHtml(cases: readonly ComparisonCase[], agreements: A
 export function agreementSentence(cases: readonly ComparisonCase[], agreements: Agreements): string {
   const rows = cases.map((c) => ({ c, a: agreements.get(caseKey(c.comparison.scenario, c.comparison.variant)) })).filter((r): r is { c: ComparisonCase; a: ModelAgreement } => r.a !== undefined && r.a.error !== null);
   if (rows.length === 0) return 'No pair has both a packet and a fluid figure.';
-  const within = rows.filter((r) => r.a.criterion === 'within-tolerance').length;
-  const bimodal = rows.filter((r) => r.a.criterion === 'inside-bimodal-interval').length;
+  const { within, bimodal } = criterionCounts(rows.map((r) => r.a));
   const abs = rows.map((r) => Math.abs(r.a.error!)).sort((a, b) => a - b);
   const median = abs[Math.floor((abs.length - 1) / 2)]!;
   const hybrid = [...new Set(cases.filter((c) => (c.fluidGoodputsBps?.length ?? 0) > 1).map((c) => title(c.comparison.variant)))];
@@ -107,10 +117,8 @@ export function lineVerdicts(lines: readonly LineFigures[], fluid: ReadonlyMap<s
 
 /** "9 of 15 pairs (7 within 10%, 2 inside a bimodal interval)" for a setup's verdicts. */
 export function verdictCount(vs: readonly PairVerdict[]): string {
-  const n = vs.filter((v) => v.a.error !== null);
-  const within = n.filter((v) => v.a.criterion === 'within-tolerance').length;
-  const bimodal = n.filter((v) => v.a.criterion === 'inside-bimodal-interval').length;
-  return `${within + bimodal} of ${n.length} pairs (${within} within ${100 * AGREEMENT_TOLERANCE}% of the packet median, ${bimodal} inside the 95% interval of bimodal packet runs)`;
+  const { n, within, bimodal } = criterionCounts(vs.map((v) => v.a));
+  return `${within + bimodal} of ${n} pairs (${within} within ${100 * AGREEMENT_TOLERANCE}% of the packet median, ${bimodal} inside the 95% interval of bimodal packet runs)`;
 }
 
 /**
@@ -121,7 +129,7 @@ export function setupVerdictHtml(vs: readonly PairVerdict[]): string {
   if (vs.length === 0) return '';
   const items = vs.map((v) => {
     const a = v.a;
-    const ci = a.fluid.n > 1 && Number.isFinite(a.fluid.low) ? ` [${mbps(a.fluid.low)}, ${mbps(a.fluid.high)}]` : '';
+    const ci = fluidInterval(a) ? ` ${fluidInterval(a)}` : '';
     const modes = a.modes ? `; packet runs bimodal: ${mbps(a.modes.lower.minBps)}–${mbps(a.modes.lower.maxBps)} and ${mbps(a.modes.upper.minBps)}–${mbps(a.modes.upper.maxBps)}` : '';
     return `<li data-scenario="${escapeHtml(v.scenario)}" data-variant="${escapeHtml(v.variant)}">${escapeHtml(`${v.scenario} ${title(v.variant)}: fluid ${mbps(a.fluid.median)}${ci} against the packet median ${mbps(a.packet.median)} Mbit/s, ${formatPct(a.error)}: ${criterionText(a)}${modes}`)}${criterionMark(a)}</li>`;
   });

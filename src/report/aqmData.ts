@@ -1,6 +1,6 @@
 import type { ComparisonCase } from '../compare/run.js';
 import { roundSig } from '../page/downsample.js';
-import type { RunResult } from '../result/types.js';
+import type { QueueDelaySummary, RunResult } from '../result/types.js';
 import { flowCc } from '../scenario/flowCc.js';
 import { bdpPackets } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
@@ -99,8 +99,8 @@ export function transferPoints(cases: readonly ComparisonCase[]): TransferPoint[
       bulkVariant: flowCc({ ...s, variant: c.comparison.variant }, Math.max(0, bulkIndex)).variant,
       transfers: finite.map((f) => ({ startS: s.flows[f.flowId]!.startS, bytes: f.transfer!.bytes, completionS: f.transfer!.completionS })),
       bulkGoodputBps: bulk.reduce((a, f) => a + f.goodputBps, 0),
-      meanDelayS: c.packet.status === 'ok' ? (c.packet.queue.delay?.meanS ?? null) : null,
-      p99DelayS: c.packet.status === 'ok' ? (c.packet.queue.delay?.p99S ?? null) : null,
+      meanDelayS: queueDelayOf(c.packet)?.meanS ?? null,
+      p99DelayS: queueDelayOf(c.packet)?.p99S ?? null,
       fluidFailure: c.fluid.status === 'ok' ? null : (c.fluid.failure ?? 'not run'),
       rttS: 2 * (s.bottleneck.delayS + s.flows[0]!.access.delayS + (s.flows[0]!.receiverAccess?.delayS ?? 0)),
       packetFailure: c.packet.status === 'ok' ? null : (c.packet.failure ?? 'failed'),
@@ -109,14 +109,16 @@ export function transferPoints(cases: readonly ComparisonCase[]): TransferPoint[
 }
 
 /**
- * Mean queueing delay of a run over its measurement interval, per packet the queue admitted
- * (RunResult.queue.delay: the packet engine's per-packet mean; the fluid engine's admitted-weighted
- * integral of q/C). null when the run failed or has none.
+ * A run's queueing delay over its measurement interval, per packet the queue admitted
+ * (RunResult.queue.delay: the packet engine's per-packet figures; the fluid engine's admitted-weighted
+ * q/C). null when the run failed or has none.
  */
-export function meanQueueDelayS(_s: Scenario, r: RunResult): number | null {
-  if (r.status !== 'ok') return null;
-  return r.queue.delay?.meanS ?? null;
+export function queueDelayOf(r: RunResult): QueueDelaySummary | null {
+  return r.status === 'ok' ? (r.queue.delay ?? null) : null;
 }
+
+/** The mean of {@link queueDelayOf}, s. */
+export const meanQueueDelayS = (r: RunResult): number | null => queueDelayOf(r)?.meanS ?? null;
 
 export interface AgreementRow {
   scenario: string;
@@ -144,8 +146,8 @@ export function agreementRows(cases: readonly ComparisonCase[]): AgreementRow[] 
     const s = c.scenario;
     if (hasTransfer(s)) return [];
     const ok = (r: RunResult) => r.status === 'ok';
-    const packetDelayS = meanQueueDelayS(s, c.packet);
-    const fluidDelayS = meanQueueDelayS(s, c.fluid);
+    const packetDelayS = meanQueueDelayS(c.packet);
+    const fluidDelayS = meanQueueDelayS(c.fluid);
     const packetGoodputBps = ok(c.packet) ? c.packet.summary.goodputBps : null;
     const fluidGoodputBps = ok(c.fluid) ? c.fluid.summary.goodputBps : null;
     const delayErr = relErr(fluidDelayS, packetDelayS);

@@ -1,3 +1,5 @@
+import { median } from 'simple-statistics';
+import { formatMbps as fmtMbps, formatPct } from '../compare/format.js';
 import type { ComparisonCase } from '../compare/run.js';
 import { chartId, type ChartRequest } from '../page/chartkit.js';
 import { toCsv } from '../page/csv.js';
@@ -17,13 +19,7 @@ type AddChart = (r: ChartRequest) => Promise<string>;
 
 const title = (v: string): string => VARIANT_FACTS[v as Variant]?.title ?? v;
 const fmtMs = (s: number | null): string => (s === null ? '–' : (s * 1e3).toPrecision(3));
-const fmtMbps = (b: number | null): string => (b === null ? '–' : (b / 1e6).toFixed(2));
-const fmtPct = (x: number | null): string => (x === null ? '–' : `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(0)}%`);
-const median = (xs: number[]): number | null => {
-  if (xs.length === 0) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
+const fmtPct = (x: number | null): string => formatPct(x, 0);
 
 /** Discipline and variant orders as the recipe lists them. */
 function orders(cases: readonly ComparisonCase[]): { queues: string[]; variants: Variant[] } {
@@ -103,7 +99,7 @@ function agreementSection(cases: readonly ComparisonCase[], files: Map<string, s
   const ok = modelled.filter((r) => r.within).length;
   const missing = [...new Set(rows.filter((r) => r.within === null).map((r) => r.fluidFailure ?? ''))];
   const html =
-    `<p>Where the variant and the queue discipline have a fluid model, its mean queueing delay (the time mean of q/C over the measured interval) and its goodput against the packet engine's (the per-packet mean sojourn at the bottleneck): within ${100 * DELAY_LIMIT}% on the delay and ${100 * GOODPUT_LIMIT}% on the goodput (issue 20's limits) in <strong>${ok} of ${modelled.length}</strong> cases with a model. ` +
+    `<p>Where the variant and the queue discipline have a fluid model, its mean queueing delay (per packet the queue admits, the mean of q/C over the measured interval) and its goodput against the packet engine's (the per-packet mean sojourn at the bottleneck): within ${100 * DELAY_LIMIT}% on the delay and ${100 * GOODPUT_LIMIT}% on the goodput (issue 20's limits) in <strong>${ok} of ${modelled.length}</strong> cases with a model. ` +
     'Errors are (fluid − packet) / packet (hover a goodput error for both goodputs). The disciplines\' models and the cases they miss, with why, are in <code>models/README.md</code> ("Queue disciplines"). Data: <code>agreement.csv</code>.</p>' +
     (missing.length > 0 ? `<p class="muted">No fluid figures (“no fluid”, hover for the reason): ${missing.map(escapeHtml).join('; ')}.</p>` : '');
   return { id: 'agreement-section', title: 'Packet against fluid: queueing delay and goodput', html: html + agreementTable(rows, variants) };
@@ -119,7 +115,7 @@ function transferTable(points: readonly TransferPoint[], queues: readonly string
       if (p.packetFailure !== null) return `<td class="first untrusted" colspan="3" title="${escapeHtml(p.packetFailure)}">packet run failed (hover)</td>`;
       const done = p.transfers.flatMap((t) => (t.completionS === null ? [] : [t.completionS]));
       const unfinished = p.transfers.length - done.length;
-      const m = median(done);
+      const m = done.length > 0 ? median(done) : null;
       const range = done.length > 1 ? ` <span class="muted">[${Math.min(...done).toFixed(2)}, ${Math.max(...done).toFixed(2)}]</span>` : '';
       const fct = m === null ? 'none finished' : `${m.toFixed(3)}${range}${unfinished > 0 ? ` <span class="untrusted">${unfinished} unfinished</span>` : ''}`;
       return `<td class="first">${fct}</td><td>${fmtMbps(p.bulkGoodputBps)}</td><td>${fmtMs(p.p99DelayS)}</td>`;

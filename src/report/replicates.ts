@@ -96,15 +96,12 @@ export function replicateFluid(scenarios: readonly Scenario[], hybrid: readonly 
  * one once. The finished runs' goodputs per case (caseKey).
  */
 export async function fluidBeside(scenarios: readonly Scenario[], variants: readonly Variant[], hybrid: ReadonlySet<Variant>, opts: ReplicateOptions): Promise<Map<string, number[]>> {
-  const random = variants.filter((v) => hybrid.has(v));
-  const fixed = variants.filter((v) => !hybrid.has(v) && hasEngine(v, 'fluid'));
-  const a = await replicateFluid(scenarios, random, opts);
-  const first = scenarios.length * random.length * opts.reps;
-  const onProgress = opts.onProgress;
-  const b = await replicate('fluid', scenarios, fixed.map((v) => ({ variant: v })), { ...opts, reps: 1, fromRep: 0, ...(onProgress ? { onProgress: (d: number, t: number) => onProgress(first + d, first + t) } : {}) });
-  const out = new Map<string, number[]>();
-  for (const [k, r] of [...a, ...b]) out.set(k, r.runs.filter((x) => x.status === 'ok').map((x) => x.summary.goodputBps));
-  return out;
+  // One batch (one worker pool): the hybrid models on every seed, the deterministic ones on the first.
+  const cases = variants.flatMap((v): ReplicateCase[] =>
+    hybrid.has(v) ? [{ variant: v, lossProcess: 'poisson' }] : hasEngine(v, 'fluid') ? [{ variant: v, reps: 1, fromRep: 0 }] : [],
+  );
+  const runs = await replicate('fluid', scenarios, cases, opts);
+  return new Map([...runs].map(([k, r]) => [k, r.runs.filter((x) => x.status === 'ok').map((x) => x.summary.goodputBps)]));
 }
 
 /** Fluid runs {@link fluidBeside} makes: reps per hybrid variant, one per other modelled variant, per scenario. */
@@ -112,11 +109,19 @@ export function fluidBesideCount(scenarios: number, variants: readonly Variant[]
   return scenarios * variants.reduce((a, v) => a + (hybrid.has(v) ? reps : hasEngine(v, 'fluid') ? 1 : 0), 0);
 }
 
-async function replicate(engine: 'packet' | 'fluid', scenarios: readonly Scenario[], cases: readonly { variant: Variant; lossProcess?: 'poisson' }[], opts: ReplicateOptions): Promise<Map<string, CaseRuns>> {
+/** One variant's runs in a batch: its loss process, and its own replication range when not the batch's. */
+interface ReplicateCase {
+  variant: Variant;
+  lossProcess?: 'poisson';
+  reps?: number;
+  fromRep?: number;
+}
+
+async function replicate(engine: 'packet' | 'fluid', scenarios: readonly Scenario[], cases: readonly ReplicateCase[], opts: ReplicateOptions): Promise<Map<string, CaseRuns>> {
   const specs: RunSpec[] = [];
   for (const s of scenarios) {
-    for (const { variant, lossProcess } of cases) {
-      for (let rep = opts.fromRep ?? 0; rep < opts.reps; rep++) {
+    for (const { variant, lossProcess, reps = opts.reps, fromRep = opts.fromRep ?? 0 } of cases) {
+      for (let rep = fromRep; rep < reps; rep++) {
         const seed = reportSeed(opts.seed, s.name, rep);
         specs.push({
           index: specs.length,

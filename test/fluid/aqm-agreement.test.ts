@@ -36,7 +36,7 @@ function line(variant: 'cubic' | 'reno', flows: number, kind: string, ecn: boole
 
 /** Mean queueing delay over the measurement interval, as the report computes it (src/report/aqmData.ts). */
 function meanDelayS(s: Scenario, r: RunResult): number {
-  const d = meanQueueDelayS(s, r);
+  const d = meanQueueDelayS(r);
   if (d === null) throw new Error(`${r.engine} run of ${s.name} has no queueing delay`);
   return d;
 }

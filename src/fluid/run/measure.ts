@@ -163,7 +163,6 @@ function integrate(
 ): { acc: { cwnd: number; sent: number; delivered: number; lost: number }[]; queueDrops: number; randomDrops: number; admitted: number; delayArea: number } {
   const G = zCwnd.length;
   const Z = new Float64Array(sys.layout.zSize);
-  const mult = Float64Array.from(sys.groups, (g) => g.members.length);
   // Components: 4 per group (cwnd, sent, delivered, lost), then the queue's and the random drops,
   // the packets the queue admits and those times their queueing delay q/C (each component is its own
   // quadrature on the same nodes, so adding the last two changes none of the others).
@@ -174,14 +173,14 @@ function integrate(
     // Of the lost fraction p, pq is the queue's; the rest is random loss among the packets it admits.
     const pRandom = (1 - pq) * (p > pq ? (p - pq) / Math.max(1 - pq, 1e-12) : 0);
     const dv = zDelivered >= 0 ? z[zDelivered]! : 1 - p;
-    let arrivals = 0;
+    // The aggregate arrival rate A (the snapshot's sum over groups of multiplicity x rate).
+    const arrivals = z[Z_A]!;
     for (let g = 0; g < G; g++) {
       const rate = z[zRate[g]!]!;
       out[4 * g] = z[zCwnd[g]!]!;
       out[4 * g + 1] = rate;
       out[4 * g + 2] = rate * dv;
       out[4 * g + 3] = rate * p;
-      arrivals += mult[g]! * rate;
     }
     out[4 * G] = arrivals * pq;
     out[4 * G + 1] = arrivals * pRandom;

@@ -92,7 +92,7 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
     status: failed ? 'failed' : 'ok',
     ...(failure ? { failure } : {}),
     ...flowsAndSummary(scenario, sys, m, groupSummaries, groupTraces, nan),
-    queue: { packets: { t: grid, v: qv }, ...(delaySummary && !failed ? { delay: delaySummary } : {}) },
+    queue: { packets: { t: grid, v: qv }, ...(delaySummary ? { delay: delaySummary } : {}) },
     stats: {
       wallS: (performance.now() - wall0) / 1000,
       solver: { steps: sol.stats.steps, rejected: sol.stats.rejected, rhsEvaluations: sol.stats.rhsEvaluations, events: sol.stats.events },
