@@ -138,6 +138,9 @@ export class Cubic implements CongestionControl {
   }
 
   increaseWindow(tcb: TcpState, ack: AckSample): void {
+    // Linux cubictcp_cong_avoid and ns-3 TcpCubic::IncreaseWindow both begin so: a window that does
+    // not limit sending does not grow (HyStart's delay samples are taken elsewhere, in onAck).
+    if (!tcb.isCwndLimited) return;
     if (this.cnt !== null) {
       this.cnt.increaseWindow(tcb, ack.nowS, ack.segmentsAcked);
       return;

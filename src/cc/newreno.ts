@@ -22,6 +22,9 @@ import { congAvoidPerAck, flightSsthresh, inSlowStart, slowStartPerAck } from '.
 /**
  * ns-3 `TcpNewReno::IncreaseWindow`: one MSS of slow start per ACK, then (if cwnd reached ssthresh
  * and segments remain) one per-ACK RFC 5681 congestion-avoidance step. Shared with Tahoe and Westwood+.
+ * Like ns-3's TcpNewReno (and unlike its TcpLinuxReno and TcpCubic, or Linux), it grows cwnd even when
+ * the window does not limit sending (TcpState.isCwndLimited false: the peer's window or the
+ * application does): RFC 5681 has no such rule, and we keep the ns-3 pair comparable.
  */
 export function newRenoIncrease(tcb: TcpState, ack: AckSample): void {
   let segs = ack.segmentsAcked;

@@ -22,9 +22,12 @@ import { congAvoidAI, cwndSegments, inSlowStart, renoSsthresh, slowStart, type A
 
 /**
  * Linux `tcp_reno_cong_avoid` in bytes: slow start by segments, then the leftover segments into
- * additive increase with w = cwnd in segments. Shared with Westwood+ (segment counting).
+ * additive increase with w = cwnd in segments. Shared with Westwood+ (segment counting) and DCTCP.
+ * No growth while the window is not what limits sending (Linux `if (!tcp_is_cwnd_limited(sk))
+ * return;`, ns-3 TcpLinuxReno::IncreaseWindow).
  */
 export function linuxRenoIncrease(tcb: TcpState, credit: AiCredit, ack: AckSample): void {
+  if (!tcb.isCwndLimited) return;
   let segs = ack.segmentsAcked;
   if (inSlowStart(tcb)) {
     segs = slowStart(tcb, segs);

@@ -39,6 +39,14 @@ export interface TcpState {
    */
   readonly sackEnabled: boolean;
   /**
+   * The window, not the peer's window, the send buffer, the application or the pacer, is what limits
+   * sending (Linux tcp_is_cwnd_limited; ns-3 TcpSocketState::IsCwndLimited): the window was used up at
+   * some send of the current usage window, or, in slow start, cwnd is below twice the largest flight of
+   * that window. Algorithms that grow cwnd only while it is validated read it (RFC 7661 4.3: a window
+   * that is not used says nothing about the path, so it must not grow).
+   */
+  readonly isCwndLimited: boolean;
+  /**
    * Pacing rate, payload bits per second; Infinity = unpaced (the value of every flow that never
    * sets it). A paced sender spaces departure i + 1 at least len_i x 8 / pacingRateBps after departure
    * i (Linux sk_pacing_rate with internal pacing / fq; ns-3 TcpSocketState::m_pacingRate). A rate-based

@@ -8,17 +8,29 @@ import type { TcpSender } from './sender.js';
  * tcp_write_xmit and tcp_xmit_retransmit_queue).
  */
 export function fillWindow(s: TcpSender): void {
+  const before = s.segmentsSent;
+  const windowUsedUp = fillUntilStopped(s);
+  // Linux tcp_write_xmit: the window counts as used up when the loop stopped on it, or the flight
+  // reached it anyway; tcp_cwnd_validate runs when something was sent or the window was used up.
+  const sb = s.sb;
+  const usedUp = windowUsedUp || sb.pipeBytes >= s.tcb.cwndBytes;
+  if (usedUp || s.segmentsSent !== before) s.tcb.noteWindowUse(usedUp, sb.una, sb.highTx, sb.pipeBytes);
+}
+
+/** The send loop; true when it stopped because the window had no room for the next segment (Linux: no cwnd quota). */
+function fillUntilStopped(s: TcpSender): boolean {
   const sb = s.sb;
   const mss = s.mssBytes;
   const inSackRecovery = s.recovery.usesSack && s.tcb.caState === 'recovery';
   for (;;) {
     const room = s.sendWindowBytes() - sb.pipeBytes;
-    if (room <= 0) return;
+    if (room <= 0) return true;
     // Rule 1 (and the timeout's retransmission queue): a lost segment not yet resent.
     const lost = sb.nextLost();
     if (lost >= 0) {
       const len = sb.segmentLength(lost);
-      if (room < len || s.paced()) return;
+      if (room < len) return true;
+      if (s.paced()) return false;
       retransmit(s, lost, len);
       continue;
     }
@@ -27,21 +39,22 @@ export function fillWindow(s: TcpSender): void {
     const dataLeft = limit - sb.highTx;
     if (dataLeft > 0) {
       // Silly-window avoidance and Nagle (RFC 896), as ns-3 SendPendingData.
-      if (room < mss && dataLeft > room) return;
-      if (dataLeft < mss && sb.highTx > sb.una) return;
-      if (s.paced()) return;
+      if (room < mss && dataLeft > room) return true;
+      if (dataLeft < mss && sb.highTx > sb.una) return false;
+      if (s.paced()) return false;
       const len = Math.min(mss, dataLeft, room);
       const seq = sb.highTx;
       sb.sentNew(seq, len, s.clock.nowNs);
       transmit(s, seq, len, false);
       continue;
     }
-    if (!inSackRecovery) return;
+    if (!inSackRecovery) return false;
     // Rule 3: an unSACKed segment below the highest SACK, not yet resent.
     const next = sb.nextUnsackedBelowHighestSack();
     if (next >= 0) {
       const len = sb.segmentLength(next);
-      if (room < len || s.paced()) return;
+      if (room < len) return true;
+      if (s.paced()) return false;
       retransmit(s, next, len);
       continue;
     }
@@ -49,14 +62,15 @@ export function fillWindow(s: TcpSender): void {
     // `rescueRetransmission: false` leaves it out, as ns-3's TcpTxBuffer::NextSeg does).
     if (s.config.rescueRetransmission !== false && (sb.rescueRxt < 0 || sb.una > sb.rescueRxt)) {
       const top = sb.highestUnsacked();
-      if (top < 0) return;
+      if (top < 0) return false;
       const len = sb.segmentLength(top);
-      if (room < len || s.paced()) return;
+      if (room < len) return true;
+      if (s.paced()) return false;
       sb.rescueRxt = s.recoverEnd;
       transmit(s, top, len, true, true);
       continue;
     }
-    return;
+    return false;
   }
 }
 

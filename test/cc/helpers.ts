@@ -17,6 +17,7 @@ export function makeTcb(over: Partial<MutableTcb> = {}): MutableTcb {
     caState: 'open' as CaState,
     pacingRateBps: Infinity,
     sackEnabled: true,
+    isCwndLimited: true,
     ...over,
   };
 }
