@@ -1,4 +1,5 @@
-import { QdiscStats, VERDICT_ADMIT, VERDICT_DROP, type QueueDisc, type QueueDiscFactory } from './types.js';
+import { EnqueueDisc } from './enqueueDisc.js';
+import { VERDICT_ADMIT, VERDICT_DROP, type QueueDiscFactory } from './types.js';
 
 /** Drop reason of every discipline's packet limit (ns-3 "Overlimit drop", Linux qdisc_drop at sch->limit). */
 export const REASON_OVERLIMIT = 'overlimit';
@@ -8,20 +9,9 @@ export const REASON_OVERLIMIT = 'overlimit';
  * `limitPackets` already wait. As in ns-3 the packet being serialised is not in the queue, so an
  * idle link sends even with a limit of 0.
  */
-class DropTail implements QueueDisc {
-  readonly kind = 'droptail';
-  readonly holdsPackets = false;
-  readonly backlogPackets = 0;
-  readonly stats = new QdiscStats([REASON_OVERLIMIT], []);
-
-  constructor(private readonly limitPackets: number) {}
-
+class DropTail extends EnqueueDisc {
   enqueue(_packet: number, nowNs: number, backlogPackets: number, busyUntilNs: number): number {
-    if (busyUntilNs > nowNs && backlogPackets >= this.limitPackets) {
-      this.stats.drops[0]!++;
-      return VERDICT_DROP;
-    }
-    return VERDICT_ADMIT;
+    return this.overLimit(nowNs, backlogPackets, busyUntilNs, 0) ? VERDICT_DROP : VERDICT_ADMIT;
   }
 }
 
@@ -32,5 +22,5 @@ export const droptail: QueueDiscFactory = {
   params: [],
   dropReasons: [REASON_OVERLIMIT],
   markReasons: [],
-  create: (limitPackets) => new DropTail(limitPackets),
+  create: (limitPackets, _params, ctx) => new DropTail(droptail, limitPackets, ctx),
 };

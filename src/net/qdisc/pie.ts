@@ -1,5 +1,6 @@
 import { REASON_OVERLIMIT } from './droptail.js';
-import { QdiscStats, VERDICT_ADMIT, VERDICT_DROP, type QdiscContext, type QdiscParams, type QueueDisc, type QueueDiscFactory } from './types.js';
+import { EnqueueDisc } from './enqueueDisc.js';
+import { VERDICT_ADMIT, VERDICT_DROP, type QdiscContext, type QdiscParams, type QueueDiscFactory } from './types.js';
 
 /**
  * PIE, Proportional Integral controller Enhanced (RFC 8033; Linux net/sched/sch_pie.c + pie.h;
@@ -89,21 +90,14 @@ export class PieController {
 const DROP_OVERLIMIT = 0;
 const DROP_UNFORCED = 1;
 
-export class PieQueueDisc implements QueueDisc {
-  readonly kind = 'pie';
-  readonly holdsPackets = false;
-  readonly backlogPackets = 0;
-  readonly stats = new QdiscStats(pie.dropReasons, pie.markReasons);
+export class PieQueueDisc extends EnqueueDisc {
   readonly controller: PieController;
   private readonly tUpdateNs: number;
   /** Time of the next T_UPDATE boundary not yet applied. */
   private nextUpdateNs: number;
 
-  constructor(
-    private readonly limitPackets: number,
-    params: QdiscParams,
-    private readonly ctx: QdiscContext,
-  ) {
+  constructor(limitPackets: number, params: QdiscParams, ctx: QdiscContext) {
+    super(pie, limitPackets, ctx);
     this.controller = new PieController(pieParams(params));
     this.tUpdateNs = Math.round((params.tUpdateS as number) * 1e9);
     this.nextUpdateNs = this.tUpdateNs;
@@ -127,11 +121,7 @@ export class PieQueueDisc implements QueueDisc {
 
   enqueue(packet: number, nowNs: number, backlogPackets: number, busyUntilNs: number): number {
     this.catchUp(nowNs, busyUntilNs);
-    const waits = busyUntilNs > nowNs;
-    if (waits && backlogPackets >= this.limitPackets) {
-      this.stats.drops[DROP_OVERLIMIT]!++;
-      return VERDICT_DROP;
-    }
+    if (this.overLimit(nowNs, backlogPackets, busyUntilNs, DROP_OVERLIMIT)) return VERDICT_DROP;
     const c = this.controller;
     // §4.1 and §4.3: no random drop during the burst allowance, while the delay was under half the
     // target and drop_prob is below 20%, or with at most two packets waiting (work conservation).
@@ -139,7 +129,7 @@ export class PieQueueDisc implements QueueDisc {
     if (c.qdelayOldS < c.params.targetS / 2 && c.dropProb < 0.2) return VERDICT_ADMIT;
     if (backlogPackets <= 2) return VERDICT_ADMIT;
     if (this.ctx.uniform() >= c.dropProb) return VERDICT_ADMIT;
-    return this.stats.markOrDrop(c.params.ecn && c.dropProb < c.params.markEcnThreshold, this.ctx.pool, packet, DROP_UNFORCED);
+    return this.markOrDrop(c.params.ecn && c.dropProb < c.params.markEcnThreshold, packet, DROP_UNFORCED);
   }
 }
 

@@ -1,6 +1,7 @@
 import { F_WIRE_BYTES, ROW_SLOTS } from '../packets.js';
 import { REASON_OVERLIMIT } from './droptail.js';
-import { QdiscStats, VERDICT_ADMIT, VERDICT_DROP, type QdiscContext, type QdiscParams, type QueueDisc, type QueueDiscFactory } from './types.js';
+import { EnqueueDisc } from './enqueueDisc.js';
+import { VERDICT_ADMIT, VERDICT_DROP, type QdiscContext, type QdiscParams, type QueueDiscFactory } from './types.js';
 
 /** Drop reason of a packet that found too few tokens. */
 export const REASON_POLICED = 'policed';
@@ -16,22 +17,15 @@ export const REASON_POLICED = 'policed';
  * "An Internet-Wide Analysis of Traffic Policing", SIGCOMM 2016). ns-3 has no policer discipline
  * (its TbfQueueDisc shapes: it holds packets until tokens come).
  */
-export class Policer implements QueueDisc {
-  readonly kind = 'policer';
-  readonly holdsPackets = false;
-  readonly backlogPackets = 0;
-  readonly stats = new QdiscStats([REASON_POLICED, REASON_OVERLIMIT], []);
+export class Policer extends EnqueueDisc {
   private readonly bytesPerNs: number;
   private readonly burstBytes: number;
   /** Tokens, bytes, as of `lastNs`. */
   tokensBytes: number;
   private lastNs = 0;
 
-  constructor(
-    private readonly limitPackets: number,
-    params: QdiscParams,
-    private readonly ctx: QdiscContext,
-  ) {
+  constructor(limitPackets: number, params: QdiscParams, ctx: QdiscContext) {
+    super(policer, limitPackets, ctx);
     this.bytesPerNs = (params.rateBps as number) / 8e9;
     this.burstBytes = params.burstBytes as number;
     this.tokensBytes = this.burstBytes;
@@ -45,10 +39,7 @@ export class Policer implements QueueDisc {
       this.stats.drops[0]!++;
       return VERDICT_DROP;
     }
-    if (busyUntilNs > nowNs && backlogPackets >= this.limitPackets) {
-      this.stats.drops[1]!++;
-      return VERDICT_DROP;
-    }
+    if (this.overLimit(nowNs, backlogPackets, busyUntilNs, 1)) return VERDICT_DROP;
     this.tokensBytes -= bytes;
     return VERDICT_ADMIT;
   }

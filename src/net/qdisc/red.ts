@@ -1,4 +1,5 @@
-import { QdiscStats, VERDICT_ADMIT, VERDICT_DROP, type QdiscContext, type QdiscParams, type QueueDisc, type QueueDiscFactory } from './types.js';
+import { EnqueueDisc } from './enqueueDisc.js';
+import { VERDICT_ADMIT, VERDICT_DROP, type QdiscContext, type QdiscParams, type QueueDiscFactory } from './types.js';
 
 /**
  * Random Early Detection (Floyd & Jacobson 1993; RFC 2309), with the gentle variant
@@ -99,19 +100,12 @@ const DROP_UNFORCED = 2;
  * drop stays a drop (RFC 3168 §7 leaves that to the router; ns-3's UseHardDrop default true, Linux
  * red_use_harddrop with ECN, drop above max_P's region unless 'harddrop' is off).
  */
-export class RedQueueDisc implements QueueDisc {
-  readonly kind = 'red';
-  readonly holdsPackets = false;
-  readonly backlogPackets = 0;
-  readonly stats = new QdiscStats(red.dropReasons, red.markReasons);
+export class RedQueueDisc extends EnqueueDisc {
   private readonly state: RedState;
   private readonly ecn: boolean;
 
-  constructor(
-    private readonly limitPackets: number,
-    params: QdiscParams,
-    private readonly ctx: QdiscContext,
-  ) {
+  constructor(limitPackets: number, params: QdiscParams, ctx: QdiscContext) {
+    super(red, limitPackets, ctx);
     this.state = new RedState({
       minThPackets: params.minThPackets as number,
       maxThPackets: params.maxThPackets as number,
@@ -130,13 +124,10 @@ export class RedQueueDisc implements QueueDisc {
   enqueue(packet: number, nowNs: number, backlogPackets: number, busyUntilNs: number): number {
     const idleNs = backlogPackets === 0 && busyUntilNs < nowNs ? nowNs - busyUntilNs : 0;
     this.state.updateAverage(backlogPackets, idleNs, this.ctx.typicalTxNs);
-    if (busyUntilNs > nowNs && backlogPackets >= this.limitPackets) {
-      this.stats.drops[DROP_OVERLIMIT]!++;
-      return VERDICT_DROP;
-    }
+    if (this.overLimit(nowNs, backlogPackets, busyUntilNs, DROP_OVERLIMIT)) return VERDICT_DROP;
     const early = this.state.decide(this.ctx.uniform());
     if (early === EARLY_NONE) return VERDICT_ADMIT;
-    return this.stats.markOrDrop(early === EARLY_UNFORCED && this.ecn, this.ctx.pool, packet, early === EARLY_FORCED ? DROP_FORCED : DROP_UNFORCED);
+    return this.markOrDrop(early === EARLY_UNFORCED && this.ecn, packet, early === EARLY_FORCED ? DROP_FORCED : DROP_UNFORCED);
   }
 }
 

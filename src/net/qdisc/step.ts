@@ -1,6 +1,6 @@
-import type { PacketPool } from '../packets.js';
 import { REASON_OVERLIMIT } from './droptail.js';
-import { QdiscStats, VERDICT_ADMIT, VERDICT_DROP, type QdiscParams, type QueueDisc, type QueueDiscFactory } from './types.js';
+import { EnqueueDisc } from './enqueueDisc.js';
+import { VERDICT_ADMIT, VERDICT_DROP, type QdiscContext, type QdiscParams, type QueueDiscFactory } from './types.js';
 
 /**
  * Step marking at a threshold K, the switch configuration DCTCP is designed for (Alizadeh et al.,
@@ -11,31 +11,20 @@ import { QdiscStats, VERDICT_ADMIT, VERDICT_DROP, type QdiscParams, type QueueDi
  * randomness: ns-3 builds the same with RedQueueDisc MinTh = MaxTh = K, QW = 1, UseHardDrop false,
  * Linux with `red ... min K max K probability 1 ecn` or fq_codel's ce_threshold.
  */
-class StepQueueDisc implements QueueDisc {
-  readonly kind = 'step';
-  readonly holdsPackets = false;
-  readonly backlogPackets = 0;
-  readonly stats = new QdiscStats(step.dropReasons, step.markReasons);
+class StepQueueDisc extends EnqueueDisc {
   private readonly threshold: number;
   private readonly ecn: boolean;
 
-  constructor(
-    private readonly limitPackets: number,
-    params: QdiscParams,
-    private readonly pool: PacketPool,
-  ) {
+  constructor(limitPackets: number, params: QdiscParams, ctx: QdiscContext) {
+    super(step, limitPackets, ctx);
     this.threshold = params.thresholdPackets as number;
     this.ecn = params.ecn as boolean;
   }
 
   enqueue(packet: number, nowNs: number, backlogPackets: number, busyUntilNs: number): number {
-    const waits = busyUntilNs > nowNs;
-    if (waits && backlogPackets >= this.limitPackets) {
-      this.stats.drops[0]!++;
-      return VERDICT_DROP;
-    }
+    if (this.overLimit(nowNs, backlogPackets, busyUntilNs, 0)) return VERDICT_DROP;
     if (backlogPackets < this.threshold) return VERDICT_ADMIT;
-    return this.stats.markOrDrop(this.ecn, this.pool, packet, 1);
+    return this.markOrDrop(this.ecn, packet, 1);
   }
 }
 
@@ -61,5 +50,5 @@ export const step: QueueDiscFactory = {
     if ((p.thresholdPackets as number) > limitPackets) return ['thresholdPackets', `must not exceed limitPackets (${limitPackets}), got ${p.thresholdPackets}`];
     return null;
   },
-  create: (limitPackets, params, ctx) => new StepQueueDisc(limitPackets, params, ctx.pool),
+  create: (limitPackets, params, ctx) => new StepQueueDisc(limitPackets, params, ctx),
 };
