@@ -14,27 +14,63 @@ import type { ModelFile } from './modelFile.js';
  * - `c ? a : b` with both branches >= 0.
  */
 export function nonNegative(node: MathNode, known: (name: string) => boolean): boolean {
+  const rules: SignRules = {
+    constant: (v) => v >= 0,
+    symbol: known,
+    sum: (args) => args.every((a) => proves(a, rules)),
+    power: (base, exponent) => evenInteger(exponent) || proves(base, rules),
+    always: ['abs', 'exp', 'expdraw'],
+    keeps: ['sqrt', 'cbrt', 'floor', 'ceil', 'tanh', 'sign'],
+    delayedHasSign: true,
+  };
+  return proves(node, rules);
+}
+
+/**
+ * One sign property (>= 0, > 0) as rules per kind of node; {@link proves} walks the tree. Products,
+ * quotients, unary plus, both branches of `c ? a : b` and min need every term to have the property;
+ * max needs one argument to have it.
+ */
+interface SignRules {
+  /** A number literal. */
+  constant(v: number): boolean;
+  /** A symbol (and, where `delayedHasSign`, the delayed value X(t - d) of a symbol X). */
+  symbol(name: string): boolean;
+  /** A sum of the terms `args`. */
+  sum(args: MathNode[]): boolean;
+  /** base ^ exponent, the operator and pow(). */
+  power(base: MathNode, exponent: MathNode): boolean;
+  /** Functions whose value has the property whatever their arguments. */
+  always: readonly string[];
+  /** Functions whose value has the property when all their arguments have it. */
+  keeps: readonly string[];
+  /** A call X(d) of one argument is the delayed value of the symbol X, with X's sign. */
+  delayedHasSign: boolean;
+}
+
+function proves(node: MathNode, rules: SignRules): boolean {
   const n = node as unknown as { type: string; value?: unknown; name?: string; content?: MathNode; fn?: unknown; args?: MathNode[]; trueExpr?: MathNode; falseExpr?: MathNode };
-  const all = (xs: MathNode[]): boolean => xs.every((x) => nonNegative(x, known));
+  const all = (xs: MathNode[]): boolean => xs.every((x) => proves(x, rules));
   switch (n.type) {
     case 'ConstantNode':
-      return typeof n.value === 'number' && n.value >= 0;
+      return typeof n.value === 'number' && rules.constant(n.value);
     case 'SymbolNode':
-      return known(n.name!);
+      return rules.symbol(n.name!);
     case 'ParenthesisNode':
-      return nonNegative(n.content!, known);
+      return proves(n.content!, rules);
     case 'ConditionalNode':
       return all([n.trueExpr!, n.falseExpr!]);
     case 'OperatorNode': {
       const args = n.args!;
       switch (n.fn as string) {
         case 'add':
+          return rules.sum(args);
         case 'multiply':
         case 'divide':
         case 'unaryPlus':
           return all(args);
         case 'pow':
-          return evenInteger(args[1]!) || nonNegative(args[0]!, known);
+          return rules.power(args[0]!, args[1]!);
         default:
           return false;
       }
@@ -42,13 +78,11 @@ export function nonNegative(node: MathNode, known: (name: string) => boolean): b
     case 'FunctionNode': {
       const fn = (n.fn as { name?: string }).name ?? '';
       const args = n.args!;
-      if (fn === 'abs' || fn === 'exp' || fn === 'expdraw') return true;
-      if (['sqrt', 'cbrt', 'floor', 'ceil', 'tanh', 'sign'].includes(fn)) return all(args);
-      if (fn === 'min') return all(args);
-      if (fn === 'max') return args.some((a) => nonNegative(a, known));
-      if (fn === 'pow') return evenInteger(args[1]!) || nonNegative(args[0]!, known);
-      // A delayed value X(t - d) has the sign of X.
-      if (args.length === 1) return known(fn);
+      if (rules.always.includes(fn)) return true;
+      if (rules.keeps.includes(fn) || fn === 'min') return all(args);
+      if (fn === 'max') return args.some((a) => proves(a, rules));
+      if (fn === 'pow') return rules.power(args[0]!, args[1]!);
+      if (rules.delayedHasSign && args.length === 1) return rules.symbol(fn);
       return false;
     }
     default:
@@ -88,44 +122,16 @@ export function nonNegativeSymbols(bn: ModelFile, fl: ModelFile, parseAt: (m: Mo
  * terms of a sum that may be 0.
  */
 export function positive(node: MathNode, pos: (name: string) => boolean, nonNeg: (name: string) => boolean): boolean {
-  const n = node as unknown as { type: string; value?: unknown; name?: string; content?: MathNode; fn?: unknown; args?: MathNode[]; trueExpr?: MathNode; falseExpr?: MathNode };
-  const all = (xs: MathNode[]): boolean => xs.every((x) => positive(x, pos, nonNeg));
-  switch (n.type) {
-    case 'ConstantNode':
-      return typeof n.value === 'number' && n.value > 0;
-    case 'SymbolNode':
-      return pos(n.name!);
-    case 'ParenthesisNode':
-      return positive(n.content!, pos, nonNeg);
-    case 'ConditionalNode':
-      return all([n.trueExpr!, n.falseExpr!]);
-    case 'OperatorNode': {
-      const args = n.args!;
-      switch (n.fn as string) {
-        case 'add':
-          return args.every((a) => nonNegative(a, nonNeg)) && args.some((a) => positive(a, pos, nonNeg));
-        case 'multiply':
-        case 'divide':
-        case 'unaryPlus':
-          return all(args);
-        case 'pow':
-          return positive(args[0]!, pos, nonNeg);
-        default:
-          return false;
-      }
-    }
-    case 'FunctionNode': {
-      const fn = (n.fn as { name?: string }).name ?? '';
-      const args = n.args!;
-      if (fn === 'exp') return true;
-      if (fn === 'sqrt' || fn === 'cbrt' || fn === 'min') return all(args);
-      if (fn === 'max') return args.some((a) => positive(a, pos, nonNeg));
-      if (fn === 'pow') return positive(args[0]!, pos, nonNeg);
-      return false;
-    }
-    default:
-      return false;
-  }
+  const rules: SignRules = {
+    constant: (v) => v > 0,
+    symbol: pos,
+    sum: (args) => args.every((a) => nonNegative(a, nonNeg)) && args.some((a) => proves(a, rules)),
+    power: (base) => proves(base, rules),
+    always: ['exp'],
+    keeps: ['sqrt', 'cbrt'],
+    delayedHasSign: false,
+  };
+  return proves(node, rules);
 }
 
 /**
