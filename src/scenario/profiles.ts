@@ -44,212 +44,117 @@ export interface ProfileRow {
   values: Readonly<Record<ProfileName, ProfileChoice>>;
 }
 
-const same = (value: ProfileChoice['value'], ns3: string, linux: string, rfc: string): Record<ProfileName, ProfileChoice> => ({
-  ns3: { value, source: ns3 },
-  linux: { value, source: linux },
-  rfc: { value, source: rfc },
+/** One profile's choice as a table cell: [value, source]. */
+type Cell = readonly [value: ProfileChoice['value'], source: string];
+
+/** A row from its cells (the table below writes a row as its mechanism, field, default and cells). */
+function row(mechanism: string, field: ProfileRow['field'], none: string, cells: Readonly<Record<ProfileName, Cell>>): ProfileRow {
+  const choice = ([value, source]: Cell): ProfileChoice => ({ value, source });
+  return { mechanism, field, none, values: { ns3: choice(cells.ns3), linux: choice(cells.linux), rfc: choice(cells.rfc) } };
+}
+
+/** The cells of a row where every profile makes the same choice, each with its own source. */
+const same = (value: ProfileChoice['value'], ns3: string, linux: string, rfc: string): Record<ProfileName, Cell> => ({
+  ns3: [value, ns3],
+  linux: [value, linux],
+  rfc: [value, rfc],
 });
 
 /** The table. Order = README order. */
 export const PROFILE_TABLE: readonly ProfileRow[] = [
-  {
-    mechanism: 'initial window rule',
-    field: 'tcp.initialWindow',
-    none: 'rfc6928',
-    values: {
-      ns3: { value: 'segments', source: 'tcp-socket-base.cc: m_cWnd = InitialCwnd x segment size' },
-      linux: { value: 'segments', source: 'tcp.h TCP_INIT_CWND, tcp_init_cwnd: segments' },
-      rfc: { value: 'rfc6928', source: 'RFC 6928 §2: min(10 MSS, max(2 MSS, 14600 B))' },
-    },
-  },
-  {
-    mechanism: 'initial window, segments',
-    field: 'tcp.initialCwndSegments',
-    none: '10',
-    values: same(10, 'TcpSocket InitialCwnd = 10', 'TCP_INIT_CWND = 10', 'RFC 6928 §2: 10'),
-  },
-  {
-    mechanism: 'minimum RTO',
-    field: 'tcp.minRtoS',
-    none: '1 s',
-    values: {
-      ns3: { value: 1, source: 'TcpSocketBase MinRto = 1 s' },
-      linux: { value: 0.2, source: 'tcp.h TCP_RTO_MIN = HZ / 5' },
-      rfc: { value: 1, source: 'RFC 6298 (2.4): 1 s' },
-    },
-  },
-  {
-    mechanism: 'maximum RTO',
-    field: 'tcp.maxRtoS',
-    none: '60 s',
-    values: {
-      ns3: { value: 60, source: 'RttEstimator / TcpSocketBase: 60 s cap' },
-      linux: { value: 120, source: 'tcp.h TCP_RTO_MAX = 120 HZ' },
-      rfc: { value: 60, source: 'RFC 6298 (2.5): a maximum of at least 60 s' },
-    },
-  },
-  {
-    mechanism: 'RTO back-off cleared by',
-    field: 'tcp.rtoBackoffReset',
-    none: 'newAck',
-    values: {
-      ns3: { value: 'newAck', source: 'tcp-socket-base.cc NewAck: m_rto recomputed from the estimator on every ACK of new data' },
-      linux: { value: 'rttSample', source: 'tcp_input.c tcp_ack_update_rtt: icsk_backoff = 0 only on a valid RTT sample' },
-      rfc: { value: 'rttSample', source: "RFC 6298 (5.5-5.7) with Karn's algorithm: the backed-off RTO stays until a valid RTT sample" },
-    },
-  },
-  {
-    mechanism: 'delayed ACK: segments per ACK',
-    field: 'tcp.delAckCount',
-    none: '2',
-    values: same(2, 'TcpSocket DelAckCount = 2', 'tcp_input.c __tcp_ack_snd_check: more than one full segment (quick-ACK mode at start not modelled)', 'RFC 5681 §4.2: at least every second full-sized segment'),
-  },
-  {
-    mechanism: 'delayed ACK: timeout',
-    field: 'tcp.delAckTimeoutS',
-    none: '0.2 s',
-    values: {
-      ns3: { value: 0.2, source: 'TcpSocket DelAckTimeout = 200 ms' },
-      linux: { value: 0.04, source: 'tcp.h TCP_DELACK_MIN = HZ / 25 (ATO adapts up to TCP_DELACK_MAX 200 ms; not modelled)' },
-      rfc: { value: 0.2, source: 'RFC 5681 §4.2 / RFC 1122 4.2.3.2: less than 500 ms; 200 ms as BSD' },
-    },
-  },
-  {
-    mechanism: 'SACK',
-    field: 'tcp.sack',
-    none: 'on',
-    values: same(true, "tcp-variants-comparison.cc: sack = true (TcpSocketBase Sack default)", 'sysctl tcp_sack = 1', 'RFC 2018, RFC 6675'),
-  },
-  {
-    mechanism: 'window in SACK recovery',
-    field: 'tcp.recovery',
-    none: 'classic',
-    values: {
-      ns3: { value: 'classic', source: 'tcp-variants-comparison.cc selects TcpClassicRecovery (the library default is TcpPrrRecovery)' },
-      linux: { value: 'prr', source: 'tcp_input.c tcp_cwnd_reduction: PRR-SSRB' },
-      rfc: { value: 'classic', source: 'RFC 6675 §5 (4.2): cwnd = ssthresh (Standards Track; RFC 6937 PRR is Experimental)' },
-    },
-  },
-  {
-    mechanism: 'ssthresh input at a SACK fast retransmit (NewReno, Tahoe)',
-    field: 'tcp.sackSsthreshInput',
-    none: 'pipe',
-    values: {
-      ns3: { value: 'pipe', source: 'tcp-socket-base.cc EnterRecovery: GetSsThresh(tcb, BytesInFlight())' },
-      linux: { value: 'pipe', source: 'no NewReno/Tahoe module (tcp_reno_ssthresh cuts from snd_cwnd); as ns-3' },
-      rfc: { value: 'flightSize', source: 'RFC 6675 §5 (4.2) and RFC 5681 eq. (4): FlightSize / 2' },
-    },
-  },
-  {
-    mechanism: '`recover` check before a new fast retransmit (no SACK)',
-    field: 'tcp.recoverCheck',
-    none: 'above',
-    values: {
-      ns3: { value: 'atLeast', source: 'tcp-socket-base.cc: m_highRxAckMark >= m_recover' },
-      linux: { value: 'above', source: 'tcp_input.c tcp_try_undo_recovery: hold state until something *above* high_seq is ACKed (Reno)' },
-      rfc: { value: 'atLeast', source: 'RFC 6582 §3.2 step 1: the ACK covers more than recover (the highest sequence number sent), i.e. ACK >= SND.MAX' },
-    },
-  },
-  {
-    mechanism: 'RFC 6675 rescue retransmission (NextSeg rule 4)',
-    field: 'tcp.rescueRetransmission',
-    none: 'on',
-    values: {
-      ns3: { value: false, source: 'tcp-tx-buffer.cc NextSeg: rule (4) not implemented (the SHOULD is declined)' },
-      linux: { value: true, source: 'no rule 4 in tcp_xmit_retransmit_queue; a lost tail is probed by TLP (RFC 8985, not modelled), which the rescue stands in for' },
-      rfc: { value: true, source: 'RFC 6675 §4 NextSeg (4): SHOULD' },
-    },
-  },
-  {
-    mechanism: 'timer restart by partial ACKs in SACK recovery',
-    field: 'tcp.sackPartialAckTimer',
-    none: 'every',
-    values: {
-      ns3: { value: 'first', source: 'tcp-socket-base.cc ProcessAck: NewAck(ackNumber, m_isFirstPartialAck)' },
-      linux: { value: 'every', source: 'tcp_input.c tcp_ack: tcp_rearm_rto on every ACK of new data' },
-      rfc: { value: 'every', source: 'RFC 6298 (5.3) (RFC 6582 3.2 step 5 "Impatient" is for NewReno without SACK)' },
-    },
-  },
-  {
-    mechanism: 'Reno: partial ACKs without SACK',
-    field: 'cc.reno.partialAcks',
-    none: '1 (stay in recovery)',
-    values: {
-      ns3: { value: 1, source: 'TcpLinuxReno under TcpClassicRecovery stays in recovery on partial ACKs' },
-      linux: { value: 1, source: 'tcp_input.c tcp_fastretrans_alert: recovery until high_seq (NewReno)' },
-      rfc: { value: 0, source: 'RFC 5681 §3.2: Reno leaves fast recovery on the first ACK of new data' },
-    },
-  },
-  {
-    mechanism: 'CUBIC growth arithmetic',
-    field: 'cc.cubic.cntArithmetic',
-    none: '0 (real-valued)',
-    values: {
-      ns3: { value: 1, source: 'tcp-cubic.cc Update: whole segments, cnt per one-segment increase' },
-      linux: { value: 1, source: 'tcp_cubic.c bictcp_update: cnt in fixed point (Linux also forgets W_max at a timeout, bictcp_reset; not separable here)' },
-      rfc: { value: 0, source: 'RFC 9438 §4.2-4.5: real-valued W_cubic(t), target clamped to [cwnd, 1.5 cwnd]' },
-    },
-  },
-  {
-    mechanism: 'CUBIC slow start: HyStart',
-    field: 'cc.cubic.hystart',
-    none: '1',
-    values: {
-      ns3: { value: 1, source: 'tcp-cubic.cc HyStart = true' },
-      linux: { value: 1, source: 'tcp_cubic.c hystart = 1' },
-      rfc: { value: 0, source: 'RFC 9438 §4.10: slow start per RFC 5681 (HyStart++ RFC 9406 is a MAY)' },
-    },
-  },
-  {
-    mechanism: 'CUBIC HyStart thresholds',
-    field: 'cc.cubic.hystartNs3',
-    none: '0 (Linux)',
-    values: {
-      ns3: { value: 1, source: 'tcp-cubic.cc HystartUpdate: ACK train delayMin, delay clamp(delayMin, 4 ms, 1 s), SRTT samples' },
-      linux: { value: 0, source: 'tcp_cubic.c hystart_update: ACK train delayMin / 2, delay clamp(delayMin / 8, 4, 16 ms)' },
-      rfc: { value: 0, source: 'not used (HyStart off)' },
-    },
-  },
-  {
-    mechanism: 'CUBIC growth floor before the first loss',
-    field: 'cc.cubic.cntClamp',
-    none: '20',
-    values: {
-      ns3: { value: 20, source: 'tcp-cubic.cc Update: cnt <= 20 while m_lastMaxCwnd == 0' },
-      linux: { value: 20, source: 'tcp_cubic.c bictcp_update: cnt <= 20 while last_max_cwnd == 0' },
-      rfc: { value: 0, source: 'RFC 9438: the curve only' },
-    },
-  },
-  {
-    mechanism: 'Westwood+ bandwidth sampling',
-    field: 'cc.westwood.estimator',
-    none: '1 (ns-3)',
-    values: {
-      ns3: { value: 1, source: 'tcp-westwood-plus.cc PktsAcked/EstimateBW: windows of one SRTT, segmentsAcked of every ACK' },
-      linux: { value: 0, source: 'tcp_westwood.c westwood_update_window: windows of max(RTT, 50 ms), bytes with dupACK debt' },
-      rfc: { value: 0, source: 'no RFC; Mascolo et al. 2004 as Linux implements it' },
-    },
-  },
-  {
-    mechanism: 'Westwood+ filter',
-    field: 'cc.westwood.filter',
-    none: '1 (ns-3)',
-    values: {
-      ns3: { value: 1, source: 'tcp-westwood-plus.cc Filter: Tustin, alpha 0.9, from 0' },
-      linux: { value: 0, source: 'tcp_westwood.c westwood_filter: two 7/8 EWMA stages, first sample fills both' },
-      rfc: { value: 0, source: 'no RFC; as Linux' },
-    },
-  },
-  {
-    mechanism: 'Westwood+ window increase',
-    field: 'cc.westwood.segmentCounting',
-    none: '0 (per ACK)',
-    values: {
-      ns3: { value: 0, source: 'TcpWestwoodPlus inherits TcpNewReno::IncreaseWindow: per ACK' },
-      linux: { value: 1, source: 'tcp_westwood.c uses tcp_reno_cong_avoid: per acknowledged segment' },
-      rfc: { value: 0, source: 'RFC 5681 eq. (2), (3): per ACK' },
-    },
-  },
+  row('initial window rule', 'tcp.initialWindow', 'rfc6928', {
+    ns3: ['segments', 'tcp-socket-base.cc: m_cWnd = InitialCwnd x segment size'],
+    linux: ['segments', 'tcp.h TCP_INIT_CWND, tcp_init_cwnd: segments'],
+    rfc: ['rfc6928', 'RFC 6928 §2: min(10 MSS, max(2 MSS, 14600 B))'],
+  }),
+  row('initial window, segments', 'tcp.initialCwndSegments', '10', same(10, 'TcpSocket InitialCwnd = 10', 'TCP_INIT_CWND = 10', 'RFC 6928 §2: 10')),
+  row('minimum RTO', 'tcp.minRtoS', '1 s', {
+    ns3: [1, 'TcpSocketBase MinRto = 1 s'],
+    linux: [0.2, 'tcp.h TCP_RTO_MIN = HZ / 5'],
+    rfc: [1, 'RFC 6298 (2.4): 1 s'],
+  }),
+  row('maximum RTO', 'tcp.maxRtoS', '60 s', {
+    ns3: [60, 'RttEstimator / TcpSocketBase: 60 s cap'],
+    linux: [120, 'tcp.h TCP_RTO_MAX = 120 HZ'],
+    rfc: [60, 'RFC 6298 (2.5): a maximum of at least 60 s'],
+  }),
+  row('RTO back-off cleared by', 'tcp.rtoBackoffReset', 'newAck', {
+    ns3: ['newAck', 'tcp-socket-base.cc NewAck: m_rto recomputed from the estimator on every ACK of new data'],
+    linux: ['rttSample', 'tcp_input.c tcp_ack_update_rtt: icsk_backoff = 0 only on a valid RTT sample'],
+    rfc: ['rttSample', "RFC 6298 (5.5-5.7) with Karn's algorithm: the backed-off RTO stays until a valid RTT sample"],
+  }),
+  row('delayed ACK: segments per ACK', 'tcp.delAckCount', '2', same(2, 'TcpSocket DelAckCount = 2', 'tcp_input.c __tcp_ack_snd_check: more than one full segment (quick-ACK mode at start not modelled)', 'RFC 5681 §4.2: at least every second full-sized segment')),
+  row('delayed ACK: timeout', 'tcp.delAckTimeoutS', '0.2 s', {
+    ns3: [0.2, 'TcpSocket DelAckTimeout = 200 ms'],
+    linux: [0.04, 'tcp.h TCP_DELACK_MIN = HZ / 25 (ATO adapts up to TCP_DELACK_MAX 200 ms; not modelled)'],
+    rfc: [0.2, 'RFC 5681 §4.2 / RFC 1122 4.2.3.2: less than 500 ms; 200 ms as BSD'],
+  }),
+  row('SACK', 'tcp.sack', 'on', same(true, 'tcp-variants-comparison.cc: sack = true (TcpSocketBase Sack default)', 'sysctl tcp_sack = 1', 'RFC 2018, RFC 6675')),
+  row('window in SACK recovery', 'tcp.recovery', 'classic', {
+    ns3: ['classic', 'tcp-variants-comparison.cc selects TcpClassicRecovery (the library default is TcpPrrRecovery)'],
+    linux: ['prr', 'tcp_input.c tcp_cwnd_reduction: PRR-SSRB'],
+    rfc: ['classic', 'RFC 6675 §5 (4.2): cwnd = ssthresh (Standards Track; RFC 6937 PRR is Experimental)'],
+  }),
+  row('ssthresh input at a SACK fast retransmit (NewReno, Tahoe)', 'tcp.sackSsthreshInput', 'pipe', {
+    ns3: ['pipe', 'tcp-socket-base.cc EnterRecovery: GetSsThresh(tcb, BytesInFlight())'],
+    linux: ['pipe', 'no NewReno/Tahoe module (tcp_reno_ssthresh cuts from snd_cwnd); as ns-3'],
+    rfc: ['flightSize', 'RFC 6675 §5 (4.2) and RFC 5681 eq. (4): FlightSize / 2'],
+  }),
+  row('`recover` check before a new fast retransmit (no SACK)', 'tcp.recoverCheck', 'above', {
+    ns3: ['atLeast', 'tcp-socket-base.cc: m_highRxAckMark >= m_recover'],
+    linux: ['above', 'tcp_input.c tcp_try_undo_recovery: hold state until something *above* high_seq is ACKed (Reno)'],
+    rfc: ['atLeast', 'RFC 6582 §3.2 step 1: the ACK covers more than recover (the highest sequence number sent), i.e. ACK >= SND.MAX'],
+  }),
+  row('RFC 6675 rescue retransmission (NextSeg rule 4)', 'tcp.rescueRetransmission', 'on', {
+    ns3: [false, 'tcp-tx-buffer.cc NextSeg: rule (4) not implemented (the SHOULD is declined)'],
+    linux: [true, 'no rule 4 in tcp_xmit_retransmit_queue; a lost tail is probed by TLP (RFC 8985, not modelled), which the rescue stands in for'],
+    rfc: [true, 'RFC 6675 §4 NextSeg (4): SHOULD'],
+  }),
+  row('timer restart by partial ACKs in SACK recovery', 'tcp.sackPartialAckTimer', 'every', {
+    ns3: ['first', 'tcp-socket-base.cc ProcessAck: NewAck(ackNumber, m_isFirstPartialAck)'],
+    linux: ['every', 'tcp_input.c tcp_ack: tcp_rearm_rto on every ACK of new data'],
+    rfc: ['every', 'RFC 6298 (5.3) (RFC 6582 3.2 step 5 "Impatient" is for NewReno without SACK)'],
+  }),
+  row('Reno: partial ACKs without SACK', 'cc.reno.partialAcks', '1 (stay in recovery)', {
+    ns3: [1, 'TcpLinuxReno under TcpClassicRecovery stays in recovery on partial ACKs'],
+    linux: [1, 'tcp_input.c tcp_fastretrans_alert: recovery until high_seq (NewReno)'],
+    rfc: [0, 'RFC 5681 §3.2: Reno leaves fast recovery on the first ACK of new data'],
+  }),
+  row('CUBIC growth arithmetic', 'cc.cubic.cntArithmetic', '0 (real-valued)', {
+    ns3: [1, 'tcp-cubic.cc Update: whole segments, cnt per one-segment increase'],
+    linux: [1, 'tcp_cubic.c bictcp_update: cnt in fixed point (Linux also forgets W_max at a timeout, bictcp_reset; not separable here)'],
+    rfc: [0, 'RFC 9438 §4.2-4.5: real-valued W_cubic(t), target clamped to [cwnd, 1.5 cwnd]'],
+  }),
+  row('CUBIC slow start: HyStart', 'cc.cubic.hystart', '1', {
+    ns3: [1, 'tcp-cubic.cc HyStart = true'],
+    linux: [1, 'tcp_cubic.c hystart = 1'],
+    rfc: [0, 'RFC 9438 §4.10: slow start per RFC 5681 (HyStart++ RFC 9406 is a MAY)'],
+  }),
+  row('CUBIC HyStart thresholds', 'cc.cubic.hystartNs3', '0 (Linux)', {
+    ns3: [1, 'tcp-cubic.cc HystartUpdate: ACK train delayMin, delay clamp(delayMin, 4 ms, 1 s), SRTT samples'],
+    linux: [0, 'tcp_cubic.c hystart_update: ACK train delayMin / 2, delay clamp(delayMin / 8, 4, 16 ms)'],
+    rfc: [0, 'not used (HyStart off)'],
+  }),
+  row('CUBIC growth floor before the first loss', 'cc.cubic.cntClamp', '20', {
+    ns3: [20, 'tcp-cubic.cc Update: cnt <= 20 while m_lastMaxCwnd == 0'],
+    linux: [20, 'tcp_cubic.c bictcp_update: cnt <= 20 while last_max_cwnd == 0'],
+    rfc: [0, 'RFC 9438: the curve only'],
+  }),
+  row('Westwood+ bandwidth sampling', 'cc.westwood.estimator', '1 (ns-3)', {
+    ns3: [1, 'tcp-westwood-plus.cc PktsAcked/EstimateBW: windows of one SRTT, segmentsAcked of every ACK'],
+    linux: [0, 'tcp_westwood.c westwood_update_window: windows of max(RTT, 50 ms), bytes with dupACK debt'],
+    rfc: [0, 'no RFC; Mascolo et al. 2004 as Linux implements it'],
+  }),
+  row('Westwood+ filter', 'cc.westwood.filter', '1 (ns-3)', {
+    ns3: [1, 'tcp-westwood-plus.cc Filter: Tustin, alpha 0.9, from 0'],
+    linux: [0, 'tcp_westwood.c westwood_filter: two 7/8 EWMA stages, first sample fills both'],
+    rfc: [0, 'no RFC; as Linux'],
+  }),
+  row('Westwood+ window increase', 'cc.westwood.segmentCounting', '0 (per ACK)', {
+    ns3: [0, 'TcpWestwoodPlus inherits TcpNewReno::IncreaseWindow: per ACK'],
+    linux: [1, 'tcp_westwood.c uses tcp_reno_cong_avoid: per acknowledged segment'],
+    rfc: [0, 'RFC 5681 eq. (2), (3): per ACK'],
+  }),
 ];
 
 function rowTarget(row: ProfileRow): { kind: 'tcp'; field: ProfileTcpField } | { kind: 'cc'; variant: Variant; knob: string } {
