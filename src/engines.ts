@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import type { runFluid as RunFluid } from './fluid/run/runFluid.js';
 import type { RunResult } from './result/types.js';
@@ -6,6 +8,7 @@ import type { Scenario } from './scenario/types.js';
 import type { ClosedFormPrediction, closedForms as ClosedForms } from './theory/closedForms.js';
 import type { runPacket as RunPacket } from './packet/run.js';
 import { InputError } from './errors.js';
+import { LONE_FLOW_MODELS } from './fluid/run/modelChoice.js';
 import { hasEngine, isVariant, type Engine } from './variants.js';
 
 /**
@@ -87,7 +90,10 @@ export function loadClosedForms(): Promise<typeof ClosedForms> {
 export async function prepareFluidModels(variants: readonly string[], opts: EngineOptions = {}): Promise<void> {
   requireFluidModels(variants);
   const { prepareSystems, DEFAULT_MODELS_DIR } = await load('./fluid/compiler/systemCache.ts', () => import('./fluid/compiler/systemCache.js'));
-  await prepareSystems(opts.modelsDir ?? DEFAULT_MODELS_DIR, variants);
+  const dir = opts.modelsDir ?? DEFAULT_MODELS_DIR;
+  // With each variant's lone-flow model where the folder has it (src/fluid/run/modelChoice.ts): a scenario may pick it.
+  const lone = variants.flatMap((v) => LONE_FLOW_MODELS[v] ?? []).filter((id) => existsSync(join(dir, `${id}.model.yaml`)));
+  await prepareSystems(dir, [...new Set([...variants, ...lone])]);
 }
 
 /**

@@ -58,10 +58,10 @@ export async function sweepOnCluster(
 
 export async function validateOnCluster(o: ClusterFlags & { out: string; workers?: string; cache: string | false }, cmd: Command, grid: ValidateGrid, modelsDir: string | undefined): Promise<void> {
   if (o.cache === false) throw new InputError('--no-cache', 'conflicts with --slurm: the tasks hand their runs to the final step through the cache');
-  const [{ expandGrid, hybridVariants }, { TASK }] = await Promise.all([import('../validate/grid.js'), import('../cluster/job.js')]);
+  const [{ expandGrid, randomLossEvents }, { TASK }] = await Promise.all([import('../validate/grid.js'), import('../cluster/job.js')]);
   const out = resolve(o.out);
   const workers = taskWorkers(o.workers);
-  const n = await arraySize(o, expandGrid(grid, hybridVariants(grid.variants, modelsDir)).runs.length, workers);
+  const n = await arraySize(o, expandGrid(grid, randomLossEvents(modelsDir)).runs.length, workers);
   const common = [...userArgs(cmd, PER_TASK), ...cacheArgs(o.cache), '--workers', await workersArg(workers), '--quiet'];
   await runClusterJob(o, await preflight(o, n), {
     command: 'validate',

@@ -147,11 +147,12 @@ async function validateAction(o: ValidateFlags, cmd: Command): Promise<void> {
 
 /** --dry-run: as sweep --dry-run says it: grid points (not points x variants), the simulated time, the cache, an estimated time. */
 async function validateDryRun(o: ValidateFlags, grid: ValidateGrid, workers: number, modelsDir: string | undefined): Promise<void> {
-  const { expandGrid, hybridVariants, fluidRunsPerPoint } = await import('../validate/grid.js');
-  const hybrid = hybridVariants(grid.variants, modelsDir);
-  const { points, runs } = expandGrid(grid, hybrid);
-  const simS = points.reduce((a, p) => a + p.scenario.durationS * (grid.seeds + fluidRunsPerPoint(grid, hybrid.has(p.variant))), 0);
-  const fluidRuns = hybrid.size === 0 ? '1 fluid' : `1 fluid, ${grid.seeds} for ${[...hybrid].join(', ')}`;
+  const { expandGrid, randomLossEvents } = await import('../validate/grid.js');
+  const { points, runs } = expandGrid(grid, randomLossEvents(modelsDir));
+  const simS = runs.reduce((a, r) => a + r.scenario.durationS, 0);
+  // Variants with a fluid run per packet seed somewhere on the grid (random loss events there).
+  const hybrid = [...new Set(runs.filter((r) => r.engine === 'fluid' && r.lossProcess === 'poisson').map((r) => r.variant))];
+  const fluidRuns = hybrid.length === 0 ? '1 fluid' : `1 fluid, ${grid.seeds} for ${hybrid.join(', ')}`;
   const [{ estimateSweep }, { engineCodeVersion }, { estimateLines }] = await Promise.all([import('../sweep/estimate.js'), import('../runs/codeVersion.js'), import('./progress.js')]);
   const cacheDir = o.cache === false ? null : resolve(o.cache);
   const parallel = Math.max(1, workers);

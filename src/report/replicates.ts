@@ -77,36 +77,39 @@ export interface CaseRuns {
 
 /** The packet runs of every scenario x variant, replications `fromRep` to `reps - 1`, per case. */
 export function replicatePacket(scenarios: readonly Scenario[], variants: readonly Variant[], opts: ReplicateOptions): Promise<Map<string, CaseRuns>> {
-  return replicate('packet', scenarios, variants.map((v) => ({ variant: v })), opts);
+  return replicate('packet', scenarios, () => variants.map((v) => ({ variant: v })), opts);
 }
 
+/** Whether a case's fluid run has random loss events (runs/modelRuns.ts randomLossEvents), asked of the scenario with its variant. */
+export type HybridCase = (scenario: Scenario) => boolean;
+
 /**
- * The fluid runs beside the packet replications, for the variants whose model has random discrete
+ * The fluid runs beside the packet replications, for the cases whose fluid run has random discrete
  * loss events (runs/modelRuns.ts): replication r with Poisson loss events seeded by the packet
- * replication's seed (the one comparison method of runs/agreement.ts). Deterministic models need
+ * replication's seed (the one comparison method of runs/agreement.ts). Deterministic runs need
  * no replications: their one run serves every seed.
  */
-export function replicateFluid(scenarios: readonly Scenario[], hybrid: readonly Variant[], opts: ReplicateOptions): Promise<Map<string, CaseRuns>> {
-  return replicate('fluid', scenarios, hybrid.map((v) => ({ variant: v, lossProcess: 'poisson' as const })), opts);
+export function replicateFluid(scenarios: readonly Scenario[], variants: readonly Variant[], hybrid: HybridCase, opts: ReplicateOptions): Promise<Map<string, CaseRuns>> {
+  return replicate('fluid', scenarios, (s) => variants.filter((v) => hybrid({ ...s, variant: v })).map((v) => ({ variant: v, lossProcess: 'poisson' as const })), opts);
 }
 
 /**
  * The fluid runs beside a setup's packet replications, as every comparison runs them
- * (runs/agreement.ts): a hybrid model on every packet seed with Poisson loss events, a deterministic
+ * (runs/agreement.ts): a hybrid case on every packet seed with Poisson loss events, a deterministic
  * one once. The finished runs' goodputs per case (caseKey).
  */
-export async function fluidBeside(scenarios: readonly Scenario[], variants: readonly Variant[], hybrid: ReadonlySet<Variant>, opts: ReplicateOptions): Promise<Map<string, number[]>> {
-  // One batch (one worker pool): the hybrid models on every seed, the deterministic ones on the first.
-  const cases = variants.flatMap((v): ReplicateCase[] =>
-    hybrid.has(v) ? [{ variant: v, lossProcess: 'poisson' }] : hasEngine(v, 'fluid') ? [{ variant: v, reps: 1, fromRep: 0 }] : [],
+export async function fluidBeside(scenarios: readonly Scenario[], variants: readonly Variant[], hybrid: HybridCase, opts: ReplicateOptions): Promise<Map<string, number[]>> {
+  // One batch (one worker pool): the hybrid cases on every seed, the deterministic ones on the first.
+  const cases = (s: Scenario) => variants.flatMap((v): ReplicateCase[] =>
+    hybrid({ ...s, variant: v }) ? [{ variant: v, lossProcess: 'poisson' }] : hasEngine(v, 'fluid') ? [{ variant: v, reps: 1, fromRep: 0 }] : [],
   );
   const runs = await replicate('fluid', scenarios, cases, opts);
   return new Map([...runs].map(([k, r]) => [k, r.runs.filter((x) => x.status === 'ok').map((x) => x.summary.goodputBps)]));
 }
 
-/** Fluid runs {@link fluidBeside} makes: reps per hybrid variant, one per other modelled variant, per scenario. */
-export function fluidBesideCount(scenarios: number, variants: readonly Variant[], hybrid: ReadonlySet<Variant>, reps: number): number {
-  return scenarios * variants.reduce((a, v) => a + (hybrid.has(v) ? reps : hasEngine(v, 'fluid') ? 1 : 0), 0);
+/** Fluid runs {@link fluidBeside} makes: reps per hybrid case, one per other modelled case. */
+export function fluidBesideCount(scenarios: readonly Scenario[], variants: readonly Variant[], hybrid: HybridCase, reps: number): number {
+  return scenarios.reduce((n, s) => n + variants.reduce((a, v) => a + (hybrid({ ...s, variant: v }) ? reps : hasEngine(v, 'fluid') ? 1 : 0), 0), 0);
 }
 
 /** One variant's runs in a batch: its loss process, and its own replication range when not the batch's. */
@@ -117,10 +120,10 @@ interface ReplicateCase {
   fromRep?: number;
 }
 
-async function replicate(engine: 'packet' | 'fluid', scenarios: readonly Scenario[], cases: readonly ReplicateCase[], opts: ReplicateOptions): Promise<Map<string, CaseRuns>> {
+async function replicate(engine: 'packet' | 'fluid', scenarios: readonly Scenario[], cases: (s: Scenario) => readonly ReplicateCase[], opts: ReplicateOptions): Promise<Map<string, CaseRuns>> {
   const specs: RunSpec[] = [];
   for (const s of scenarios) {
-    for (const { variant, lossProcess, reps = opts.reps, fromRep = opts.fromRep ?? 0 } of cases) {
+    for (const { variant, lossProcess, reps = opts.reps, fromRep = opts.fromRep ?? 0 } of cases(s)) {
       for (let rep = fromRep; rep < reps; rep++) {
         const seed = reportSeed(opts.seed, s.name, rep);
         specs.push({
@@ -148,7 +151,7 @@ async function replicate(engine: 'packet' | 'fluid', scenarios: readonly Scenari
   });
   const out = new Map<string, CaseRuns>();
   for (const s of scenarios) {
-    for (const { variant: v } of cases) {
+    for (const { variant: v } of cases(s)) {
       const mine = records.filter((r) => r.spec.scenario.name === s.name && r.spec.variant === v);
       out.set(caseKey(s.name, v), { seeds: mine.map((r) => r.spec.seed), runs: mine.map((r) => r.result) });
     }

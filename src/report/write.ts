@@ -6,8 +6,8 @@ import type { RunResult } from '../result/types.js';
 import type { Scenario } from '../scenario/types.js';
 import { flowVariants } from '../scenario/flowCc.js';
 import { hasEngine, type Engine, type Variant } from '../variants.js';
-import { caseKey, fluidBeside, fluidBesideCount, replicateFluid, replicatePacket, reportSeed, summarise } from './replicates.js';
-import { hybridVariants } from '../runs/modelRuns.js';
+import { caseKey, fluidBeside, fluidBesideCount, replicateFluid, replicatePacket, reportSeed, summarise, type HybridCase } from './replicates.js';
+import { randomLossEvents } from '../runs/modelRuns.js';
 import { compactResult } from '../runs/compact.js';
 import { assertReplaceable, writeDirAtomic } from './atomicDir.js';
 import { buildReport, chartCount, type BuildOptions } from './build.js';
@@ -67,8 +67,10 @@ interface ReportPlan {
   runs: number;
   contrastScenarios: Scenario[];
   contrastRuns: number;
-  /** Variants whose fluid model runs once per packet seed with Poisson loss events (runs/modelRuns.ts). */
-  hybrid: Variant[];
+  /** Whether a case's fluid run goes once per packet seed with Poisson loss events (runs/modelRuns.ts); never without both engines. */
+  hybrid: HybridCase;
+  /** The hybrid cases' fluid runs beyond the charted one. */
+  fluidReps: number;
   /** Replications beyond the charted run, contrast runs and the hybrid models' fluid runs included. */
   reps: number;
   total: number;
@@ -84,14 +86,14 @@ function planReport(recipe: ReportRecipe, opts: WriteReportOptions): ReportPlan 
   const contrastScenarios = opts.cases || !withPacket ? [] : resolveContrast(recipe);
   const contrastPacketRuns = contrastScenarios.length * recipe.variants.length * (recipe.contrast?.reps ?? 0);
   // The one comparison method (runs/agreement.ts): a model with random loss events runs on every packet seed.
-  const hybrid = withFluid && withPacket && !opts.cases && !opts.engines ? [...hybridVariants(recipe.variants.filter((v) => hasEngine(v, 'fluid')), opts.modelsDir)] : [];
-  const fluidReps = scenarios.length * hybrid.length * (recipe.reps - 1);
-  // The contrast's fluid runs, as the main setup's (a hybrid model on every packet seed).
-  const contrastFluidRuns = withFluid && !opts.engines ? fluidBesideCount(contrastScenarios.length, recipe.variants, new Set(hybrid), recipe.contrast?.reps ?? 0) : 0;
+  const hybrid: HybridCase = withFluid && withPacket && !opts.cases && !opts.engines ? randomLossEvents(opts.modelsDir) : () => false;
+  const fluidReps = scenarios.reduce((n, s) => n + recipe.variants.filter((v) => hybrid({ ...s, variant: v })).length, 0) * (recipe.reps - 1);
+  // The contrast's fluid runs, as the main setup's (a hybrid case on every packet seed).
+  const contrastFluidRuns = withFluid && !opts.engines ? fluidBesideCount(contrastScenarios, recipe.variants, hybrid, recipe.contrast?.reps ?? 0) : 0;
   const contrastRuns = contrastPacketRuns + contrastFluidRuns;
   const reps = opts.cases || !withPacket ? 0 : nCases * (recipe.reps - 1) + contrastRuns + fluidReps;
   const total = runs + reps + chartCount(recipe, nCases) + 1;
-  return { scenarios, withPacket, withFluid, nCases, runs, contrastScenarios, contrastRuns, hybrid, reps, total };
+  return { scenarios, withPacket, withFluid, nCases, runs, contrastScenarios, contrastRuns, hybrid, fluidReps, reps, total };
 }
 
 /** The charted runs and the replications advance together: one count of both. */
@@ -161,8 +163,8 @@ async function runCases(recipe: ReportRecipe, plan: ReportPlan, opts: WriteRepor
         })
       : undefined;
   const packetReps = (recipe.reps - 1) * plan.nCases;
-  const fluidOthers = others && plan.hybrid.length > 0
-    ? others.then(() => replicateFluid(plan.scenarios, plan.hybrid, {
+  const fluidOthers = others && plan.fluidReps > 0
+    ? others.then(() => replicateFluid(plan.scenarios, recipe.variants, plan.hybrid, {
         reps: recipe.reps,
         seed: recipe.seed,
         fromRep: 1,
@@ -213,7 +215,7 @@ async function runContrast(recipe: ReportRecipe, plan: ReportPlan, opts: WriteRe
   });
   const packetDone = contrastScenarios.length * recipe.variants.length * recipe.contrast!.reps;
   const fluid = plan.withFluid && !opts.engines
-    ? await fluidBeside(contrastScenarios, recipe.variants, new Set(plan.hybrid), {
+    ? await fluidBeside(contrastScenarios, recipe.variants, plan.hybrid, {
         ...base,
         ...(progress ? { onProgress: (d: number) => progress(runs + reps - contrastRuns + packetDone + d, total, 'contrast fluid runs') } : {}),
       })

@@ -1,5 +1,8 @@
-import { loadModels } from '../fluid/compiler/modelSet.js';
-import type { Variant } from '../variants.js';
+import { modelSystems } from '../fluid/compiler/systemCache.js';
+import { drawsLossEvents } from '../fluid/run/runFluid.js';
+import type { Scenario } from '../scenario/types.js';
+import { flowVariants } from '../scenario/flowCc.js';
+import { hasEngine } from '../variants.js';
 
 /**
  * Which fluid runs stand beside a set of packet runs, for every command that compares the two
@@ -13,15 +16,25 @@ import type { Variant } from '../variants.js';
  */
 
 /**
- * The variants among `variants` whose fluid model has random discrete loss events (`form: hybrid`
- * with `expdraw()`).
+ * Whether the fluid run of a scenario (with its variant) has random discrete loss events, so that the
+ * comparisons run it once per packet seed: a predicate per scenario, because the model that stands
+ * for a flow depends on the scenario (src/fluid/run/modelChoice.ts: Reno alone on an active queue
+ * runs its hybrid lone-flow model, elsewhere its mean-field one) and FQ-CoDel's per-flow queues keep
+ * periodic events. report, compare and validate all decide through this one function. A scenario the
+ * fluid engine cannot run (a variant without a model, a finite transfer) is deterministic here: its
+ * one fluid run fails and says why.
  */
-export function hybridVariants(variants: readonly Variant[], modelsDir?: string): Set<Variant> {
-  const set = loadModels(modelsDir);
-  // A hybrid model that draws no loss threshold (expdraw(): BBR's, whose events are its clocks and
-  // timers) is deterministic: one run serves every seed.
-  const draws = (v: Variant): boolean => Object.values(set.system(v).source).some((code) => code.includes('past.draw()'));
-  return new Set(variants.filter((v) => set.flows.get(v)?.form === 'hybrid' && draws(v)));
+export function randomLossEvents(modelsDir?: string): (scenario: Scenario) => boolean {
+  const models = modelSystems(modelsDir);
+  // A report asks about each case several times (plan, replications, contrast); the seed decides nothing here.
+  const known = new Map<string, boolean>();
+  return (scenario) => {
+    if (!flowVariants(scenario).every((v) => hasEngine(v, 'fluid'))) return false;
+    const key = JSON.stringify({ ...scenario, seed: 0 });
+    let draws = known.get(key);
+    if (draws === undefined) known.set(key, (draws = drawsLossEvents(scenario, { models })));
+    return draws;
+  };
 }
 
 /** One fluid run beside packet runs: its replication, seed, and whether its loss events are Poisson. */

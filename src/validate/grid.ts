@@ -176,8 +176,8 @@ export interface ValidatePoint {
   scenario: Scenario;
 }
 
-/** Which fluid models run once per packet seed with Poisson loss events (shared with report and compare). */
-export { hybridVariants } from '../runs/modelRuns.js';
+/** Which fluid runs go once per packet seed with Poisson loss events (shared with report and compare). */
+export { randomLossEvents } from '../runs/modelRuns.js';
 
 /** Fluid runs per point: one (deterministic) or one per packet seed (hybrid models, Poisson losses). */
 export const fluidRunsPerPoint = (g: Pick<ValidateGrid, 'seeds'>, hybrid: boolean): number => fluidRunPlan(hybrid, Array.from({ length: g.seeds }, (_, i) => i)).length;
@@ -197,9 +197,9 @@ export function checkGridSize(g: Pick<ValidateGrid, 'variants' | 'losses' | 'rtt
  * The points and runs of a grid, in plan order (point by point: the packet seeds, then the fluid
  * runs). Seeds come from the sweep's derivation (common random numbers across variants). Every
  * point's scenario passes validateScenario before any run starts.
- * @param hybrid variants whose fluid model runs once per packet seed with Poisson loss events ({@link hybridVariants})
+ * @param hybrid whether a point's fluid run goes once per packet seed with Poisson loss events ({@link randomLossEvents})
  */
-export function expandGrid(g: ValidateGrid, hybrid: ReadonlySet<Variant> = new Set()): { points: ValidatePoint[]; runs: RunSpec[] } {
+export function expandGrid(g: ValidateGrid, hybrid: (scenario: Scenario) => boolean = () => false): { points: ValidatePoint[]; runs: RunSpec[] } {
   checkGridSize(g);
   const axes = [
     { ...HEADLINE_AXES.loss, values: g.losses },
@@ -219,7 +219,7 @@ export function expandGrid(g: ValidateGrid, hybrid: ReadonlySet<Variant> = new S
         seeds.forEach((seed, rep) => {
           runs.push({ index: runs.length, runId: `${pointId}-packet-r${rep}`, pointId, point, variant, engine: 'packet', rep, seed, scenario: { ...structuredClone(scenario), seed } });
         });
-        for (const f of fluidRunPlan(hybrid.has(variant), seeds)) {
+        for (const f of fluidRunPlan(hybrid(scenario), seeds)) {
           runs.push({ index: runs.length, runId: `${pointId}-fluid-r${f.rep}`, pointId, point, variant, engine: 'fluid', rep: f.rep, seed: f.seed, scenario: { ...structuredClone(scenario), seed: f.seed }, ...(f.lossProcess ? { lossProcess: f.lossProcess } : {}) });
         }
       }

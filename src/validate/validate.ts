@@ -3,7 +3,7 @@ import { writeFileAtomic } from '../io/atomicWrite.js';
 import { executeRuns, type ExecuteOptions, type RunRecord } from '../runs/execute.js';
 import { inShard, type Shard } from '../runs/shard.js';
 import { pointRows, summarise, type PointRow, type VariantSummary } from './analyse.js';
-import { expandGrid, hybridVariants, type ValidateGrid, type ValidatePoint } from './grid.js';
+import { expandGrid, randomLossEvents, type ValidateGrid, type ValidatePoint } from './grid.js';
 import { validateReport } from './report.js';
 
 export interface ValidateOptions extends ExecuteOptions {
@@ -31,7 +31,7 @@ export interface ValidateOutcome {
  * same cache then runs nothing and writes the table.
  */
 export async function runValidate(opts: ValidateOptions): Promise<ValidateOutcome> {
-  const { points, runs } = expandGrid(opts.grid, hybridVariants(opts.grid.variants, opts.modelsDir));
+  const { points, runs } = expandGrid(opts.grid, randomLossEvents(opts.modelsDir));
   const mine = runs.filter((r) => inShard(r.index, opts.shard));
   const records = await executeRuns(mine, opts);
   const wallS = { packet: 0, fluid: 0 };

@@ -3,8 +3,10 @@ import type { FlowTrace, RunResult } from '../../result/types.js';
 import { solve } from '../../solver/index.js';
 import type { SolveOptions } from '../../solver/index.js';
 import { modelSystems, type SystemSource } from '../compiler/systemCache.js';
-import { mapScenario, NoFluidModelError } from './scenarioMap.js';
-import { basename } from 'node:path';
+import { mapScenario, NoFluidModelError, type FluidLink } from './scenarioMap.js';
+import type { CompiledSystem } from '../compiler/compileSystem.js';
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { ModelFile } from '../language/modelFile.js';
 import { buildSystem } from './problem.js';
 import type { FluidSystem, LossProcess } from './problem.js';
@@ -12,6 +14,7 @@ import { groupFlows } from './groups.js';
 import type { FluidFlow } from './groups.js';
 import { bindFlow, checkRunParams } from './params.js';
 import { flowCc } from '../../scenario/flowCc.js';
+import { flowModelId } from './modelChoice.js';
 import { flowsAndSummary, measure, outputIndices, queueDelaySummary, sampleGrid, summariseGroups } from './measure.js';
 
 export interface RunFluidOptions {
@@ -106,34 +109,65 @@ export function runFluid(scenario: Scenario, opts: RunFluidOptions = {}): RunRes
  * `opts.aggregate` is false), all coupled through the shared bottleneck.
  */
 export function fluidSystem(scenario: Scenario, opts: RunFluidOptions = {}): FluidSystem {
-  const models = opts.models ?? modelSystems(opts.modelsDir);
-  const { link, flows } = mapScenario(scenario);
-  const lossProcess = opts.lossProcess ?? 'periodic';
+  const { link, flows, cc, ids, systems, byModel } = flowModels(scenario, opts);
   const runParams = opts.params ?? {};
-  const cc = flows.map((_, i) => flowCc(scenario, i));
-  // One look-up per model, not per flow (a look-up reads and hashes the model files).
-  const byModel = new Map([...new Set(cc.map((c) => c.variant))].map((v) => [v, models.system(v, link.model)]));
   if (link.aqm.ecn === 1) requireMarkResponse(byModel);
-  const systems = cc.map((c) => byModel.get(c.variant)!);
   const distinct = [...new Set(systems)];
   checkRunParams(distinct.map((c) => c.flow), runParams);
-  const draws = new Set(distinct.filter((c) => Object.values(c.source).some((code) => code.includes('past.draw()'))));
-  // FQ-CoDel's model is CoDel over N equal flow queues, exact while the flows stay identical: each is
-  // one flow alone on its own queue at C/N, whose loss events are one flow's (periodic). Random
-  // thresholds would either tell the flows apart (desynchronised flows on one modelled queue, whose
-  // sojourn and CoDel state then stand for no flow's own queue: 4 CUBIC flows 3.6 ms vs the packet
-  // engine's 2.5) or, drawn once for the merged block, cut all N at the same random instants (16 CUBIC
-  // flows: 103 ms vs 5.5). So with per-flow queues the loss process is periodic whatever was asked.
-  const perFlowQueues = (link.aqm.queues ?? 1) > 1;
-  const lossEvents = perFlowQueues ? 'periodic' : lossProcess;
+  const lossEvents = lossEventsOn(link, opts.lossProcess ?? 'periodic');
   const fluidFlows: FluidFlow[] = flows.map((f, i) => ({
-    model: cc[i]!.variant,
+    model: ids[i]!,
     system: systems[i]!,
     flow: f,
     params: bindFlow(systems[i]!.flow, f, cc[i]!.ccParams, runParams),
-    random: lossEvents === 'poisson' && draws.has(systems[i]!),
+    random: lossEvents === 'poisson' && drawsThresholds(systems[i]!),
   }));
   return buildSystem(link, groupFlows(fluidFlows, opts.aggregate ?? true), scenario.durationS, { process: lossEvents, seed: scenario.seed });
+}
+
+/**
+ * Whether the fluid run of `scenario` has random loss events when the run asks for Poisson ones (as
+ * every comparison does): some flow's model draws its loss thresholds (expdraw()) and the queue is
+ * not FQ-CoDel's per-flow queues. Such a run is one sample path, which the comparisons repeat on
+ * every packet seed (src/runs/modelRuns.ts); any other run is deterministic. False for a scenario
+ * the fluid engine has no model for.
+ */
+export function drawsLossEvents(scenario: Scenario, opts: Pick<RunFluidOptions, 'modelsDir' | 'models'> = {}): boolean {
+  try {
+    const { link, systems } = flowModels(scenario, opts);
+    return lossEventsOn(link, 'poisson') === 'poisson' && systems.some(drawsThresholds);
+  } catch (e) {
+    if (e instanceof NoFluidModelError) return false;
+    throw e;
+  }
+}
+
+/** The mapped scenario and each flow's model: its variant's, or the variant's lone-flow model (modelChoice.ts states the rule). */
+function flowModels(scenario: Scenario, opts: Pick<RunFluidOptions, 'modelsDir' | 'models'>) {
+  const models = opts.models ?? modelSystems(opts.modelsDir);
+  const { link, flows } = mapScenario(scenario);
+  const cc = flows.map((_, i) => flowCc(scenario, i));
+  const has = (id: string): boolean => existsSync(join(models.dir, `${id}.model.yaml`));
+  const ids = cc.map((c) => flowModelId(c.variant, link, flows.length, has));
+  // One look-up per model, not per flow (a look-up reads and hashes the model files).
+  const byModel = new Map([...new Set(ids)].map((v) => [v, models.system(v, link.model)]));
+  return { link, flows, cc, ids, byModel, systems: ids.map((id) => byModel.get(id)!) };
+}
+
+/** A model that draws its loss thresholds (expdraw(): Tahoe, CUBIC, Reno's lone-flow model). */
+const drawsThresholds = (c: CompiledSystem): boolean => Object.values(c.source).some((code) => code.includes('past.draw()'));
+
+/**
+ * The loss process a run gets on `link`. FQ-CoDel's model is CoDel over N equal flow queues, exact
+ * while the flows stay identical: each is one flow alone on its own queue at C/N, whose loss events
+ * are one flow's (periodic). Random thresholds would either tell the flows apart (desynchronised flows
+ * on one modelled queue, whose sojourn and CoDel state then stand for no flow's own queue: 4 CUBIC
+ * flows 3.6 ms vs the packet engine's 2.5) or, drawn once for the merged block, cut all N at the same
+ * random instants (16 CUBIC flows: 103 ms vs 5.5). So with per-flow queues the loss process is
+ * periodic whatever was asked.
+ */
+function lossEventsOn(link: FluidLink, asked: LossProcess): LossProcess {
+  return (link.aqm.queues ?? 1) > 1 ? 'periodic' : asked;
 }
 
 /**
