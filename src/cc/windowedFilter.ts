@@ -9,9 +9,12 @@
  * `window` is in the same unit.
  */
 export class WindowedFilter {
-  private readonly t = [0, 0, 0];
-  private readonly v = [0, 0, 0];
-  private readonly better: (a: number, b: number) => boolean;
+  // Typed arrays and a flag rather than number arrays and a comparator closure: the rate sampler's
+  // min filter and BBR's max filter share these call sites on every ACK, where two closures made
+  // each comparison a polymorphic call.
+  private readonly t = new Float64Array(3);
+  private readonly v = new Float64Array(3);
+  private readonly isMax: boolean;
 
   /**
    * @param kind 'max' keeps the largest sample (minmax_running_max), 'min' the smallest (minmax_running_min).
@@ -23,8 +26,13 @@ export class WindowedFilter {
     readonly window: number,
     initial: number,
   ) {
-    this.better = kind === 'max' ? (a, b) => a >= b : (a, b) => a <= b;
+    this.isMax = kind === 'max';
     this.reset(0, initial);
+  }
+
+  /** a is at least as good as b (ties count: a newer equal sample replaces the older one). */
+  private better(a: number, b: number): boolean {
+    return this.isMax ? a >= b : a <= b;
   }
 
   /** The windowed best (s[0]). */

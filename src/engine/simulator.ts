@@ -72,8 +72,17 @@ export class Simulator {
    * Channel events cannot be cancelled.
    */
   scheduleOnChannel(channel: number, timeNs: number, arg: number): void {
+    this.scheduleOnChannelAfter(channel, timeNs - this.nowNs, arg);
+  }
+
+  /**
+   * {@link scheduleOnChannel} `delayNs` from now. The packet engine's hop path passes spans (small
+   * integers) rather than times: a time past 2^31 ns is a heap number whenever it crosses a call.
+   */
+  scheduleOnChannelAfter(channel: number, delayNs: number, arg: number): void {
     const ch = this.channels[channel]!;
-    if (!(timeNs >= this.nowNs) || !(timeNs >= ch.lastTimeNs)) {
+    const timeNs = this.nowNs + delayNs;
+    if (!(delayNs >= 0) || !(timeNs >= ch.lastTimeNs)) {
       throw new RangeError(`Channel event at ${timeNs} ns is before now (${this.nowNs}) or before the channel's last (${ch.lastTimeNs})`);
     }
     const seq = this.nextSeq++;

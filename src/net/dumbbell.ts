@@ -219,16 +219,16 @@ export class Dumbbell {
       return;
     }
     const now = this.sim.nowNs;
-    const at = link.admit(now, r[b + F_WIRE_BYTES]!, p);
+    const inNs = link.admit(now, r[b + F_WIRE_BYTES]!, p);
     if (linkId === this.tracedQueueLink) {
       if (this.onTracedQueue !== null) this.onTracedQueue(link.queueLength(now));
-      if (at >= 0 && this.onTracedSojourn !== null) this.onTracedSojourn(flow, link.lastWaitNs);
+      if (inNs >= 0 && this.onTracedSojourn !== null) this.onTracedSojourn(flow, link.lastWaitNs);
     }
-    if (at < 0) {
+    if (inNs < 0) {
       this.dropAtQueue(p, linkId);
       return;
     }
-    this.sim.scheduleOnChannel(this.channelOf[linkId]!, at, p);
+    this.sim.scheduleOnChannelAfter(this.channelOf[linkId]!, inNs, p);
   }
 
   /** A discipline that holds packets: enqueue, and start a transmission if the transmitter is idle. */
@@ -257,11 +257,11 @@ export class Dumbbell {
     if (linkId === this.tracedQueueLink && this.onTracedSojourn !== null) {
       this.onTracedSojourn(this.pool.rows[p * ROW + F_FLOW]!, link.qdisc.lastSojournNs!);
     }
-    const txEnd = now + link.txNs(this.pool.rows[p * ROW + F_WIRE_BYTES]!);
-    link.freeAtNs = txEnd;
+    const txNs = link.txNs(this.pool.rows[p * ROW + F_WIRE_BYTES]!);
+    link.freeAtNs = now + txNs;
     link.transmitting = true;
-    this.sim.scheduleOnChannel(this.channelOf[linkId]!, txEnd + link.delayNs, p);
-    this.sim.scheduleOnChannel(this.txEndChannelOf[linkId]!, txEnd, linkId);
+    this.sim.scheduleOnChannelAfter(this.channelOf[linkId]!, txNs + link.delayNs, p);
+    this.sim.scheduleOnChannelAfter(this.txEndChannelOf[linkId]!, txNs, linkId);
   }
 
   /** A queue dropped packet p (at enqueue, or a held one at dequeue or to make room). */

@@ -90,8 +90,10 @@ export class Link {
   }
 
   /**
-   * FIFO disciplines: offers packet `packet` of `wireBytes` at nowNs. Returns the time it reaches
-   * the far end (ns), or -1 if the discipline dropped it (lastVerdict says so, its stats why).
+   * FIFO disciplines: offers packet `packet` of `wireBytes` at nowNs. Returns how long after nowNs it
+   * reaches the far end (ns: queueing, serialisation and propagation), or -1 if the discipline
+   * dropped it (lastVerdict says so, its stats why). A span from now, not a time: it stays a small
+   * integer, where a time past 2^31 ns (2.1 s) would be boxed in a heap number on every return.
    */
   admit(nowNs: number, wireBytes: number, packet = -1): number {
     const q = this.queueLength(nowNs);
@@ -110,7 +112,7 @@ export class Link {
       this.count++;
     }
     this.freeAtNs = start + Math.round(wireBytes * this.nsPerByte);
-    return this.freeAtNs + this.delayNs;
+    return this.freeAtNs - nowNs + this.delayNs;
   }
 
   /** Doubles the ring, unwrapping it so that the head is slot 0. */

@@ -78,6 +78,8 @@ export class FqCodelQueueDisc implements QueueDisc, CodelHost {
   private heldTotalBytes = 0;
   /** Per-bucket queues, made on their first packet. */
   private readonly queues: (FlowQueue | null)[];
+  /** One past the highest bucket that has a queue: the overlimit scan stops there (100 flows: 100 of 1024 buckets). */
+  private bucketsInUse = 0;
   private readonly newFlows = new FlowList();
   private readonly oldFlows = new FlowList();
   private readonly step: CodelStep;
@@ -113,7 +115,10 @@ export class FqCodelQueueDisc implements QueueDisc, CodelHost {
     const rows = this.ctx.pool.rows;
     const b = this.bucketOf(rows[packet * ROW + F_FLOW]!);
     let f = this.queues[b];
-    if (!f) this.queues[b] = f = new FlowQueue();
+    if (!f) {
+      this.queues[b] = f = new FlowQueue();
+      if (b >= this.bucketsInUse) this.bucketsInUse = b + 1;
+    }
     const bytes = rows[packet * ROW + F_WIRE_BYTES]!;
     f.q.push(packet, nowNs, bytes);
     this.backlogPackets++;
@@ -130,7 +135,11 @@ export class FqCodelQueueDisc implements QueueDisc, CodelHost {
   /** RFC 8290 §4.1: over the limit, drop the head packet of the queue holding the most bytes. */
   private dropFromFattest(): void {
     let fattest: FlowQueue | null = null;
-    for (const f of this.queues) if (f !== null && (fattest === null || f.q.bytes > fattest.q.bytes)) fattest = f;
+    const queues = this.queues;
+    for (let b = 0; b < this.bucketsInUse; b++) {
+      const f = queues[b]!;
+      if (f !== null && (fattest === null || f.q.bytes > fattest.q.bytes)) fattest = f;
+    }
     const p = this.take(fattest!.q);
     this.stats.drops[DROP_OVERLIMIT]!++;
     this.ctx.dropHeld(p);
