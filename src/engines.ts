@@ -8,7 +8,7 @@ import type { Scenario } from './scenario/types.js';
 import type { ClosedFormPrediction, closedForms as ClosedForms } from './theory/closedForms.js';
 import type { runPacket as RunPacket } from './packet/run.js';
 import { InputError } from './errors.js';
-import { LONE_FLOW_MODELS } from './fluid/run/modelChoice.js';
+import { ruleModels } from './fluid/run/modelChoice.js';
 import { hasEngine, isVariant, type Engine } from './variants.js';
 
 /**
@@ -91,8 +91,8 @@ export async function prepareFluidModels(variants: readonly string[], opts: Engi
   requireFluidModels(variants);
   const { prepareSystems, DEFAULT_MODELS_DIR } = await load('./fluid/compiler/systemCache.ts', () => import('./fluid/compiler/systemCache.js'));
   const dir = opts.modelsDir ?? DEFAULT_MODELS_DIR;
-  // With each variant's lone-flow model where the folder has it (src/fluid/run/modelChoice.ts): a scenario may pick it.
-  const lone = variants.flatMap((v) => LONE_FLOW_MODELS[v] ?? []).filter((id) => existsSync(join(dir, `${id}.model.yaml`)));
+  // With the models the rules may pick for each variant where the folder has them (src/fluid/run/modelChoice.ts).
+  const lone = variants.flatMap((v) => ruleModels(v)).filter((id) => existsSync(join(dir, `${id}.model.yaml`)));
   await prepareSystems(dir, [...new Set([...variants, ...lone])]);
 }
 

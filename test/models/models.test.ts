@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getModel, loadModels, modelIds } from '../../src/fluid/index.js';
 import { equationPartialsAt } from '../../src/theory/linearModel.js';
 import { fluidVariants, hasEngine, VARIANTS } from '../../src/variants.js';
-import { LONE_FLOW_MODELS } from '../../src/fluid/run/modelChoice.js';
+import { LONE_FLOW_MODELS, STEP_QUEUE_MODELS } from '../../src/fluid/run/modelChoice.js';
 import { dirWith, loadError } from './helpers.js';
 
 const GOOD = `kind: flow
@@ -23,20 +23,20 @@ equations:
 const withEq = (expr: string): string => GOOD.replace('EXPR', expr);
 
 describe('models/', () => {
-  it('holds exactly one flow model per variant id of src/variants.ts, plus the lone-flow models the engine picks by rule', () => {
+  it('holds exactly one flow model per variant id of src/variants.ts, plus the models the engine picks by rule', () => {
     // A variant has a model file exactly when the registry says it has the fluid engine.
-    const lone = Object.values(LONE_FLOW_MODELS);
+    const lone = [...Object.values(LONE_FLOW_MODELS), ...Object.values(STEP_QUEUE_MODELS)];
     expect(modelIds().filter((id) => !lone.includes(id))).toEqual(VARIANTS.filter((v) => hasEngine(v, 'fluid')).sort());
     expect(VARIANTS.filter((v) => !hasEngine(v, 'fluid'))).toEqual([]);
     // Each lone-flow model has its file and stands for a variant that has one.
-    for (const [variant, id] of Object.entries(LONE_FLOW_MODELS)) {
+    for (const [variant, id] of [...Object.entries(LONE_FLOW_MODELS), ...Object.entries(STEP_QUEUE_MODELS)]) {
       expect(modelIds()).toContain(id);
       expect(hasEngine(variant as (typeof VARIANTS)[number], 'fluid')).toBe(true);
     }
   });
 
   it('every model has a title, a citation, units on every state and parameter, and LaTeX without mathjs units', () => {
-    for (const v of [...fluidVariants(), ...Object.values(LONE_FLOW_MODELS)]) {
+    for (const v of [...fluidVariants(), ...Object.values(LONE_FLOW_MODELS), ...Object.values(STEP_QUEUE_MODELS)]) {
       const m = getModel(v);
       expect(m.title.length).toBeGreaterThan(5);
       expect(m.citation.length).toBeGreaterThan(20);
