@@ -6,6 +6,7 @@ import { presetScenario } from '../../src/scenario/presets.js';
 import type { RunSummary } from '../../src/result/types.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { MODELLED_VARIANTS, VARIANT_FACTS } from '../../src/variants.js';
+import { fluidRunPlan, randomLossEvents } from '../../src/runs/modelRuns.js';
 
 /**
  * The seed study's `lossy` line (1 Mbit/s, RTT 114 ms, p = 0.1 on data and ACKs, SACK on): windows
@@ -29,19 +30,26 @@ describe('fluid models on the lossy line: timeouts with back-off and idle time (
     // seeds), bbr3's 311 against 103 (+200%: its bounds are cut in nearly every round; models/README.md).
     // DCTCP needs ECN (MODELLED_VARIANTS leaves it out): without marks its model has no timeouts and is
     // not meant for this line (fluid 104 kbit/s vs packet 57 kbit/s).
+    // The models compared as every command compares them (src/runs/modelRuns.ts): a hybrid model with
+    // random loss events (Tahoe, CUBIC) once per packet seed with Poisson loss events, its median.
+    const draws = randomLossEvents();
     for (const variant of MODELLED_VARIANTS.filter((v) => VARIANT_FACTS[v].control === 'window')) {
       const s = presetScenario('ns3-lossy', variant);
       const packets = packetRuns(s, SEEDS);
-      const fluid = runFluid(s);
-      expect(fluid.status, fluid.failure).toBe('ok');
+      const fluids = fluidRunPlan(draws(s), SEEDS).map((f) => runFluid({ ...s, seed: f.seed }, f.lossProcess ? { lossProcess: f.lossProcess } : {}));
+      for (const f of fluids) expect(f.status, f.failure).toBe('ok');
+      const fgp = median(fluids.map((f) => f.summary.goodputBps));
       const gp = median(packets.map((r) => r.goodputBps));
-      expect(Math.abs(relErr(fluid.summary.goodputBps, gp)), `${variant}: fluid ${fluid.summary.goodputBps} vs packet ${gp}`).toBeLessThan(0.25);
+      // Measured (packet median of seeds 1-10): Tahoe 14.5 vs 18.4 kbit/s (-21%; -15% over 40 other
+      // seeds, -1% on the seed study's 10), CUBIC 82.4 vs 67.8 (+22%).
+      expect(Math.abs(relErr(fgp, gp)), `${variant}: fluid ${fgp} vs packet ${gp}`).toBeLessThan(0.25);
       // Every model counts its expected timeouts (the hybrids in their events, the mean-field ones in
-      // nto): packet medians Reno 25, NewReno 40, Tahoe 41, CUBIC 15; the models' 28, 38, 39, 19
+      // nto): packet medians Reno 25, NewReno 40, Tahoe 41, CUBIC 15; the models' 28, 38, 40, 18.5
       // (without the ACK-clock deaths Tahoe had 34). Westwood+ times out about once per run in both.
       if (variant !== 'westwood') {
         const to = median(packets.map((r) => r.timeouts));
-        expect(Math.abs(relErr(fluid.summary.timeouts, to)), `${variant}: fluid ${fluid.summary.timeouts} timeouts vs packet ${to}`).toBeLessThan(0.35);
+        const fto = median(fluids.map((f) => f.summary.timeouts));
+        expect(Math.abs(relErr(fto, to)), `${variant}: fluid ${fto} timeouts vs packet ${to}`).toBeLessThan(0.35);
       }
     }
   });

@@ -91,10 +91,12 @@ export function summariseGroups(sol: Solution, sys: FluidSystem, m: Measured, sp
       return y >= 0 ? sol.at(tEnd, y) - sol.at(0, y) : null;
     };
     const timeouts = counted('nto') ?? 0;
-    // Fast recoveries: a hybrid model's reduction events that did not end in a timeout; a mean-field
-    // model's expected fast recoveries (`nred`) plus its overflow cuts; lacking nred, lost packets.
+    // Fast recoveries: a hybrid model's reduction events that did not end in a timeout (of its
+    // timeouts, `nack` came with no loss event: every ACK of a round lost); a mean-field model's
+    // expected fast recoveries (`nred`) plus its overflow cuts; lacking nred, lost packets.
     const nred = counted('nred');
-    const fastRecoveries = hybrid ? reductionsOf[g]! - timeouts : nred !== null ? nred + reductionsOf[g]! : m.lostWhole[g]! - timeouts;
+    const eventTimeouts = timeouts - (counted('nack') ?? 0);
+    const fastRecoveries = hybrid ? reductionsOf[g]! - eventTimeouts : nred !== null ? nred + reductionsOf[g]! : m.lostWhole[g]! - timeouts;
     return {
       flowId: groups[g]!.members[0]!,
       goodputBps: nan((a.delivered * mss * 8) / span),
