@@ -1,7 +1,7 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LONE_FLOW_MODELS, STEP_QUEUE_MODELS } from '../../src/fluid/run/modelChoice.js';
 import { CONGESTION_CONTROLS } from '../../src/cc/registry.js';
 import { DEFAULT_MODELS_DIR } from '../../src/fluid/compiler/systemCache.js';
 import { PRESET_NAMES } from '../../src/scenario/presets.js';
@@ -36,7 +36,9 @@ describe('cclab list', () => {
     expect(r.stdout).toContain('1 model file cannot be used (the others can)');
     const ok = await cli(['list', 'models']);
     expect(ok.code).toBe(0);
-    expect(ok.stdout.match(/\sok\s/g)).toHaveLength(fluidVariants().length);
+    // Every variant's model and the models the engine's rules pick (src/fluid/run/modelChoice.ts).
+    expect(ok.stdout.match(/\sok\s/g)).toHaveLength(fluidVariants().length + Object.keys(LONE_FLOW_MODELS).length + Object.keys(STEP_QUEUE_MODELS).length);
+    expect(ok.stdout).toMatch(/^reno-sawtooth\s+hybrid\s+ok\s/m);
   });
   it('rejects an unknown topic', async () => {
     const r = await cli(['list', 'moons']);
