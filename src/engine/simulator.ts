@@ -136,30 +136,6 @@ export class Simulator {
     }
     this.nowNs = untilNs;
   }
-
-  /** Runs exactly one (non-cancelled) event; returns false if none is pending. */
-  step(): boolean {
-    const heap = this.heap;
-    while (heap.peek()) {
-      let kind = heap.topKind;
-      let arg = heap.topArg;
-      if (kind < 0) {
-        const ch = this.channels[-1 - kind]!;
-        arg = ch.shift();
-        kind = ch.kind;
-        if (ch.count > 0) heap.replaceTop(ch.headTimeNs(), ch.headSeq(), heap.topKind, 0);
-        else heap.removeTop();
-      } else {
-        heap.removeTop();
-        if (this.cancelled.size > 0 && this.cancelled.delete(heap.topSeq)) continue;
-      }
-      this.nowNs = heap.topTime;
-      this.events++;
-      this.dispatch(kind, arg);
-      return true;
-    }
-    return false;
-  }
 }
 
 /**

@@ -77,16 +77,6 @@ describe('Simulator', () => {
     ]);
   });
 
-  it('step() runs one event at a time and skips cancelled ones', () => {
-    const { log, sim } = recorder();
-    const x = sim.schedule(1, 0, 1);
-    sim.schedule(2, 0, 2);
-    sim.cancel(x);
-    expect(sim.step()).toBe(true);
-    expect(log).toEqual([[2, 0, 2]]);
-    expect(sim.step()).toBe(false);
-  });
-
   it('channel events interleave with heap events in exact (time, seq) order', () => {
     const { log, sim } = recorder();
     const a = sim.createChannel(7);
