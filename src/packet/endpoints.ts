@@ -46,6 +46,7 @@ function senderConfig(scenario: Scenario, pacing: boolean): SenderConfig {
     recoverCheck: tcp.recoverCheck,
     rescueRetransmission: tcp.rescueRetransmission,
     sackPartialAckTimer: tcp.sackPartialAckTimer,
+    nagle: tcp.nagle,
     pacing,
     ecn: tcp.ecn === true,
   };

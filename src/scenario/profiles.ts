@@ -115,6 +115,11 @@ export const PROFILE_TABLE: readonly ProfileRow[] = [
     linux: ['every', 'tcp_input.c tcp_ack: tcp_rearm_rto on every ACK of new data'],
     rfc: ['every', 'RFC 6298 (5.3) (RFC 6582 3.2 step 5 "Impatient" is for NewReno without SACK)'],
   }),
+  row("Nagle's algorithm for a short segment", 'tcp.nagle', 'classic', {
+    ns3: ['classic', 'tcp-socket-base.cc SendPendingData: holds less than a segment while UnAckDataCount() > 0'],
+    linux: ['minshall', 'tcp_output.c tcp_nagle_check: holds it only while an earlier short segment is unacknowledged (tcp_minshall_check)'],
+    rfc: ['classic', 'RFC 1122 4.2.3.4 / RFC 896: hold while any data is unacknowledged'],
+  }),
   row('Reno: partial ACKs without SACK', 'cc.reno.partialAcks', '1 (stay in recovery)', {
     ns3: [1, 'TcpLinuxReno under TcpClassicRecovery stays in recovery on partial ACKs'],
     linux: [1, 'tcp_input.c tcp_fastretrans_alert: recovery until high_seq (NewReno)'],

@@ -182,6 +182,15 @@ export interface TcpSpec {
    */
   sackPartialAckTimer?: 'every' | 'first';
   /**
+   * Nagle's algorithm for a segment shorter than the MSS (the tail of a transfer, or data the peer's
+   * window or the buffer cut short): 'classic' (the default, RFC 896 / RFC 1122 4.2.3.4, ns-3
+   * SendPendingData) holds it while any data is unacknowledged, so a transfer whose last segment is
+   * partial waits for the ACK of the rest (with delayed ACKs, often the receiver's timer);
+   * 'minshall' (Linux tcp_nagle_check / tcp_minshall_check) holds it only while an earlier short
+   * segment is unacknowledged; 'off' never holds (TCP_NODELAY).
+   */
+  nagle?: 'classic' | 'minshall' | 'off';
+  /**
    * Pace every flow's departures (src/tcp/pacer.ts: Linux internal pacing / fq, ns-3 m_pacing) at
    * the rate its algorithm sets, or for a window-based one at Linux's cwnd / SRTT x 200% (slow start)
    * or 120%. Absent or false: unpaced, as Linux and ns-3 default for the loss-based algorithms. An

@@ -40,10 +40,11 @@ function fillUntilStopped(s: TcpSender): boolean {
     if (dataLeft > 0) {
       // Silly-window avoidance and Nagle (RFC 896), as ns-3 SendPendingData.
       if (room < mss && dataLeft > room) return true;
-      if (dataLeft < mss && sb.highTx > sb.una) return false;
+      if (dataLeft < mss && nagleHolds(s)) return false;
       if (s.paced()) return false;
       const len = Math.min(mss, dataLeft, room);
       const seq = sb.highTx;
+      if (len < mss) s.shortSentEndSeq = seq + len; // Linux tcp_minshall_update: snd_sml
       sb.sentNew(seq, len, s.clock.nowNs);
       transmit(s, seq, len, false);
       continue;
@@ -72,6 +73,18 @@ function fillUntilStopped(s: TcpSender): boolean {
     }
     return false;
   }
+}
+
+/**
+ * Whether Nagle's algorithm holds a segment shorter than the MSS now (TcpSpec.nagle): 'classic'
+ * while anything is unacknowledged (RFC 896, ns-3), 'minshall' while an earlier short segment is
+ * (Linux tcp_minshall_check: snd_sml after SND.UNA), 'off' never.
+ */
+function nagleHolds(s: TcpSender): boolean {
+  const sb = s.sb;
+  const rule = s.config.nagle;
+  if (rule === undefined || rule === 'classic') return sb.highTx > sb.una;
+  return rule === 'minshall' && s.shortSentEndSeq > sb.una;
 }
 
 /** Resends a segment the scoreboard holds (marked retransmitted now). */

@@ -54,6 +54,8 @@ export interface SenderConfig {
   recoverCheck?: 'above' | 'atLeast';
   /** Which partial ACKs of a SACK recovery restart the timer (TcpSpec.sackPartialAckTimer); default 'every'. */
   sackPartialAckTimer?: 'every' | 'first';
+  /** Nagle's algorithm for short segments (TcpSpec.nagle); default 'classic'. */
+  nagle?: 'classic' | 'minshall' | 'off';
   /** RFC 6675 NextSeg rule 4 in SACK recovery (TcpSpec.rescueRetransmission); default true. */
   rescueRetransmission?: boolean;
   /** Pace departures (src/tcp/pacer.ts); forced on for an algorithm with `needsPacing`. Default off. */

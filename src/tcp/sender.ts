@@ -44,6 +44,8 @@ export class TcpSender implements RecoveryContext {
   /** Bytes the application has handed over (Infinity: unlimited bulk). */
   appEnd = 0;
   rwndBytes: number;
+  /** One past the last segment shorter than the MSS sent (Linux tp->snd_sml), for Nagle's 'minshall' rule. */
+  shortSentEndSeq = 0;
   /** Duplicate ACKs in a row (RFC 5681). */
   dupAcks = 0;
   /**

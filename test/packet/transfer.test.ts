@@ -24,6 +24,33 @@ describe('finite transfers: flow completion time', () => {
     expect(r.flows[0]!.summary.transfer!.completionS).toBeCloseTo(expected, 8);
   });
 
+  it.each([
+    ['classic', true],
+    ['minshall', false],
+    ['off', false],
+  ] as const)("Nagle '%s' and a partial last segment: held for the ACK of the rest (the receiver's delayed-ACK timer) = %s", (nagle, held) => {
+    // One full segment and a 700-byte tail. Classic Nagle (RFC 896, ns-3) keeps the tail until the
+    // full segment is ACKed; the receiver, holding one segment, ACKs it only when its 200 ms delayed-ACK
+    // timer fires; so the tail arrives one delayed-ACK timeout plus a round trip after the head.
+    // Minshall's rule (Linux) and no Nagle send both at once: store-and-forward of the two packets.
+    const s = dumbbellScenario('cubic', 1);
+    s.durationS = 2;
+    s.flows[0]!.bytes = s.mssBytes + 700;
+    s.tcp = { ...s.tcp, nagle };
+    const r = runPacket(s);
+    const fct = r.flows[0]!.summary.transfer!.completionS!;
+    const access = s.flows[0]!.access;
+    const recv = s.flows[0]!.receiverAccess!;
+    const oneWayS = access.delayS + s.bottleneck.delayS + recv.delayS;
+    if (held) {
+      expect(fct).toBeGreaterThan(s.tcp.delAckTimeoutS + 3 * oneWayS);
+      expect(fct).toBeLessThan(s.tcp.delAckTimeoutS + 3 * oneWayS + 0.01);
+    } else {
+      expect(fct).toBeGreaterThan(oneWayS);
+      expect(fct).toBeLessThan(oneWayS + 0.005);
+    }
+  });
+
   it('a transfer of several windows takes slow-start rounds; a bulk flow has no transfer; an unfinished one is null', () => {
     const s = dumbbellScenario('reno', 3);
     s.durationS = 3;
