@@ -18,6 +18,8 @@ export interface BuildOptions {
   /** Called after each chart is rendered. */
   onChart?: (done: number, total: number, label: string) => void;
   models?: ModelDocSource | null;
+  /** The models folder the fluid runs read (default the repository's): where a rule's model is looked up (src/fluid/run/modelChoice.ts). */
+  modelsDir?: string;
   /** Output directory as the user named it (for the rerun command). */
   outDir?: string;
   now?: Date;

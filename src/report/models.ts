@@ -1,7 +1,6 @@
 // Types only: mathjs itself is imported lazily (its load dominates a short CLI call).
 import type { ConditionalNode, MathNode, OperatorNode, ParenthesisNode } from 'mathjs';
 import type { ParsedModel } from '../fluid/language/modelDoc.js';
-import type { Variant } from '../variants.js';
 
 /** A fluid model as a report shows it: title, citation, equations in LaTeX. */
 export interface ModelDoc {
@@ -14,8 +13,8 @@ export interface ModelDoc {
   symbols?: { latex: string; meaning: string }[];
 }
 
-/** Where model documentation comes from: the fluid engine's models by default, anything in tests. */
-export type ModelDocSource = (variant: Variant) => ModelDoc[] | Promise<ModelDoc[]>;
+/** Where model documentation comes from, by model id (a variant, or a model a rule picks): the fluid engine's models by default, anything in tests. */
+export type ModelDocSource = (model: string) => ModelDoc[] | Promise<ModelDoc[]>;
 
 /** ParsedModel -> ModelDoc: equations, then outputs, then events (jumps); states and parameters as symbols. */
 export function modelDoc(

@@ -252,6 +252,7 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
   const shownOut = relative(process.cwd(), resolve(outDir)) || '.';
   const built = await buildReport(recipe, cases, {
     models,
+    ...(opts.modelsDir !== undefined ? { modelsDir: opts.modelsDir } : {}),
     outDir: shownOut,
     ...(replicates ? { replicates } : {}),
     ...(contrast ? { contrast } : {}),

@@ -4,6 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { toLatex } from '../../src/fluid/language/latex.js';
 import { defaultModelDocs, sharedSubexpressions, splitSum } from '../../src/report/models.js';
 import { fluidVariants } from '../../src/variants.js';
+import { ruleModels } from '../../src/fluid/run/modelChoice.js';
+import { runComparison } from '../../src/compare/run.js';
+import { buildReport } from '../../src/report/build.js';
+import { resolveScenarios, validateRecipe } from '../../src/report/recipe.js';
+import { fakeEngines } from './fakeEngines.js';
 
 const tex = (t: string) => toLatex(t);
 
@@ -33,9 +38,9 @@ describe('model equations for the report', () => {
     expect(splitSum('\\frac{dW}{dt}', '1 / R - W / 2', parse, tex)).toBeUndefined();
   });
 
-  it("every variant's model renders with KaTeX, without a literal pow", async () => {
+  it("every variant's model and every model a rule picks renders with KaTeX, without a literal pow", async () => {
     const docs = await defaultModelDocs();
-    for (const v of fluidVariants()) {
+    for (const v of [...fluidVariants(), ...fluidVariants().flatMap(ruleModels)]) {
       for (const d of await docs(v)) {
         for (const e of d.equations) {
           expect(e.latex, `${d.id}`).not.toMatch(/pow\\left|mathit\{pow\}/);
@@ -78,5 +83,24 @@ describe('model equations for the report', () => {
     const wafterUses = reno.equations.map((e) => e.latex.split('\\mathit{wafter}').length - 1);
     console.log('wafter uses per equation', wafterUses.join(' '));
     expect(wafterUses.reduce((a, b) => a + b, 0)).toBe(2);
+  });
+
+  it('shows the model a rule picked for a case after the variants\' own: Reno alone on CoDel runs reno-sawtooth, beside two flows it does not', async () => {
+    const queue = { kind: 'codel', limitPackets: 1000 };
+    const recipe = validateRecipe({
+      name: 'lone',
+      scenarios: [
+        { name: 'alone', bottleneck: { bandwidthBps: 20e6, delayS: 0.01, queue }, flows: [{}] },
+        { name: 'shared', bottleneck: { bandwidthBps: 20e6, delayS: 0.01, queue }, flows: [{}, {}] },
+      ],
+      variants: ['reno', 'cubic'],
+      duration: 10,
+      charts: ['equations'],
+    });
+    const cases = await runComparison(resolveScenarios(recipe), recipe.variants, { engines: fakeEngines });
+    const asked: string[] = [];
+    const built = await buildReport(recipe, cases, { models: (id) => (asked.push(id), [{ id, title: `model ${id}`, equations: [] }]) });
+    expect(asked).toEqual(['reno', 'cubic', 'reno-sawtooth']);
+    expect(built.html).toContain('model reno-sawtooth');
   });
 });

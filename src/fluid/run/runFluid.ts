@@ -142,13 +142,32 @@ export function drawsLossEvents(scenario: Scenario, opts: Pick<RunFluidOptions, 
   }
 }
 
-/** The mapped scenario and each flow's model: its variant's, or the variant's lone-flow model (modelChoice.ts states the rule). */
+/**
+ * The model ids the fluid engine runs for a scenario's flows, each once: the variants' own, or what a
+ * rule picks (src/fluid/run/modelChoice.ts); none for a scenario it has no model for.
+ */
+export function fluidModelIds(scenario: Scenario, modelsDir?: string): string[] {
+  try {
+    const { link, flows } = mapScenario(scenario);
+    return [...new Set(modelIdsOf(scenario, link, flows.length, modelSystems(modelsDir).dir))];
+  } catch (e) {
+    if (e instanceof NoFluidModelError) return [];
+    throw e;
+  }
+}
+
+/** Each flow's model id (modelChoice.ts states the rules), a rule's model only where `dir` has its file. */
+function modelIdsOf(scenario: Scenario, link: FluidLink, flowCount: number, dir: string): string[] {
+  const has = (id: string): boolean => existsSync(join(dir, `${id}.model.yaml`));
+  return Array.from({ length: flowCount }, (_, i) => flowModelId(flowCc(scenario, i).variant, link, flowCount, has));
+}
+
+/** The mapped scenario and each flow's model: its variant's, or the one a rule picks (modelChoice.ts). */
 function flowModels(scenario: Scenario, opts: Pick<RunFluidOptions, 'modelsDir' | 'models'>) {
   const models = opts.models ?? modelSystems(opts.modelsDir);
   const { link, flows } = mapScenario(scenario);
   const cc = flows.map((_, i) => flowCc(scenario, i));
-  const has = (id: string): boolean => existsSync(join(models.dir, `${id}.model.yaml`));
-  const ids = cc.map((c) => flowModelId(c.variant, link, flows.length, has));
+  const ids = modelIdsOf(scenario, link, flows.length, models.dir);
   // One look-up per model, not per flow (a look-up reads and hashes the model files).
   const byModel = new Map([...new Set(ids)].map((v) => [v, models.system(v, link.model)]));
   return { link, flows, cc, ids, byModel, systems: ids.map((id) => byModel.get(id)!) };

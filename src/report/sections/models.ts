@@ -4,31 +4,41 @@ import type { ReportContext } from '../context.js';
 import type { ModelDoc } from '../models.js';
 import { modelsHtml } from './prose.js';
 
-/** The fluid models' equations, each model once; a broken model file costs its own equations only. */
+/**
+ * The fluid models' equations, each model once: every variant's, then the models a rule picked for
+ * some case (Reno alone on an active queue, DCTCP on a step queue: src/fluid/run/modelChoice.ts). A
+ * broken model file costs its own equations only.
+ */
 export async function modelsHtmlOf(ctx: ReportContext): Promise<string> {
   const { recipe, opts, variants, warnings } = ctx;
   if (!recipe.charts.includes('equations')) return '';
   const modelErrors: string[] = [];
   const docs: ModelDoc[] = [];
-  if (opts.models) {
+  const models = opts.models;
+  if (models) {
     const seen = new Set<string>();
-    // Variants without a model file have no equations to show (their "no model" cells say so).
-    for (const v of variants.filter((x) => hasEngine(x, 'fluid'))) {
+    const add = async (id: string): Promise<void> => {
       let got: ModelDoc[];
       try {
-        got = await opts.models(v);
+        got = await models(id);
       } catch (e) {
         // A broken model file costs its own equations, named in the page and on stderr; the rest stay.
         if (!(e instanceof Error && e.name === 'InputError')) throw e;
-        modelErrors.push(`${v}: ${e.message}`);
-        warnings.push(`fluid model of ${v}: ${e.message}`);
-        continue;
+        modelErrors.push(`${id}: ${e.message}`);
+        warnings.push(`fluid model of ${id}: ${e.message}`);
+        return;
       }
       for (const d of got) {
         if (!seen.has(d.id)) docs.push(d);
         seen.add(d.id);
       }
-    }
+    };
+    // Variants without a model file have no equations to show (their "no model" cells say so).
+    const modelled = variants.filter((x) => hasEngine(x, 'fluid'));
+    for (const v of modelled) await add(v);
+    const { fluidModelIds } = await import('../../fluid/run/runFluid.js');
+    const picked = new Set(ctx.cases.filter((c) => hasEngine(c.comparison.variant, 'fluid')).flatMap((c) => fluidModelIds({ ...c.scenario, variant: c.comparison.variant }, opts.modelsDir)));
+    for (const id of picked) if (!(modelled as string[]).includes(id)) await add(id);
   }
   return modelsHtml(docs, warnings) + (modelErrors.length ? `<p class="untrusted">Not shown: ${modelErrors.map(escapeHtml).join('; ')}</p>` : '');
 }
