@@ -64,6 +64,17 @@ const KNOWN_GAPS: Record<string, { band: [number, number]; why: string; duration
   'tahoe fat p=1e-2': { band: [-0.25, 0], why: 'packet cwnd 6.4 vs model 5.5 (-15%, goodput -13%): after each loss the packet Tahoe (SACK on) sits at cwnd 1 until the lone segment\'s delayed ACK returns (R + 200 ms, which the model now has: +40% -> -2% at p = 1e-3, RTT 10 ms on the validate grid) and then grows ~3 segments per RTT to ssthresh; at RTTs of 0.1-0.3 s with MSS 340 the packet mean ends above the model for a reason not found yet (candidate: ssthresh from the pipe at detection)' },
 };
 
+/**
+ * Cases whose 5-seed median is too noisy for the 15% band, with the seeds they run instead. At
+ * p = 1e-4 CUBIC sees ~25 loss events in its 270 measured seconds, so one run's mean cwnd spreads
+ * 172-280 segments over seeds 1-15 and the median of 5 moves by +-13% with one seed's trajectory
+ * (cwnd validation changing a single ACK's growth in seed 3 took it from 224.8 to 254.2; the
+ * median of 15 is 224.8 either way).
+ */
+const MORE_SEEDS: Record<string, number[]> = {
+  'cubic fat p=1e-4': Array.from({ length: 15 }, (_, i) => i + 1),
+};
+
 /** Extra variants: (name prefix, variant, ccParams). Westwood+ also runs with Linux's estimator. */
 const VARIANTS: { prefix: string; variant: Variant; ccParams?: Record<string, number> }[] = [
   ...(['reno', 'newreno', 'westwood', 'cubic', 'tahoe'] as const).map((v) => ({ prefix: v, variant: v })),
@@ -91,7 +102,7 @@ const CASES: Case[] = VARIANTS.flatMap(({ prefix, variant, ccParams }) =>
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rows: string[] = [];
 
-describe('fluid vs packet agreement (median of 5 seeds)', () => {
+describe('fluid vs packet agreement (median of 5 seeds; 15 where MORE_SEEDS says)', () => {
   afterAll(() => {
     // The table the README's numbers come from.
     console.log(['case | fluid cwnd | packet cwnd | cwnd err | fluid goodput Mb/s | packet goodput Mb/s | goodput err | verdict', ...rows].join('\n'));
@@ -102,12 +113,13 @@ describe('fluid vs packet agreement (median of 5 seeds)', () => {
     // Hybrid models (loss events as discrete jumps) run as stochastic hybrid systems with Poisson
     // losses on the same seeds, and their median is compared; mean-field models are deterministic.
     const hybrid = HYBRID.has(c.variant);
-    const fluids = hybrid ? SEEDS.map((seed) => runFluid({ ...s, seed }, { lossProcess: 'poisson' })) : [runFluid(s)];
+    const seeds = MORE_SEEDS[c.name] ?? SEEDS;
+    const fluids = hybrid ? seeds.map((seed) => runFluid({ ...s, seed }, { lossProcess: 'poisson' })) : [runFluid(s)];
     for (const f of fluids) expect(f.status).toBe('ok');
     const fc = median(fluids.map((r) => r.summary.meanCwndSegments));
     const fg = median(fluids.map((r) => r.summary.goodputBps));
     const periodic = hybrid ? ` (periodic ${runFluid(s).summary.meanCwndSegments.toFixed(1)})` : '';
-    const packets = SEEDS.map((seed) => runPacket({ ...s, seed }));
+    const packets = seeds.map((seed) => runPacket({ ...s, seed }));
     const pc = median(packets.map((r) => r.summary.meanCwndSegments));
     const pg = median(packets.map((r) => r.summary.goodputBps));
     const ec = fc / pc - 1;
