@@ -1,3 +1,4 @@
+import { inSlowStart } from '../cc/common.js';
 import type { CaState, TcpState } from '../cc/types.js';
 
 /**
@@ -35,7 +36,7 @@ export class Tcb implements TcpState {
   /** TcpState.isCwndLimited, as Linux tcp_is_cwnd_limited: in slow start, cwnd may grow to twice what was in flight. */
   get isCwndLimited(): boolean {
     if (this.cwndUsedUp) return true;
-    return this.cwndBytes < this.ssthreshBytes && this.cwndBytes < 2 * this.maxFlightBytes;
+    return inSlowStart(this) && this.cwndBytes < 2 * this.maxFlightBytes;
   }
 
   /**

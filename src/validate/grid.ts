@@ -179,9 +179,6 @@ export interface ValidatePoint {
 /** Which fluid runs go once per packet seed with Poisson loss events (shared with report and compare). */
 export { randomLossEvents } from '../runs/modelRuns.js';
 
-/** Fluid runs per point: one (deterministic) or one per packet seed (hybrid models, Poisson losses). */
-export const fluidRunsPerPoint = (g: Pick<ValidateGrid, 'seeds'>, hybrid: boolean): number => fluidRunPlan(hybrid, Array.from({ length: g.seeds }, (_, i) => i)).length;
-
 /**
  * Counted before anything is built or compiled, as a sweep does (two 10,000-point ranges are 10^8
  * runs). A lower bound with hybrid models, which add seeds - 1 fluid runs per point: the guard is for 10^8.

@@ -149,17 +149,17 @@ export function drawsLossEvents(scenario: Scenario, opts: Pick<RunFluidOptions, 
 export function fluidModelIds(scenario: Scenario, modelsDir?: string): string[] {
   try {
     const { link, flows } = mapScenario(scenario);
-    return [...new Set(modelIdsOf(scenario, link, flows.length, modelSystems(modelsDir).dir))];
+    return [...new Set(modelIdsOf(flows.map((_, i) => flowCc(scenario, i).variant), link, modelSystems(modelsDir).dir))];
   } catch (e) {
     if (e instanceof NoFluidModelError) return [];
     throw e;
   }
 }
 
-/** Each flow's model id (modelChoice.ts states the rules), a rule's model only where `dir` has its file. */
-function modelIdsOf(scenario: Scenario, link: FluidLink, flowCount: number, dir: string): string[] {
+/** Each flow's model id from its variant (modelChoice.ts states the rules), a rule's model only where `dir` has its file. */
+function modelIdsOf(variants: readonly string[], link: FluidLink, dir: string): string[] {
   const has = (id: string): boolean => existsSync(join(dir, `${id}.model.yaml`));
-  return Array.from({ length: flowCount }, (_, i) => flowModelId(flowCc(scenario, i).variant, link, flowCount, has));
+  return variants.map((v) => flowModelId(v, link, variants.length, has));
 }
 
 /** The mapped scenario and each flow's model: its variant's, or the one a rule picks (modelChoice.ts). */
@@ -167,7 +167,7 @@ function flowModels(scenario: Scenario, opts: Pick<RunFluidOptions, 'modelsDir' 
   const models = opts.models ?? modelSystems(opts.modelsDir);
   const { link, flows } = mapScenario(scenario);
   const cc = flows.map((_, i) => flowCc(scenario, i));
-  const ids = modelIdsOf(scenario, link, flows.length, models.dir);
+  const ids = modelIdsOf(cc.map((c) => c.variant), link, models.dir);
   // One look-up per model, not per flow (a look-up reads and hashes the model files).
   const byModel = new Map([...new Set(ids)].map((v) => [v, models.system(v, link.model)]));
   return { link, flows, cc, ids, byModel, systems: ids.map((id) => byModel.get(id)!) };
