@@ -83,25 +83,28 @@ describe.runIf(process.env.CCLAB_LONG === '1')('BBR vs CUBIC, one flow each, 100
 /**
  * The BBRv3 fluid model (models/bbr3.model.yaml) on validate grid points (pointScenario: 100 Mbit/s,
  * one-BDP drop-tail buffer, random loss p, 30 s measured after STARTUP), packet median of 3 seeds.
- * Measured over the whole grid (scripts/bbrAgreement.ts bbr3, models/README.md "BBRv3"): goodput
- * within 15% at every point with p <= 1e-3 and at p = 1e-2 but for 30 ms (-20%); mean cwnd within
- * 15% at 12 of 20 points, +15..+23% at p <= 1e-4 and 10-100 ms (the packet flow's STARTUP overflows
- * the one-BDP buffer and keeps inflight_hi near 2 BDP; the fluid's does not); p = 5e-2 off by 2-3x
- * at 10-30 ms. The test holds the points where the model agrees.
+ * Measured over the whole grid (scripts/bbrAgreement.ts bbr3, models/README.md "BBRv3"): goodput and
+ * mean cwnd within 9% at all 16 points with p <= 1e-2 (the data in flight is a state: STARTUP fills
+ * the one-BDP buffer at its pacing rate, overflows it and ends on loss with inflight_hi = BDP + B,
+ * as the packet flow does; the short-term bounds are cut to the last round's largest delivery, as v3's
+ * bw_latest / inflight_latest); at p = 5e-2 goodput within 15% at 100 ms only, mean cwnd at 30 and 100
+ * ms (the packet flow decays for 30 s to a floor of 8-15 segments). The test holds six points across
+ * the grid, the p <= 1e-4 ones being those the window-limited flight fixed (+15..+23% cwnd before).
  */
 describe('BBRv3 fluid model vs the packet engine on validate grid points', () => {
   it.each([
-    [1e-4, 0.01, false],
-    [1e-3, 0.01, true],
-    [1e-3, 0.03, true],
-    [1e-4, 0.1, true],
-    [1e-2, 0.3, true],
-  ])('p = %d, RTT %d s: goodput within 15% (and mean cwnd: %s)', (p, rtt, cwndToo) => {
+    [1e-5, 0.03],
+    [1e-4, 0.01],
+    [1e-4, 0.1],
+    [1e-3, 0.03],
+    [1e-2, 0.03],
+    [1e-2, 0.3],
+  ])('p = %d, RTT %d s: goodput and mean cwnd within 15%', (p, rtt) => {
     const s = pointScenario('bbr3', p, rtt, 100e6, 20);
     const packet = packetRuns(s, 3);
     const fluid = runFluid(s);
     expect(fluid.status).toBe('ok');
     expect(Math.abs(fluid.summary.goodputBps / median(packet.map((r) => r.summary.goodputBps)) - 1)).toBeLessThan(0.15);
-    if (cwndToo) expect(Math.abs(fluid.summary.meanCwndSegments / median(packet.map((r) => r.summary.meanCwndSegments)) - 1)).toBeLessThan(0.15);
+    expect(Math.abs(fluid.summary.meanCwndSegments / median(packet.map((r) => r.summary.meanCwndSegments)) - 1)).toBeLessThan(0.15);
   });
 });
