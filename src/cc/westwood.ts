@@ -132,6 +132,11 @@ export class WestwoodPlus implements CongestionControl {
     this.tustin = (params.filter ?? 1) === 1;
   }
 
+  /** ns-3's m_minRtt already holds the handshake's SRTT when there was one (TcpSpec.handshakeRtt). */
+  init(tcb: TcpState): void {
+    if (this.ns3Estimator && tcb.srttS > 0) this.minSrttS = Math.min(this.minSrttS, tcb.srttS);
+  }
+
   onAck(tcb: TcpState, ack: AckSample): void {
     if (this.ns3Estimator) this.ns3OnAck(tcb, ack);
     else this.linuxOnAck(tcb, ack);
@@ -161,7 +166,8 @@ export class WestwoodPlus implements CongestionControl {
     // ns-3's m_minRtt is the smallest SMOOTHED RTT (EstimateRtt: m_minRtt = min(m_lastRtt), where
     // m_lastRtt = the estimator's SRTT): ssthresh uses it. ns-3 also times its windows with that SRTT.
     if (ack.rttS !== undefined && tcb.srttS > 0) this.minSrttS = Math.min(this.minSrttS, tcb.srttS);
-    if (this.lastRttS <= 0) return; // ns-3 ignores ACKs until there is an RTT
+    // ns-3 ignores ACKs until there is an RTT (its m_srtt, which the handshake may already have set).
+    if (this.lastRttS <= 0 && !(tcb.srttS > 0)) return;
     this.closeDueWindow(ack.nowS);
     this.bk += (ack.duplicate ? 1 : ack.segmentsAcked) * tcb.mssBytes;
     if (Number.isNaN(this.windowStartS)) {

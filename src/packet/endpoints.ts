@@ -5,6 +5,7 @@ import { secondsToNs } from '../engine/simulator.js';
 import { LazyTimer } from '../engine/timer.js';
 import type { Dumbbell } from '../net/dumbbell.js';
 import { flowCc } from '../scenario/flowCc.js';
+import { handshakeRttS } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
 import type { EcnEchoMode } from '../tcp/ecn.js';
 import { TcpReceiver } from '../tcp/receiver.js';
@@ -25,7 +26,7 @@ function ecnEcho(scenario: Scenario, i: number): EcnEchoMode | null {
 }
 
 /** A sender's configuration: the scenario's TCP settings, and whether the flow is paced. */
-function senderConfig(scenario: Scenario, pacing: boolean): SenderConfig {
+function senderConfig(scenario: Scenario, flow: number, pacing: boolean): SenderConfig {
   const tcp = scenario.tcp;
   return {
     mssBytes: scenario.mssBytes,
@@ -46,6 +47,7 @@ function senderConfig(scenario: Scenario, pacing: boolean): SenderConfig {
     recoverCheck: tcp.recoverCheck,
     rescueRetransmission: tcp.rescueRetransmission,
     sackPartialAckTimer: tcp.sackPartialAckTimer,
+    ...(tcp.handshakeRtt === true && { handshakeRttS: handshakeRttS(scenario, flow) }),
     nagle: tcp.nagle,
     pacing,
     ecn: tcp.ecn === true,
@@ -68,7 +70,7 @@ export function createSenders(
     const cc = makeCc ? makeCc(i) : flowCongestionControl(scenario, i);
     // Pacing: the scenario's choice (off unless given), forced on by an algorithm that needs it (BBR).
     const pacing = scenario.tcp.pacing === true || cc.needsPacing === true;
-    const config = senderConfig(scenario, pacing);
+    const config = senderConfig(scenario, i, pacing);
     return new TcpSender(i, sim, cc, net, config, new LazyTimer(sim, EV_RTO, i), observer, audit, pacing ? new LazyTimer(sim, EV_PACE, i) : null);
   });
 }

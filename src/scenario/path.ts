@@ -74,6 +74,17 @@ export function baseRttS(s: Scenario, flow = 0): number {
   return propagationRttS(s, flow) + serialisationS;
 }
 
+/**
+ * The RTT of flow i's handshake: propagation plus a header-only packet (SYN, then SYN-ACK) serialised
+ * on each of its links each way, on empty queues. The smallest RTT the connection can see: a data
+ * segment's sample also carries its payload's serialisation and, under delayed ACKs, its partner's.
+ */
+export function handshakeRttS(s: Scenario, flow = 0): number {
+  let serialisationS = 0;
+  for (const l of pathLinks(s, flow)) serialisationS += (2 * ackBits(s)) / l.bandwidthBps;
+  return propagationRttS(s, flow) + serialisationS;
+}
+
 function tightestOf(links: readonly PathLink[]): number {
   let k = links.findIndex((l) => l.role === 'bottleneck');
   links.forEach((l, i) => {

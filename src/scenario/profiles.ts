@@ -115,6 +115,11 @@ export const PROFILE_TABLE: readonly ProfileRow[] = [
     linux: ['every', 'tcp_input.c tcp_ack: tcp_rearm_rto on every ACK of new data'],
     rfc: ['every', 'RFC 6298 (5.3) (RFC 6582 3.2 step 5 "Impatient" is for NewReno without SACK)'],
   }),
+  row('first RTT sample from the handshake', 'tcp.handshakeRtt', 'off', {
+    ns3: [true, 'tcp-socket-base.cc DoForwardUp: EstimateRtt on the SYN-ACK; m_minRtt = min(m_srtt) keeps it (Westwood+ GetSsThresh reads it)'],
+    linux: [true, "tcp_input.c tcp_rcv_synsent_state_process -> tcp_ack: the SYN's RTT sample (tcp_ack_update_rtt)"],
+    rfc: [true, 'RFC 6298 (2.2): the first RTT measurement, the SYN exchange\'s (RFC 7323 timestamps on the SYN)'],
+  }),
   row("Nagle's algorithm for a short segment", 'tcp.nagle', 'classic', {
     ns3: ['classic', 'tcp-socket-base.cc SendPendingData: holds less than a segment while UnAckDataCount() > 0'],
     linux: ['minshall', 'tcp_output.c tcp_nagle_check: holds it only while an earlier short segment is unacknowledged (tcp_minshall_check)'],

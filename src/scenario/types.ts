@@ -182,6 +182,18 @@ export interface TcpSpec {
    */
   sackPartialAckTimer?: 'every' | 'first';
   /**
+   * The SYN / SYN-ACK exchange gives the connection its first RTT sample (true: ns-3
+   * TcpSocketBase::DoForwardUp calls EstimateRtt on the SYN-ACK, Linux tcp_ack_update_rtt on the
+   * ACK of the SYN; RFC 6298 (2.2) takes the first measurement wherever it comes from). cclab does not
+   * simulate the handshake: the sample is the path's handshake RTT (propagation plus a header-only
+   * packet serialised on every link each way, src/scenario/path.ts handshakeRttS) and seeds the RTO
+   * estimator's SRTT and RTTVAR before the first data segment. It is the smallest RTT the connection
+   * ever sees (no payload serialised, no delayed-ACK partner), so ns-3's m_minRtt (the smallest SRTT),
+   * which Westwood+ multiplies its bandwidth estimate by, keeps it for the whole run. Absent or false:
+   * the first data ACK gives the first sample (cclab's historical default).
+   */
+  handshakeRtt?: boolean;
+  /**
    * Nagle's algorithm for a segment shorter than the MSS (the tail of a transfer, or data the peer's
    * window or the buffer cut short): 'classic' (the default, RFC 896 / RFC 1122 4.2.3.4, ns-3
    * SendPendingData) holds it while any data is unacknowledged, so a transfer whose last segment is

@@ -54,6 +54,11 @@ export interface SenderConfig {
   recoverCheck?: 'above' | 'atLeast';
   /** Which partial ACKs of a SACK recovery restart the timer (TcpSpec.sackPartialAckTimer); default 'every'. */
   sackPartialAckTimer?: 'every' | 'first';
+  /**
+   * The handshake's RTT sample, s (TcpSpec.handshakeRtt): fed to the RTO estimator when the
+   * application starts, before any data. Absent: the first data ACK gives the first sample.
+   */
+  handshakeRttS?: number;
   /** Nagle's algorithm for short segments (TcpSpec.nagle); default 'classic'. */
   nagle?: 'classic' | 'minshall' | 'off';
   /** RFC 6675 NextSeg rule 4 in SACK recovery (TcpSpec.rescueRetransmission); default true. */

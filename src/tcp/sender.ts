@@ -119,7 +119,10 @@ export class TcpSender implements RecoveryContext {
 
   /** The application starts: `bytes` to send, or null for unlimited bulk data. */
   startApp(bytes: number | null): void {
-    if (this.appEnd === 0 && this.sb.highTx === 0) this.cc.init?.(this.tcb, this.nowS);
+    if (this.appEnd === 0 && this.sb.highTx === 0) {
+      this.takeHandshakeSample();
+      this.cc.init?.(this.tcb, this.nowS);
+    }
     this.appEnd = bytes ?? Infinity;
     this.sendPending();
     this.notify();
@@ -173,6 +176,18 @@ export class TcpSender implements RecoveryContext {
     else if (this.pacer !== null) updateWindowPacingRate(this);
     this.sendPending();
     this.notify();
+  }
+
+  /**
+   * The SYN / SYN-ACK exchange's RTT sample (TcpSpec.handshakeRtt), before any data: the RTO
+   * estimator and SRTT start from it, as ns-3's EstimateRtt on the SYN-ACK. tcb.minRttS (the smallest
+   * data-ACK sample, which Linux's Westwood+ and BBR filters read) is left to the data.
+   */
+  private takeHandshakeSample(): void {
+    const r = this.config.handshakeRttS;
+    if (r === undefined || r <= 0 || this.rto.hasSample) return;
+    this.rto.sample(r);
+    this.tcb.srttS = this.rto.srttS;
   }
 
   /** Window growth by the algorithm (none for rate-based control: congControl sets cwnd). */

@@ -162,6 +162,21 @@ describe('westwood', () => {
     }
   });
 
+  it("westwood.ssthresh(tcb) with the ns-3 estimator keeps the handshake's SRTT as RTTmin (ns-3 m_minRtt = min(m_srtt) from the SYN-ACK on)", () => {
+    const cc = new WestwoodPlus(NS3);
+    const tcb = makeTcb({ minRttS: Infinity, srttS: 0.111 }); // the SYN / SYN-ACK sample, before any data
+    cc.init(tcb);
+    tcb.srttS = 0.12; // data samples carry payload serialisation: SRTT stays above the handshake's
+    tcb.minRttS = 0.117;
+    feed(cc, tcb, 0, 2000, 0.001);
+    expect(cc.ssthresh(tcb, 'dupacks', 2)).toBe(Math.floor(cc.bweBytesPerS * 0.111));
+    // Without a handshake sample the smallest data SRTT is used, 8% more.
+    const plain = new WestwoodPlus(NS3);
+    plain.init(makeTcb({ srttS: 0 }));
+    feed(plain, tcb, 0, 2000, 0.001);
+    expect(plain.ssthresh(tcb, 'dupacks', 2)).toBe(Math.floor(plain.bweBytesPerS * 0.12));
+  });
+
   it('westwood.ssthresh(tcb) has a floor of 2 MSS (no estimate yet, or a tiny one)', () => {
     const cc = new WestwoodPlus({});
     expect(cc.ssthresh(makeTcb({ cwndBytes: 100 * MSS }), 'dupacks', 0)).toBe(2 * MSS);

@@ -90,11 +90,12 @@ export const SCENARIO_SCHEMA: Schema = {
         recoverCheck: { kind: 'enum', values: ['above', 'atLeast'] },
         rescueRetransmission: { kind: 'boolean' },
         sackPartialAckTimer: { kind: 'enum', values: ['every', 'first'] },
+        handshakeRtt: { kind: 'boolean' },
         nagle: { kind: 'enum', values: ['classic', 'minshall', 'off'] },
         pacing: { kind: 'boolean' },
         ecn: { kind: 'boolean' },
       },
-      optional: ['profile', 'initialWindow', 'rtoBackoffReset', 'sackSsthreshInput', 'recoverCheck', 'rescueRetransmission', 'sackPartialAckTimer', 'nagle', 'pacing', 'ecn'],
+      optional: ['profile', 'initialWindow', 'rtoBackoffReset', 'sackSsthreshInput', 'recoverCheck', 'rescueRetransmission', 'sackPartialAckTimer', 'handshakeRtt', 'nagle', 'pacing', 'ecn'],
     },
     ccParams: { kind: 'record', value: num(-1e12, 1e12) },
     // Keys are checked against VARIANTS and each entry against its variant's knobs by validateScenario.
