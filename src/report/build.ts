@@ -49,7 +49,7 @@ function writeDataFiles({ recipe, cases, scenarios, figures, files }: ReportCont
 /** The linear-stability section; a section that cannot be computed costs that section, said on the page and on stderr, not the report. */
 function stabilityOrNote(ctx: ReportContext): Section | null {
   try {
-    return stabilitySection(ctx.cases, ctx.warnings, { example: ctx.recipe.charts.includes('stability') });
+    return stabilitySection(ctx.cases, ctx.warnings, { example: ctx.recipe.charts.includes('stability'), ...(ctx.opts.stability ? { prep: ctx.opts.stability } : {}) });
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     ctx.warnings.push(`linear stability not computed: ${why}`);

@@ -12,6 +12,7 @@ import type { ModelDocSource } from './models.js';
 import type { ReportRecipe } from './recipe.js';
 import { caseKey, summarise, type ReplicatedFigures } from './replicates.js';
 import { lineFigures, type LineFigures } from './seedStudy.js';
+import type { StabilityPrep } from './stability.js';
 import { FlagNotes } from './tables.js';
 
 export interface BuildOptions {
@@ -26,6 +27,8 @@ export interface BuildOptions {
   /** Replicated packet figures per case (caseKey); default: each case's own packet run. */
   replicates?: ReadonlyMap<string, ReplicatedFigures>;
   /** The recipe's contrast: its scenarios, their replicated packet figures (caseKey) and, when the fluid engine ran, the goodputs of the fluid runs beside them (runs/agreement.ts). */
+  /** The stability section's run-independent part, computed while the replications ran (report/stability.ts). */
+  stability?: StabilityPrep;
   contrast?: { scenarios: readonly Scenario[]; figures: ReadonlyMap<string, ReplicatedFigures>; fluid?: ReadonlyMap<string, readonly number[]> };
 }
 

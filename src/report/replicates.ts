@@ -3,6 +3,7 @@ import { isPresetName, presetLine } from '../scenario/presets.js';
 import type { Scenario } from '../scenario/types.js';
 import type { CompactRun } from '../runs/compact.js';
 import { executeRuns } from '../runs/execute.js';
+import type { RunPool } from '../runs/pool.js';
 import type { RunSpec } from '../runs/spec.js';
 import { deriveSeed } from '../runs/seed.js';
 import { medianInterval, type MedianInterval } from '../runs/stats.js';
@@ -61,6 +62,8 @@ export interface ReplicateOptions {
   /** Run cache (content-addressed, shared with sweeps); null runs everything. */
   cacheDir: string | null;
   workers?: number;
+  /** Worker threads shared with the report's other batches (runs/pool.ts). */
+  pool?: RunPool;
   modelsDir?: string;
   /** Substitute engines (tests): run in this thread. */
   engines?: EngineSet;
@@ -145,6 +148,7 @@ async function replicate(engine: 'packet' | 'fluid', scenarios: readonly Scenari
   const records = specs.length === 0 ? [] : await executeRuns(specs, {
     cacheDir: opts.cacheDir,
     ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+    ...(opts.pool ? { pool: opts.pool } : {}),
     ...(opts.modelsDir !== undefined ? { modelsDir: opts.modelsDir } : {}),
     ...(engines ? { engine: (e, s) => (e === 'packet' ? engines.runPacket(s) : engines.runFluid(s)) } : {}),
     ...(opts.onProgress ? { onProgress: (p) => opts.onProgress!(p.done, p.total) } : {}),

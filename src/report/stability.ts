@@ -6,6 +6,7 @@ import { loopMargins } from '../theory/frequencyResponse.js';
 import { scenarioStability, type LoopAnalysis } from '../theory/stability.js';
 import { HMTG, hmtgDesignBound, hmtgLoop, hmtgScenario, MGT_RENO } from '../theory/stabilityExample.js';
 import { escapeHtml, type Section } from '../page/html.js';
+import type { Scenario } from '../scenario/types.js';
 
 /**
  * The report's "Linear stability" section: for each case whose fluid model is mean-field, the
@@ -47,11 +48,59 @@ const td = (x: string) => (x.startsWith('<td') ? x : `<td>${x}</td>`);
 
 const swingText = (swing: number | null) => (swing === null ? 'n/a' : `${swing >= OSCILLATION_SHARE ? 'oscillates' : 'steady'} (swing ${(100 * swing).toFixed(0)}% of the buffer)`);
 
+/** A scenario's loop analysis, or what it threw (an InputError is said in its row; anything else fails the section). */
+type Analysed = { analysis: LoopAnalysis } | { error: unknown };
+
+function analysed(s: Scenario): Analysed {
+  try {
+    return { analysis: scenarioStability(s) };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/**
+ * What the section computes from the scenarios alone, not from the runs: the loop analyses (keyed by
+ * the scenario's JSON) and the example's rows. A report computes it while the worker threads run its
+ * replications (report/write.ts), one analysis per event-loop turn so that the workers' next runs
+ * are still handed out meanwhile; the section then reads it instead of computing again.
+ */
+export interface StabilityPrep {
+  analyses: Map<string, Analysed>;
+  example?: { rows: string[] } | { error: unknown };
+}
+
+const nextTurn = () => new Promise<void>((r) => setImmediate(r));
+
+/** The section's run-independent part for these cases (those with a fluid model), and the example's rows when `example`. */
+export async function prepareStability(cases: readonly ComparisonCase[], example: boolean): Promise<StabilityPrep> {
+  const prep: StabilityPrep = { analyses: new Map() };
+  for (const c of cases) {
+    if (c.comparison.flags.some((f) => f.code === 'no-model')) continue;
+    await nextTurn();
+    const key = JSON.stringify(c.scenario);
+    if (!prep.analyses.has(key)) prep.analyses.set(key, analysed(c.scenario));
+  }
+  if (example) {
+    const rows: string[] = [];
+    try {
+      for (const point of EXAMPLE_POINTS) {
+        await nextTurn();
+        rows.push(exampleRow(point));
+      }
+      prep.example = { rows };
+    } catch (error) {
+      prep.example = { error };
+    }
+  }
+  return prep;
+}
+
 /**
  * The section. `example` (default on) adds Hollot et al.'s example: seven loop analyses (~0.1 s each)
  * and four 1500 s fluid runs of its queue (~1 s each).
  */
-export function stabilitySection(cases: readonly ComparisonCase[], warnings: string[], opts: { example?: boolean } = {}): Section | null {
+export function stabilitySection(cases: readonly ComparisonCase[], warnings: string[], opts: { example?: boolean; prep?: StabilityPrep } = {}): Section | null {
   const rows: string[] = [];
   const notes: string[] = [];
   const noteRef = (text: string): string => {
@@ -70,7 +119,9 @@ export function stabilitySection(cases: readonly ComparisonCase[], warnings: str
       continue;
     }
     try {
-      const a = scenarioStability(s);
+      const got = opts.prep?.analyses.get(JSON.stringify(s)) ?? analysed(s);
+      if ('error' in got) throw got.error;
+      const a = got.analysis;
       const e = a.equilibrium;
       cells = [`${e.regime} queue, W0 ${fmt(e.W0)}, q0 ${fmt(e.q0)}, p0 ${e.p0.toExponential(2)}, R0 ${(1000 * e.R0).toFixed(1)} ms`, ...loopCells(a, a.stable, a.feedback)];
       if (a.note) cells[cells.length - 1] += noteRef(a.note);
@@ -84,7 +135,7 @@ export function stabilitySection(cases: readonly ComparisonCase[], warnings: str
     }
     rows.push(`<tr><td>${escapeHtml(s.name)}</td><td>${escapeHtml(c.comparison.variant)}</td>${cells.map(td).join('')}<td>${escapeHtml(swingText(swing))}</td></tr>`);
   }
-  const example = opts.example === false ? '' : exampleHtml();
+  const example = opts.example === false ? '' : exampleHtml(preparedRows(opts.prep));
   if (rows.length === 0 && !example) return null;
   const head = '<th>equilibrium</th><th>crossover (rad/s)</th><th>phase margin</th><th>gain margin</th><th>linear loop</th>';
   const html =
@@ -115,21 +166,30 @@ function fluidSwing(N: number, TpS: number, queue: 'red' | 'droptail'): number {
   return Math.max(...tail) - Math.min(...tail);
 }
 
-function exampleHtml(): string {
-  const rows = EXAMPLE_POINTS.map(({ N, TpS, fluid, queue }) => {
-    const ours: LoopAnalysis = scenarioStability(hmtgScenario(N, TpS, undefined, queue), { params: MGT_RENO });
-    const R0 = ours.equilibrium.R0;
-    // Their closed form is RED's loop; a drop-tail queue has none of theirs to compare.
-    let theirs = [SPAN3('— (their loop is RED\'s)'), '—'];
-    if (queue === 'red') {
-      const m = loopMargins((w) => hmtgLoop(N, R0, w), R0);
-      theirs = loopCells(m, m.encirclements === 0 && m.rollsOff);
-    }
-    const swing = fluid ? fluidSwing(N, TpS, queue) : null;
-    const seen = swing === null ? '' : `${swing > 10 ? 'oscillates' : 'settles'} (swing ${swing.toFixed(swing < 1 ? 2 : 0)} packets)`;
-    const cells = [queue === 'red' ? 'RED' : 'drop-tail', String(N), `${(1000 * TpS).toFixed(0)} ms`, `${fmt(ours.equilibrium.q0)} / ${(1000 * R0).toFixed(1)} ms`, ...loopCells(ours, ours.stable), ...theirs, seen];
-    return `<tr>${cells.map(td).join('')}</tr>`;
-  });
+/** The example's rows computed ahead, or undefined (then computed in the section); what they threw is thrown here. */
+function preparedRows(prep: StabilityPrep | undefined): string[] | undefined {
+  const ex = prep?.example;
+  if (ex && 'error' in ex) throw ex.error;
+  return ex?.rows;
+}
+
+/** One row of the example: the loop from the model files, their closed form, the fluid engine's queue. */
+function exampleRow({ N, TpS, fluid, queue }: (typeof EXAMPLE_POINTS)[number]): string {
+  const ours: LoopAnalysis = scenarioStability(hmtgScenario(N, TpS, undefined, queue), { params: MGT_RENO });
+  const R0 = ours.equilibrium.R0;
+  // Their closed form is RED's loop; a drop-tail queue has none of theirs to compare.
+  let theirs = [SPAN3('— (their loop is RED\'s)'), '—'];
+  if (queue === 'red') {
+    const m = loopMargins((w) => hmtgLoop(N, R0, w), R0);
+    theirs = loopCells(m, m.encirclements === 0 && m.rollsOff);
+  }
+  const swing = fluid ? fluidSwing(N, TpS, queue) : null;
+  const seen = swing === null ? '' : `${swing > 10 ? 'oscillates' : 'settles'} (swing ${swing.toFixed(swing < 1 ? 2 : 0)} packets)`;
+  const cells = [queue === 'red' ? 'RED' : 'drop-tail', String(N), `${(1000 * TpS).toFixed(0)} ms`, `${fmt(ours.equilibrium.q0)} / ${(1000 * R0).toFixed(1)} ms`, ...loopCells(ours, ours.stable), ...theirs, seen];
+  return `<tr>${cells.map(td).join('')}</tr>`;
+}
+
+function exampleHtml(rows: string[] = EXAMPLE_POINTS.map(exampleRow)): string {
   return (
     '<h3>Hollot et al.\'s example from the same model files</h3>' +
     `<p>N Reno flows (reno.model.yaml with MGT's loss response: per-packet losses, no timeouts, +1 segment per RTT) on a ${HMTG.C} packets/s link, propagation RTT Tp, RED with L<sub>red</sub> = ${HMTG.Lred.toExponential(2)} and filter pole K = ${HMTG.K} rad/s, designed for N ≥ ${HMTG.N} and R0 ≤ ${HMTG.RplusS} s ` +

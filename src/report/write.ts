@@ -8,6 +8,9 @@ import { flowVariants } from '../scenario/flowCc.js';
 import { hasEngine, type Engine, type Variant } from '../variants.js';
 import { caseKey, fluidBeside, fluidBesideCount, replicateFluid, replicatePacket, reportSeed, summarise, type HybridCase } from './replicates.js';
 import { randomLossEvents } from '../runs/modelRuns.js';
+import { defaultWorkers } from '../runs/execute.js';
+import { RunPool } from '../runs/pool.js';
+import { prepareStability, type StabilityPrep } from './stability.js';
 import { compactResult } from '../runs/compact.js';
 import { assertReplaceable, writeDirAtomic } from './atomicDir.js';
 import { buildReport, chartCount, type BuildOptions } from './build.js';
@@ -130,54 +133,78 @@ async function comparisonOptions(recipe: ReportRecipe, plan: ReportPlan, opts: W
   return runOpts;
 }
 
-/** What every replication call of a report shares: cache, workers, models, injected engines (which run in this thread). */
-function replicationOptions(opts: WriteReportOptions) {
+/** What every replication call of a report shares: cache, workers (one pool), models, injected engines (which run in this thread). */
+function replicationOptions(opts: WriteReportOptions, pool: RunPool | undefined) {
   return {
     cacheDir: opts.cacheDir ?? null,
     ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+    ...(pool ? { pool } : {}),
     ...(opts.modelsDir !== undefined ? { modelsDir: resolvePath(opts.modelsDir) } : {}),
     ...(opts.engines ? { engines: opts.engines, workers: 0 } : {}),
   };
 }
 
-/** The charted runs in this thread while the other replications run on the workers; settles both. */
-async function runCases(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions): Promise<{ cases: ComparisonCase[]; rest: Awaited<ReturnType<typeof replicatePacket>> | undefined; fluidRest: CaseRunsMap }> {
+/** The worker pool of a report's replications, unless they run in this thread (injected engines, workers 0, nothing to replicate). */
+function reportPool(plan: ReportPlan, opts: WriteReportOptions): RunPool | undefined {
+  const workers = opts.workers ?? defaultWorkers();
+  return workers > 0 && !opts.engines && plan.reps > 0 ? new RunPool(workers) : undefined;
+}
+
+type CaseRunsMap = Awaited<ReturnType<typeof replicateFluid>>;
+
+/**
+ * The report's runs beside the charted ones, started together on one pool (runs/pool.ts orders them
+ * longest first): the packet replications and the hybrid models' fluid runs on their seeds, and the
+ * contrast's packet and fluid runs. None reads another's results.
+ */
+interface Batches {
+  packet?: Promise<CaseRunsMap>;
+  fluid?: Promise<CaseRunsMap>;
+  contrastPacket?: Promise<CaseRunsMap>;
+  contrastFluid?: Promise<Map<string, number[]>>;
+}
+
+function startBatches(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions, pool: RunPool | undefined, count: RunCounter): Batches {
+  const base = { seed: recipe.seed, ...replicationOptions(opts, pool) };
+  const progress = opts.onProgress;
+  const done = { packet: 0, fluid: 0, contrastPacket: 0, contrastFluid: 0 };
+  const track = (k: keyof typeof done, label: string) =>
+    progress
+      ? {
+          onProgress: (d: number) => {
+            done[k] = d;
+            count.reps = done.packet + done.fluid + done.contrastPacket + done.contrastFluid;
+            progress(count.traced + count.reps, plan.total, label);
+          },
+        }
+      : {};
+  const b: Batches = {};
+  if (!opts.cases && plan.withPacket) {
+    b.packet = replicatePacket(plan.scenarios, recipe.variants, { ...base, reps: recipe.reps, fromRep: 1, ...track('packet', 'replications') });
+    if (plan.fluidReps > 0) b.fluid = replicateFluid(plan.scenarios, recipe.variants, plan.hybrid, { ...base, reps: recipe.reps, fromRep: 1, ...track('fluid', 'fluid runs on the packet seeds') });
+  }
+  if (plan.contrastScenarios.length > 0) {
+    const reps = recipe.contrast!.reps;
+    b.contrastPacket = replicatePacket(plan.contrastScenarios, recipe.variants, { ...base, reps, ...track('contrastPacket', 'contrast runs') });
+    if (plan.withFluid && !opts.engines) b.contrastFluid = fluidBeside(plan.contrastScenarios, recipe.variants, plan.hybrid, { ...base, reps, ...track('contrastFluid', 'contrast fluid runs') });
+  }
+  // Awaited only after the charted runs: a failure meanwhile is not an unhandled rejection.
+  for (const p of Object.values(b)) (p as Promise<unknown>).catch(() => {});
+  return b;
+}
+
+/** The charted runs in this thread while the batches run on the workers; settles the batches if the charted runs fail. */
+async function runCases(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions, pool: RunPool | undefined): Promise<{ cases: ComparisonCase[]; batches: Batches }> {
   const count: RunCounter = { traced: 0, reps: 0 };
   const runOpts = await comparisonOptions(recipe, plan, opts, count);
-  const progress = opts.onProgress;
-  const others =
-    !opts.cases && plan.withPacket
-      ? replicatePacket(plan.scenarios, recipe.variants, {
-          reps: recipe.reps,
-          seed: recipe.seed,
-          fromRep: 1,
-          ...replicationOptions(opts),
-          ...(progress
-            ? {
-                onProgress: (d: number) => {
-                  count.reps = d;
-                  progress(count.traced + count.reps, plan.total, 'replications');
-                },
-              }
-            : {}),
-        })
-      : undefined;
-  const packetReps = (recipe.reps - 1) * plan.nCases;
-  const fluidOthers = others && plan.fluidReps > 0
-    ? others.then(() => replicateFluid(plan.scenarios, recipe.variants, plan.hybrid, {
-        reps: recipe.reps,
-        seed: recipe.seed,
-        fromRep: 1,
-        ...replicationOptions(opts),
-        ...(progress ? { onProgress: (d: number) => progress(count.traced + packetReps + d, plan.total, 'fluid runs on the packet seeds') } : {}),
-      }))
-    : undefined;
+  // After comparisonOptions: the fluid models are compiled (prepareFluidModels) before a worker needs them.
+  const batches = startBatches(recipe, plan, opts, pool, count);
   let cases: ComparisonCase[];
   try {
     cases = opts.cases ?? (await runComparison(plan.scenarios, recipe.variants, runOpts));
   } catch (e) {
     // Settle the workers before reporting; a second, different failure is named beside the first.
-    await Promise.all([others, fluidOthers]).catch((e2: unknown) => {
+    await Promise.all(Object.values(batches)).catch((e2: unknown) => {
       const why = e2 instanceof Error ? e2.message : String(e2);
       if (e instanceof Error && e2 !== e && why !== e.message) e.message += ` (the replications failed too: ${why})`;
     });
@@ -188,10 +215,8 @@ async function runCases(recipe: ReportRecipe, plan: ReportPlan, opts: WriteRepor
     ...c,
     comparison: { ...c.comparison, flags: c.comparison.flags.filter((f) => !(f.code === 'run-failed' && f.subject !== 'closed-form' && (f.subject === 'fluid' ? c.fluid : c.packet).failure?.startsWith(NOT_RUN))) },
   }));
-  return { cases, rest: await others, fluidRest: (await fluidOthers) ?? new Map() };
+  return { cases, batches };
 }
-
-type CaseRunsMap = Awaited<ReturnType<typeof replicateFluid>>;
 
 /** A hybrid model's goodputs on every packet seed: the charted run's, then the replications' (finished runs only). */
 function withFluidRuns(cases: ComparisonCase[], fluidRest: CaseRunsMap): ComparisonCase[] {
@@ -203,24 +228,27 @@ function withFluidRuns(cases: ComparisonCase[], fluidRest: CaseRunsMap): Compari
   });
 }
 
-/** The contrast's runs (packet only, no charts) after the others, on the same workers. */
-async function runContrast(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions): Promise<BuildOptions['contrast']> {
-  const { contrastScenarios, runs, reps, contrastRuns, total } = plan;
-  if (contrastScenarios.length === 0) return undefined;
-  const progress = opts.onProgress;
-  const base = { reps: recipe.contrast!.reps, seed: recipe.seed, ...replicationOptions(opts) };
-  const figures = await replicatePacket(contrastScenarios, recipe.variants, {
-    ...base,
-    ...(progress ? { onProgress: (d: number) => progress(runs + reps - contrastRuns + d, total, 'contrast runs') } : {}),
-  });
-  const packetDone = contrastScenarios.length * recipe.variants.length * recipe.contrast!.reps;
-  const fluid = plan.withFluid && !opts.engines
-    ? await fluidBeside(contrastScenarios, recipe.variants, plan.hybrid, {
-        ...base,
-        ...(progress ? { onProgress: (d: number) => progress(runs + reps - contrastRuns + packetDone + d, total, 'contrast fluid runs') } : {}),
-      })
-    : undefined;
-  return { scenarios: contrastScenarios, figures: new Map([...figures].map(([k, r]) => [k, summarise(r.seeds, r.runs)])), ...(fluid ? { fluid } : {}) };
+/** The contrast's figures (packet only, no charts) and its fluid runs' goodputs, once its batches finish. */
+async function contrastOf(plan: ReportPlan, batches: Batches): Promise<BuildOptions['contrast']> {
+  if (!batches.contrastPacket) return undefined;
+  const figures = await batches.contrastPacket;
+  const fluid = await batches.contrastFluid;
+  return { scenarios: plan.contrastScenarios, figures: new Map([...figures].map(([k, r]) => [k, summarise(r.seeds, r.runs)])), ...(fluid ? { fluid } : {}) };
+}
+
+/** Every run of the report (the charted ones in this thread, the batches on one worker pool), settled. */
+async function runAll(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions): Promise<{ cases: ComparisonCase[]; rest: CaseRunsMap | undefined; contrast: BuildOptions['contrast']; stability: StabilityPrep }> {
+  const pool = reportPool(plan, opts);
+  try {
+    const ran = await runCases(recipe, plan, opts, pool);
+    // While the workers run the batches, this thread computes what the page needs of the scenarios alone.
+    const stability = await prepareStability(ran.cases, recipe.charts.includes('stability'));
+    const rest = await ran.batches.packet;
+    const cases = withFluidRuns(ran.cases, (await ran.batches.fluid) ?? new Map());
+    return { cases, rest, contrast: await contrastOf(plan, ran.batches), stability };
+  } finally {
+    await pool?.destroy();
+  }
 }
 
 /**
@@ -234,10 +262,7 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
   const plan = planReport(recipe, opts);
   const { runs, reps, total } = plan;
   const progress = opts.onProgress;
-  const ran = await runCases(recipe, plan, opts);
-  const { rest } = ran;
-  const cases = withFluidRuns(ran.cases, ran.fluidRest);
-  const contrast = await runContrast(recipe, plan, opts);
+  const { cases, rest, contrast, stability } = await runAll(recipe, plan, opts);
   const replicates = rest
     ? new Map(
         cases.map((c) => {
@@ -256,6 +281,7 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
     outDir: shownOut,
     ...(replicates ? { replicates } : {}),
     ...(contrast ? { contrast } : {}),
+    stability,
     ...(opts.now ? { now: opts.now } : {}),
     ...(progress ? { onChart: (d: number, _t: number, label: string) => progress(runs + reps + d, total, `chart ${label}`) } : {}),
   });

@@ -1,12 +1,11 @@
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
 import type { Engine } from '../variants.js';
 import { cacheKey, RunCache, type CacheKeyParts } from './cache.js';
 import { engineCodeVersion } from './codeVersion.js';
 import { compactResult, emptySummary, type CompactRun } from './compact.js';
 import { DETERMINISTIC_ENGINES, type RunSpec } from './spec.js';
 import type { EngineFn } from '../engines.js';
+import { EXT, estimatedCost, RunPool } from './pool.js';
 import { loadEngine, type WorkerTask } from './worker.js';
 
 /** A finished run: its spec and result. */
@@ -38,6 +37,8 @@ export interface ExecuteOptions {
   /** Model/code version per engine, part of the cache key (default: engineCodeVersion of the models used). */
   codeVersion?: (engine: Engine) => string;
   onProgress?: (p: Progress) => void;
+  /** Worker threads shared with other batches (src/runs/pool.ts); default: a pool of `workers` threads for this batch. */
+  pool?: RunPool;
 }
 
 /**
@@ -52,20 +53,7 @@ export function sweepScenario(spec: RunSpec): RunSpec['scenario'] {
   return { ...spec.scenario, trace: { maxPoints: SWEEP_TRACE_POINTS } };
 }
 
-/** `.ts` when running the sources (tsx, vitest), `.js` in the compiled output: the worker loads the same kind. */
-const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 export const DEFAULT_ENGINE_MODULE = new URL(`../engines${EXT}`, import.meta.url).href;
-const WORKER_FILE = new URL(`./worker${EXT}`, import.meta.url).href;
-
-/**
- * Workers load TypeScript through tsx's CommonJS hook only (`--require tsx/cjs`, by absolute path so
- * it resolves whatever the cwd). On Node 20 tsx's ESM hooks do not reach worker threads anyway, and
- * registering them (`--import tsx`) starts a loader thread per worker that costs about a second of
- * start-up; piscina requires the worker file first, and worker.ts requires the engine.
- */
-function tsxExecArgv(): string[] {
-  return EXT === '.ts' ? ['--require', createRequire(import.meta.url).resolve('tsx/cjs')] : [];
-}
 
 export function defaultWorkers(): number {
   return availableParallelism();
@@ -121,14 +109,14 @@ export async function executeRuns(runs: readonly RunSpec[], opts: ExecuteOptions
   const workers = opts.workers ?? defaultWorkers();
   const engineModule = opts.engineModule ?? DEFAULT_ENGINE_MODULE;
   const engineOpts = opts.modelsDir === undefined ? {} : { modelsDir: opts.modelsDir };
-  if (workers <= 0 || opts.engine || pending.size === 0) {
+  if (opts.engine || pending.size === 0 || (!opts.pool && workers <= 0)) {
     const run = opts.engine ?? (pending.size > 0 ? await loadEngine(engineModule) : undefined);
     for (const [key, g] of pending) {
       const { result, ok } = await caught(async () => compactResult(await run!(g.spec.engine, sweepScenario(g.spec), { ...engineOpts, ...lossOf(g.spec) })));
       finish(key, g, result, ok);
     }
   } else {
-    await runOnWorkers(pending, Math.min(workers, pending.size), (g) => ({ engineModule, engine: g.spec.engine, scenario: sweepScenario(g.spec), ...engineOpts, ...lossOf(g.spec) }), finish);
+    await runOnWorkers(pending, opts.pool ?? Math.min(workers, pending.size), (g) => ({ engineModule, engine: g.spec.engine, scenario: sweepScenario(g.spec), ...engineOpts, ...lossOf(g.spec) }), finish);
   }
   return out as RunRecord[];
 }
@@ -173,25 +161,18 @@ async function caught(run: () => Promise<CompactRun>): Promise<{ result: Compact
   }
 }
 
-/** The pending runs on a pool of `threads` worker threads, each finished as it comes back. */
-async function runOnWorkers(pending: Map<string, PendingRun>, threads: number, task: (g: PendingRun) => WorkerTask, finish: Finish): Promise<void> {
-  const pool = new Piscina({
-    filename: WORKER_FILE,
-    execArgv: tsxExecArgv(),
-    minThreads: threads,
-    maxThreads: threads,
-    // One task per thread at a time: runs are long, and queueing them inside a busy thread would
-    // leave another thread idle at the end of the sweep.
-    concurrentTasksPerWorker: 1,
-  });
+/** The pending runs on worker threads (a shared pool, or one of `threads` for this batch), each finished as it comes back. */
+async function runOnWorkers(pending: Map<string, PendingRun>, pool: RunPool | number, task: (g: PendingRun) => WorkerTask, finish: Finish): Promise<void> {
+  const own = typeof pool === 'number' ? new RunPool(pool) : null;
+  const p = own ?? (pool as RunPool);
   try {
     await Promise.all(
       [...pending].map(async ([key, g]) => {
-        const { result, ok } = await caught(async () => (await pool.run(task(g) satisfies WorkerTask)) as CompactRun);
+        const { result, ok } = await caught(() => p.run(task(g) satisfies WorkerTask, estimatedCost(g.spec)));
         finish(key, g, result, ok);
       }),
     );
   } finally {
-    await pool.destroy();
+    await own?.destroy();
   }
 }

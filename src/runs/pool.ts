@@ -1,0 +1,108 @@
+import { createRequire } from 'node:module';
+import { Piscina } from 'piscina';
+import { packetBits, pathLinks } from '../scenario/path.js';
+import type { CompactRun } from './compact.js';
+import type { RunSpec } from './spec.js';
+import type { WorkerTask } from './worker.js';
+
+/** `.ts` when running the sources (tsx, vitest), `.js` in the compiled output: the worker loads the same kind. */
+export const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const WORKER_FILE = new URL(`./worker${EXT}`, import.meta.url).href;
+
+/**
+ * Workers load TypeScript through tsx's CommonJS hook only (`--require tsx/cjs`, by absolute path so
+ * it resolves whatever the cwd). On Node 20 tsx's ESM hooks do not reach worker threads anyway, and
+ * registering them (`--import tsx`) starts a loader thread per worker that costs about a second of
+ * start-up; piscina requires the worker file first, and worker.ts requires the engine.
+ */
+function tsxExecArgv(): string[] {
+  return EXT === '.ts' ? ['--require', createRequire(import.meta.url).resolve('tsx/cjs')] : [];
+}
+
+/**
+ * A run's expected cost, only to order the queue (longest first): a packet run's cost grows with the
+ * packets its tightest links can carry in its simulated time; a fluid run's with its simulated time
+ * (100 s of a fluid run costs about what ~300,000 packets cost: the seed study's ns3-normal runs).
+ */
+export function estimatedCost(spec: Pick<RunSpec, 'engine' | 'scenario'>): number {
+  const s = spec.scenario;
+  if (spec.engine !== 'packet') return 3000 * s.durationS;
+  let packetsPerS = 0;
+  for (let i = 0; i < s.flows.length; i++) packetsPerS += Math.min(...pathLinks(s, i).map((l) => l.bandwidthBps)) / packetBits(s);
+  return Math.min(packetsPerS, s.bottleneck.bandwidthBps / packetBits(s)) * s.durationS;
+}
+
+interface Queued {
+  task: WorkerTask;
+  cost: number;
+  seq: number;
+  resolve: (r: CompactRun) => void;
+  reject: (e: unknown) => void;
+}
+
+/**
+ * Worker threads shared by every batch of runs of one command (a report's replications, its
+ * contrast and its fluid runs on the packet seeds go in together): one pool start-up, no batch
+ * waiting for the previous one's last run, and the queue ordered longest run first (ties in
+ * submission order), so the short runs fill the cores at the end (LPT scheduling). Runs are handed
+ * to piscina only when a thread is free, so the order is ours, not piscina's FIFO. Which thread runs
+ * what never changes a result: each run is a pure function of its task.
+ */
+export class RunPool {
+  private pool: Piscina | null = null;
+  private readonly queue: Queued[] = [];
+  private running = 0;
+  private seq = 0;
+  private scheduled = false;
+
+  constructor(readonly threads: number) {}
+
+  /** Runs `task` on a worker when its turn comes (highest `cost` first). */
+  run(task: WorkerTask, cost: number): Promise<CompactRun> {
+    return new Promise<CompactRun>((resolve, reject) => {
+      this.queue.push({ task, cost, seq: this.seq++, resolve, reject });
+      // Dispatch after the current tick, so a batch (or several started together) is queued whole before the first pick.
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => {
+          this.scheduled = false;
+          this.dispatch();
+        });
+      }
+    });
+  }
+
+  private dispatch(): void {
+    while (this.running < this.threads && this.queue.length > 0) {
+      let best = 0;
+      for (let i = 1; i < this.queue.length; i++) {
+        const q = this.queue[i]!;
+        const b = this.queue[best]!;
+        if (q.cost > b.cost || (q.cost === b.cost && q.seq < b.seq)) best = i;
+      }
+      const next = this.queue.splice(best, 1)[0]!;
+      this.running++;
+      this.piscina()
+        .run(next.task)
+        .then((r) => next.resolve(r as CompactRun), next.reject)
+        .finally(() => {
+          this.running--;
+          this.dispatch();
+        });
+    }
+  }
+
+  private piscina(): Piscina {
+    // One task per thread at a time: runs are long, and queueing them inside a busy thread would
+    // leave another thread idle at the end of the sweep.
+    this.pool ??= new Piscina({ filename: WORKER_FILE, execArgv: tsxExecArgv(), minThreads: this.threads, maxThreads: this.threads, concurrentTasksPerWorker: 1 });
+    return this.pool;
+  }
+
+  /** Stops the threads (after the runs in flight; queued runs are refused). */
+  async destroy(): Promise<void> {
+    for (const q of this.queue.splice(0)) q.reject(new Error('run pool destroyed'));
+    await this.pool?.destroy();
+    this.pool = null;
+  }
+}
