@@ -55,6 +55,8 @@ function failedRun(engine: 'packet' | 'fluid', s: Scenario, err: unknown): RunRe
   };
 }
 
+const nextTurn = () => new Promise<void>((r) => setImmediate(r));
+
 async function guarded(engine: 'packet' | 'fluid', s: Scenario, run: (s: Scenario) => RunResult | Promise<RunResult>): Promise<RunResult> {
   try {
     return await run(s);
@@ -83,10 +85,14 @@ export async function runComparison(
     for (const variant of variants) {
       const scenario: Scenario = { ...base, variant };
       const label = `${scenario.name} ${variant}`;
+      // Each run blocks this thread for up to a second: let the event loop turn first, so that worker
+      // threads running a report's replications meanwhile get their next run (runs/pool.ts) without waiting for all of these.
+      await nextTurn();
       const packet = await guarded('packet', scenario, engines.runPacket);
       opts.onProgress?.(++done, total, `${label} packet`);
       // A flow the fluid engine has no model of: the fluid side is "no model", not a failure (compareRuns).
       const missing = variantsWithoutEngine(scenario, 'fluid');
+      if (missing.length === 0) await nextTurn();
       const fluid = missing.length > 0 ? failedRun('fluid', scenario, new Error(noModelText(missing))) : await guarded('fluid', scenario, engines.runFluid);
       opts.onProgress?.(++done, total, `${label} fluid`);
       // closedForms says itself which formulas do not apply (with reasons); one that throws is a
