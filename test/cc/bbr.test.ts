@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { Bbr, BBR_CYCLE_LEN, type BbrMode } from '../../src/cc/bbr.js';
 import { createCongestionControl, validateCcParams } from '../../src/cc/registry.js';
 import { secondsToNs } from '../../src/engine/simulator.js';
+import { buildResult } from '../../src/packet/result.js';
 import { buildPacketModel, runPacket } from '../../src/packet/run.js';
+import type { RunResult } from '../../src/result/types.js';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
 import type { Scenario } from '../../src/scenario/types.js';
 
@@ -37,8 +39,11 @@ interface Point {
   maxBwBps: number;
 }
 
-/** Runs the scenario recording every BBR flow's state after each ACK, and the traced queue. */
-function traced(s: Scenario): { trace: Point[][]; bbr: Bbr[]; queue: { t: number; q: number }[]; delivered: number[] } {
+/**
+ * Runs the scenario recording every BBR flow's state after each ACK, and the traced queue; `result`
+ * is the run's RunResult, what runPacket gives for the same scenario (one run serves both).
+ */
+function traced(s: Scenario): { trace: Point[][]; bbr: Bbr[]; queue: { t: number; q: number }[]; delivered: number[]; result: RunResult } {
   const bbr: Bbr[] = [];
   const m = buildPacketModel(s, {
     makeCc: (i) => {
@@ -56,9 +61,13 @@ function traced(s: Scenario): { trace: Point[][]; bbr: Bbr[]; queue: { t: number
     };
   });
   const queue: { t: number; q: number }[] = [];
-  m.net.onTracedQueue = (q) => queue.push({ t: m.sim.nowNs / 1e9, q });
+  const record = m.net.onTracedQueue;
+  m.net.onTracedQueue = (q) => {
+    record?.(q);
+    queue.push({ t: m.sim.nowNs / 1e9, q });
+  };
   m.sim.run(secondsToNs(s.durationS));
-  return { trace, bbr, queue, delivered: m.receivers.map((r) => r.deliveredBytes) };
+  return { trace, bbr, queue, delivered: m.receivers.map((r) => r.deliveredBytes), result: buildResult(s, m, 0) };
 }
 
 /** Consecutive runs of one value: [value, start time, end time]. */
@@ -124,8 +133,8 @@ describe('BBR gains on entering each state (ns-3 tcp-bbr-test.cc TcpBbrCheckGain
 });
 
 describe('BBR on a clean 100 Mbit/s, 40 ms path with a 2-BDP buffer', () => {
-  // 6 s: STARTUP and DRAIN end before 1 s; [2, 6] s is steady PROBE_BW.
-  const one = traced(cleanPath(1, 6));
+  // 6 s: STARTUP and DRAIN end before 1 s; [2, 6] s is steady PROBE_BW (goodput measured from 2 s).
+  const one = traced({ ...cleanPath(1, 6), measureFromS: 2 });
   const points = one.trace[0]!;
   const steady = points.filter((p) => p.t >= 2);
 
@@ -150,9 +159,7 @@ describe('BBR on a clean 100 Mbit/s, 40 ms path with a 2-BDP buffer', () => {
   });
 
   it('steady state: goodput >= 95% of the payload rate', () => {
-    const s = cleanPath(1, 6);
-    s.measureFromS = 2;
-    const r = runPacket(s);
+    const r = one.result;
     expect(r.summary.goodputBps).toBeGreaterThanOrEqual(0.95 * PAYLOAD_BPS);
     expect(r.summary.goodputBps).toBeLessThanOrEqual(PAYLOAD_BPS);
   });
@@ -191,7 +198,7 @@ describe('BBR PROBE_RTT of a lone flow on a clean path (Linux: only a strictly l
   // Alone on the path BBR drains its queue every cycle, so RTT samples come back equal to the
   // estimate, never below it: since Linux commit 1b9e2a8c99a5 (rtt_us < min_rtt_us) they do not
   // postpone the filter's expiry, and PROBE_RTT comes every ~10 s. 120 s: 11 episodes.
-  const lone = traced(cleanPath(1, 120));
+  const lone = traced({ ...cleanPath(1, 120), measureFromS: 2 });
   const points = lone.trace[0]!;
   const modes = runs(points, (p) => p.mode);
   const probes = modes.filter(([m]) => m === 'probe_rtt');
@@ -230,9 +237,7 @@ describe('BBR PROBE_RTT of a lone flow on a clean path (Linux: only a strictly l
       expect(Math.abs(next.minRttS - PROP_RTT_S) / PROP_RTT_S).toBeLessThan(0.005);
     }
     // ~240 ms at 4 segments every ~10.24 s: goodput over [2, 120] s between 96% and 99% of the payload rate.
-    const s = cleanPath(1, 120);
-    s.measureFromS = 2;
-    const r = runPacket(s);
+    const r = lone.result;
     expect(r.summary.goodputBps / PAYLOAD_BPS).toBeGreaterThan(0.96);
     expect(r.summary.goodputBps / PAYLOAD_BPS).toBeLessThan(0.99);
   });
