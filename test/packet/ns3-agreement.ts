@@ -69,7 +69,8 @@ export const KNOWN_GAPS: Readonly<Record<Mode, Readonly<Record<string, string>>>
       "over seeds 1-10): ns-3's missing rescue retransmission and Impatient timer (in the ns3 profile), its retransmission on every " +
       'partial ACK (TcpSocketBase::ProcessAck DoRetransmit: the window always had room for that segment), timestamp RTT samples of ' +
       "retransmitted segments, ns-3's dupACK count and timer handling of ACKs that advance SND.UNA and SACK new data (they stay in " +
-      'CA_DISORDER without NewAck). Open: what else slows ns-3\'s climb (only run 0 is traced).',
+      'CA_DISORDER without NewAck), NextSeg rule (1.b) after a timeout (lost segments above the highest SACK wait for new data), ' +
+      'a new recovery entered only on the ACK after the one that ends the last. Open: what else slows ns-3\'s climb (only run 0 is traced).',
   },
   nosack: {
     'normal/newreno': "ns-3 without SACK falls into a retransmission storm on `normal`: it counts each duplicate ACK as a 'SACK' mark on the segment after the head (TcpTxBuffer::AddRenoSack); after a multi-hole recovery the marks outlive it, the new head is marked lost and resent although in flight, its duplicate brings a duplicate ACK, which adds a mark: ~550k-640k retransmissions in 500 s. cclab's SACK-less TCP is RFC 5681/6582 and does not do this (the same inferred-marks bookkeeping was behind cclab's own spurious-recovery loop, issue 8). " +
