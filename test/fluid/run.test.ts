@@ -89,7 +89,9 @@ describe('runFluid(scenario)', () => {
   });
 
   it('RED drops early: the queue stays far below the buffer that drop-tail would fill', () => {
-    const s = presetScenario('ns3-lossy', 'newreno', { durationS: 60 });
+    // 100 s: drop-tail's sawtooth here has a period of ~55 s (NewReno grows 1/b segment per RTT of
+    // 0.11-0.43 s from ~68 to BDP + B = 136 segments), so its second half holds a full queue.
+    const s = presetScenario('ns3-lossy', 'newreno', { durationS: 100 });
     s.bottleneck.loss.rate = 0;
     s.bottleneck.queue = { kind: 'red', limitPackets: 100, minThPackets: 5, maxThPackets: 15, maxP: 0.1, weight: 0.002, gentle: true };
     const red = runFluid(s);

@@ -38,13 +38,13 @@ describe("PIE's linear stability from the model files", () => {
   const stable = pieLine(0.01);
   const unstable = pieLine(0.1);
 
-  it('the equilibrium holds the queue delay at QDELAY_REF (the integrator) and the verdicts: stable at 24 ms (phase margin 59, gain margin 16), unstable at 204 ms', () => {
+  it('the equilibrium holds the queue delay at QDELAY_REF (the integrator) and the verdicts: stable at 24 ms (phase margin 59, gain margin 16.8), unstable at 204 ms', () => {
     const a = scenarioStability(stable);
     expect(a.equilibrium.regime).toBe('standing');
     expect(a.equilibrium.q0 / (20e6 / packetBits(stable))).toBeCloseTo(0.015, 9);
     expect(a.stable).toBe(true);
     expect(a.phaseMarginDeg).toBeCloseTo(59.0, 0);
-    expect(a.gainMargin).toBeCloseTo(16.45, 1);
+    expect(a.gainMargin).toBeCloseTo(16.77, 1);
     const b = scenarioStability(unstable);
     expect(b.stable).toBe(false);
     expect(b.phaseMarginDeg).toBeLessThan(0);

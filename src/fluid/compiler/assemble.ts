@@ -74,7 +74,8 @@ export interface CompiledSystem {
   /** The bottleneck's own events (modes of a queue discipline: CoDel's dropping state, a step marker's side of K); targets are bottleneck-state indices. */
   bnEvents: CompiledEvent[];
   /** Evaluate a parameter-only expression (initial values, bounds) for the flow (FP) or bottleneck (BP). */
-  flowConst(which: 'initial' | 'min' | 'max', k: number, FP: Float64Array, BP: Float64Array): number | undefined;
+  /** A flow state's initial value or bound; `draw` serves expdraw() in an initial value (default: the threshold 1). */
+  flowConst(which: 'initial' | 'min' | 'max', k: number, FP: Float64Array, BP: Float64Array, draw?: () => number): number | undefined;
   bnConst(which: 'initial' | 'min' | 'max', k: number, BP: Float64Array): number | undefined;
   /** The generated source, for inspection and tests. */
   source: Record<string, string>;
@@ -152,7 +153,7 @@ export function assembleSystem(parts: SystemParts): CompiledSystem {
     events: parts.events.map((ev, k) => compiledEvent(ev, 'event', k)),
     bnEvents: (parts.bnEvents ?? []).map((ev, k) => compiledEvent(ev, 'bnEvent', k)),
     windows: (parts.windows ?? []).map((w, k) => ({ ...w, sample: get(`window${k}.sample`) })),
-    flowConst: (which, k, FP, BP) => fConst[which][k]?.(0, empty, empty, 0, 0, FP, BP, [], noPast),
+    flowConst: (which, k, FP, BP, draw) => fConst[which][k]?.(0, empty, empty, 0, 0, FP, BP, [], draw ? Object.assign(() => noPast(0), { draw }) : noPast),
     bnConst: (which, k, BP) => bConst[which][k]?.(0, empty, empty, 0, 0, empty, BP, [], noPast),
     source,
   };

@@ -236,13 +236,15 @@ class SystemCompiler {
     return cmp;
   }
 
-  /** Initial values and bounds: parameter-only expressions, evaluated once per run. */
+  /** Initial values and bounds: parameter-only expressions (a flow's initial values may call expdraw()), evaluated once per run. */
   constants(): void {
     const constFn = (m: ModelFile, file: string, which: 'initial' | 'min' | 'max', withFlow: boolean): void => {
       for (const s of m.states) {
         const src = s[which];
         if (!src) continue;
-        const c = this.one(src, file, `states.${s.name}.${which}`, { ...NONE, bnParams: true, flowParams: withFlow }, withFlow, null);
+        // A flow's initial values may draw (expdraw()): the first loss threshold of a hybrid model is
+        // as random as the later ones (models/README.md, "The first loss").
+        const c = this.one(src, file, `states.${s.name}.${which}`, { ...NONE, bnParams: true, flowParams: withFlow }, withFlow, null, withFlow && which === 'initial');
         build(constKey(m, s.name, which), `return ${c.js};`, this.source);
       }
     };

@@ -66,7 +66,7 @@ export interface EmitContext {
   delays: Map<string, number>;
   /** Names that are known but not allowed in this context, with the reason (for a better message). */
   forbidden?: Map<string, string>;
-  /** Whether `expdraw()` (the next loss threshold) may be used: only in event assignments. */
+  /** Whether `expdraw()` (the next loss threshold) may be used: in event assignments and a flow state's initial value. */
   allowDraw?: boolean;
   /**
    * Whether a lag `d` of `X(t - d)` is provably >= 0 (src/fluid/language/sign.ts): a delayed value must look
@@ -241,7 +241,7 @@ class Emitter {
     if (name === 'expdraw') {
       // The threshold of the next loss event: 1 (periodic losses, the expected value) or a seeded
       // Exp(1) draw (Poisson losses, a stochastic hybrid system), chosen by the engine.
-      if (!this.ctx.allowDraw) return this.fail("uses expdraw(), which is allowed only in an event's assignments");
+      if (!this.ctx.allowDraw) return this.fail("uses expdraw(), which is allowed only in an event's assignments and a flow state's initial value");
       if (f.args.length !== 0) return this.fail('calls expdraw with arguments (it takes none)');
       return 'past.draw()';
     }

@@ -56,7 +56,7 @@ export function buildSystem(
   const snapshot = snapshotFn(a);
   const past = delayedPast(a, snapshot, draw);
   const { rhs, rhsComponent } = rightHandSide(a, snapshot, past);
-  const { y0, bounds } = initialState(a);
+  const { y0, bounds } = initialState(a, draw);
   const { events, reductionGroup } = stateEvents(a, snapshot, past);
   const { layout, G, Tp, bn, bnParams, FP } = a;
   // Component names for the solver's failure messages ("flow 2 W = NaN at t = ...").
@@ -110,7 +110,8 @@ function rightHandSide(a: BlockArrays, snapshot: Snapshot, p: DelayedPast): { rh
   return { rhs, rhsComponent };
 }
 
-function initialState(a: BlockArrays): { y0: number[]; bounds: Bound[] } {
+/** The initial state; `draw` serves a flow's expdraw() in an initial value (its first loss threshold). */
+function initialState(a: BlockArrays, draw: () => number): { y0: number[]; bounds: Bound[] } {
   const { bn, bnParams, groups, FP, off } = a;
   const y0: number[] = [];
   const bounds: Bound[] = [];
@@ -123,7 +124,7 @@ function initialState(a: BlockArrays): { y0: number[]; bounds: Bound[] } {
   groups.forEach((grp, g) => {
     const sys = grp.system;
     sys.flow.states.forEach((st, k) => {
-      const v = sys.flowConst('initial', k, FP[g]!, bnParams)!;
+      const v = sys.flowConst('initial', k, FP[g]!, bnParams, draw)!;
       if (!Number.isFinite(v)) throw new InputError(`states.${st.name}.initial`, `evaluates to ${v}`, basename(sys.flow.path));
       y0.push(v);
       const lo = sys.flowConst('min', k, FP[g]!, bnParams);
