@@ -62,13 +62,30 @@ export class EventMonitor {
     }
   }
 
-  /** Every event's sign at a restart point (t, y); an action that moved g clearly back (L >= 1 -> L = 0) re-arms its event at once. */
-  restartAt(t: number): void {
+  /**
+   * Every event's sign at a restart point (t, y); an action that moved g clearly back (L >= 1 -> L = 0)
+   * re-arms its event at once. With `catchUp` (a restart on an echo, whose state the integrator has
+   * just settled on its bounds), an armed event whose g is on the far side here while its last sign
+   * (checked just before, on the unsettled state) was on the near side fires now: a hold-off
+   * `t - tov >= R` with R = Tp + q/C sits on the echo of the event that set tov, the step's end can
+   * leave q past the buffer by its local error (a longer R: g still < 0) and the restart puts it back
+   * (g >= 0), so the crossing falls between the two signs and is never seen again (a Reno flow that
+   * never cuts at a buffer a competitor keeps full). Returns whether any fired (the caller restarts).
+   */
+  restartAt(t: number, catchUp = false): boolean {
     const ev = this.events;
+    let fired = false;
     for (let k = 0; k < ev.length; k++) {
-      this.gPrev[k] = ev[k]!.active() ? ev[k]!.g(t, this.y, this.past) : NaN;
+      const g = ev[k]!.active() ? ev[k]!.g(t, this.y, this.past) : NaN;
+      const e = ev[k]!;
+      if (catchUp && !this.stopped && this.rearm.armed(k) && crossed(this.gPrev[k]!, g, e.direction, e.strict ?? false)) {
+        this.fire(k, t);
+        fired = true;
+      }
+      this.gPrev[k] = g;
       this.rearm.observe(k, this.gPrev[k]!);
     }
+    return fired;
   }
 
   /**

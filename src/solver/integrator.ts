@@ -138,7 +138,7 @@ export class Integrator {
    * anything fired since the last restart), refresh the FSAL stage and every event's sign.
    * The integrator's time becomes t (it may only move by the few ulps of a landing margin).
    */
-  restartAt(t: number, jump?: boolean): void {
+  restartAt(t: number, jump?: boolean, catchUp = false): void {
     this.t = t;
     this.history.invalidate();
     const y = this.y;
@@ -151,7 +151,8 @@ export class Integrator {
       this.fail(`non-finite derivative ${this.stats.steps === 0 ? 'at the start' : 'after an event'}: ${bad}`);
       return;
     }
-    this.watch.restartAt(t);
+    // On an echo, a crossing that settling the bounds completed fires here: restart past it.
+    if (this.watch.restartAt(t, catchUp) && !this.watch.stopped) this.restartAt(t);
   }
 
   /**
@@ -249,7 +250,7 @@ export class Integrator {
       this.cutAt(tEcho);
       this.prop.advance(tEcho, this.y);
       this.watch.fireCrossed(tEcho);
-      this.restartAt(tEcho);
+      this.restartAt(tEcho, undefined, true);
       this.h = Math.max(hTry, hProposed); // the cut, not the error, shortened this step
       return true;
     }
@@ -314,7 +315,7 @@ export class Integrator {
       // An event whose switch sits on the echo (a hold-off ending one RTT after the event that caused
       // it) may have crossed between the last check and here: fire it now, or it would be missed.
       watch.fireCrossed(t);
-      this.restartAt(t);
+      this.restartAt(t, undefined, true);
     }
     const timedFired = watch.fireTimed(t);
     if (watch.stopped) return true;
