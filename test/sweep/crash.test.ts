@@ -8,9 +8,15 @@ import { read, smallPlan, tmp } from './helpers.js';
 
 const CHILD = new URL('./fixtures/sweepChild.ts', import.meta.url).pathname;
 
+/**
+ * Cached runs in the cache's two-hex-digit shard folders. The writer's transient entries (e.g. the
+ * `.cclab-probe-*` folder it makes and removes to check the disk) are skipped: listing them while the
+ * child removes them raced into ENOENT.
+ */
 function countCached(dir: string): number {
   if (!existsSync(dir)) return 0;
-  return readdirSync(dir).reduce((n, sub) => n + readdirSync(join(dir, sub)).filter((f) => f.endsWith('.json')).length, 0);
+  const shards = readdirSync(dir).filter((sub) => /^[0-9a-f]{2}$/.test(sub));
+  return shards.reduce((n, sub) => n + readdirSync(join(dir, sub)).filter((f) => f.endsWith('.json')).length, 0);
 }
 
 function startChild(cfgPath: string, delayMs: number) {
