@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RunResult } from '../result/types.js';
 import { noModelText, variantsWithoutEngine } from '../scenario/flowCc.js';
 import type { Scenario } from '../scenario/types.js';
@@ -54,8 +55,6 @@ function failedRun(engine: 'packet' | 'fluid', s: Scenario, err: unknown): RunRe
     stats: { wallS: 0 },
   };
 }
-
-const nextTurn = () => new Promise<void>((r) => setImmediate(r));
 
 async function guarded(engine: 'packet' | 'fluid', s: Scenario, run: (s: Scenario) => RunResult | Promise<RunResult>): Promise<RunResult> {
   try {

@@ -26,9 +26,9 @@ export interface BuildOptions {
   now?: Date;
   /** Replicated packet figures per case (caseKey); default: each case's own packet run. */
   replicates?: ReadonlyMap<string, ReplicatedFigures>;
-  /** The recipe's contrast: its scenarios, their replicated packet figures (caseKey) and, when the fluid engine ran, the goodputs of the fluid runs beside them (runs/agreement.ts). */
   /** The stability section's run-independent part, computed while the replications ran (report/stability.ts). */
   stability?: StabilityPrep;
+  /** The recipe's contrast: its scenarios, their replicated packet figures (caseKey) and, when the fluid engine ran, the goodputs of the fluid runs beside them (runs/agreement.ts). */
   contrast?: { scenarios: readonly Scenario[]; figures: ReadonlyMap<string, ReplicatedFigures>; fluid?: ReadonlyMap<string, readonly number[]> };
 }
 

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ComparisonCase } from '../compare/run.js';
 import { InputError } from '../errors.js';
 import { runFluid } from '../fluid/run/runFluid.js';
@@ -69,8 +70,6 @@ export interface StabilityPrep {
   analyses: Map<string, Analysed>;
   example?: { rows: string[] } | { error: unknown };
 }
-
-const nextTurn = () => new Promise<void>((r) => setImmediate(r));
 
 /** The section's run-independent part for these cases (those with a fluid model), and the example's rows when `example`. */
 export async function prepareStability(cases: readonly ComparisonCase[], example: boolean): Promise<StabilityPrep> {

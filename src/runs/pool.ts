@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Piscina } from 'piscina';
-import { packetBits, pathLinks } from '../scenario/path.js';
+import { fairSharesBps, packetBits } from '../scenario/path.js';
 import type { CompactRun } from './compact.js';
 import type { RunSpec } from './spec.js';
 import type { WorkerTask } from './worker.js';
@@ -27,9 +27,9 @@ function tsxExecArgv(): string[] {
 export function estimatedCost(spec: Pick<RunSpec, 'engine' | 'scenario'>): number {
   const s = spec.scenario;
   if (spec.engine !== 'packet') return 3000 * s.durationS;
-  let packetsPerS = 0;
-  for (let i = 0; i < s.flows.length; i++) packetsPerS += Math.min(...pathLinks(s, i).map((l) => l.bandwidthBps)) / packetBits(s);
-  return Math.min(packetsPerS, s.bottleneck.bandwidthBps / packetBits(s)) * s.durationS;
+  // What the path carries in total: the flows' max-min fair shares sum to it.
+  const wireBps = fairSharesBps(s).reduce((sum, bps) => sum + bps, 0);
+  return (wireBps / packetBits(s)) * s.durationS;
 }
 
 interface Queued {

@@ -68,10 +68,7 @@ export function propagationRttS(s: Pick<Scenario, 'bottleneck' | 'flows'>, flow 
 
 /** Propagation RTT plus one data packet and one ACK serialised on each of flow i's links (the fluid models' Tp). */
 export function baseRttS(s: Scenario, flow = 0): number {
-  const bits = packetBits(s) + ackBits(s);
-  let serialisationS = 0;
-  for (const l of pathLinks(s, flow)) serialisationS += bits / l.bandwidthBps;
-  return propagationRttS(s, flow) + serialisationS;
+  return emptyPathRttS(s, flow, packetBits(s) + ackBits(s));
 }
 
 /**
@@ -80,8 +77,13 @@ export function baseRttS(s: Scenario, flow = 0): number {
  * segment's sample also carries its payload's serialisation and, under delayed ACKs, its partner's.
  */
 export function handshakeRttS(s: Scenario, flow = 0): number {
+  return emptyPathRttS(s, flow, 2 * ackBits(s));
+}
+
+/** Propagation RTT plus `bits` (a packet each way) serialised on each of flow i's links, on empty queues. */
+function emptyPathRttS(s: Scenario, flow: number, bits: number): number {
   let serialisationS = 0;
-  for (const l of pathLinks(s, flow)) serialisationS += (2 * ackBits(s)) / l.bandwidthBps;
+  for (const l of pathLinks(s, flow)) serialisationS += bits / l.bandwidthBps;
   return propagationRttS(s, flow) + serialisationS;
 }
 

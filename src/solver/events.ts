@@ -76,14 +76,14 @@ export class EventMonitor {
     const ev = this.events;
     let fired = false;
     for (let k = 0; k < ev.length; k++) {
-      const g = ev[k]!.active() ? ev[k]!.g(t, this.y, this.past) : NaN;
       const e = ev[k]!;
+      const g = e.active() ? e.g(t, this.y, this.past) : NaN;
       if (catchUp && !this.stopped && this.rearm.armed(k) && crossed(this.gPrev[k]!, g, e.direction, e.strict ?? false)) {
         this.fire(k, t);
         fired = true;
       }
       this.gPrev[k] = g;
-      this.rearm.observe(k, this.gPrev[k]!);
+      this.rearm.observe(k, g);
     }
     return fired;
   }
