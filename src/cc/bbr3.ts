@@ -9,9 +9,13 @@
  * - C.is_cwnd_limited (Linux tp->is_cwnd_limited, set when a send finds the window full): an ACK
  *   finding in flight within one segment of cwnd marks its round cwnd-limited; the flag holds for
  *   that round and the next ("at any point in the last packet-timed round trip").
- * - Losses reach BBR per ACK (rs.lostBytes, Linux rs->losses): the sender has no per-packet
- *   skb_marked_lost hook, so a probe's loss rate is judged on each ACK's sample, as v3's
- *   bbr_adapt_upper_bounds does beside bbr_skb_marked_lost (see probe-bw.ts).
+ * - Losses reach BBR per lost segment (onPacketLost, Linux skb_marked_lost -> bbr_skb_marked_lost;
+ *   draft HandleLostPacket), at the moment the sender marks each one, with the segment's send-time
+ *   tx_in_flight / lost / app-limited state: a probe that overflows the buffer sets inflight_hi at
+ *   the packet where the loss rate crossed LossThresh (draft InflightAtLoss, v3
+ *   bbr_inflight_hi_from_lost_skb), before that ACK's rate sample is looked at. As the draft, the
+ *   ACK's own sample then no longer cuts inflight_hi (Google v3's bbr_adapt_upper_bounds also
+ *   reacts to it while probing; see probe-bw.ts adaptLongTermModel).
  * - Recovery: entering fast recovery or RTO saves cwnd and the model bounds (draft
  *   OnEnterFastRecovery / OnEnterRTO); leaving restores cwnd; in between cwnd is BBR's own (draft
  *   -06 has no packet conservation; Linux skips PRR for cong_control algorithms).
@@ -27,7 +31,8 @@ import { Bbr3Model } from './bbr3/model.js';
 import { bbr3Config, BBR3_PARAMS, type Bbr3Config } from './bbr3/params.js';
 import type { Bbr3Ack } from './bbr3/state.js';
 import type { WindowedMax } from './bbr3/context.js';
-import type { CaState, CcEnvironment, CongestionControl, CongestionControlFactory, RateConnection, RateSample, TcpState } from './types.js';
+import type { Moment } from './bbr3/probe-bw.js';
+import type { CaState, CcEnvironment, CongestionControl, CongestionControlFactory, LostSegment, RateConnection, RateSample, TcpState } from './types.js';
 import { WindowedFilter } from './windowedFilter.js';
 
 /**
@@ -81,6 +86,9 @@ export class Bbr3 implements CongestionControl {
     inFastRecovery: false,
   };
 
+  /** The moment handed to the model with a lost segment (reused). */
+  private readonly lossMoment: Moment = { nowS: 0, cDeliveredBytes: 0 };
+
   constructor(params: Readonly<Record<string, number>>, env?: CcEnvironment) {
     this.cfg = bbr3Config(params);
     this.random = rngStream(env?.seed ?? 0, `bbr3:${env?.flow ?? 0}`);
@@ -93,7 +101,7 @@ export class Bbr3 implements CongestionControl {
       mssBytes: tcb.mssBytes,
       initialCwndBytes: tcb.cwndBytes,
       hasSelectiveAcks: tcb.sackEnabled,
-      lostPacketEvents: false,
+      lostPacketEvents: true,
       random: this.random,
       extraAckedFilter: new ExtraAckedFilter(),
     });
@@ -126,6 +134,18 @@ export class Bbr3 implements CongestionControl {
     else if (RECOVERING.has(was) && !RECOVERING.has(state)) m.onExitRecovery();
     m.ctx.inLossRecovery = RECOVERING.has(state);
     tcb.cwndBytes = m.cwndBytes;
+  }
+
+  /**
+   * Draft HandleLostPacket(P) (v3 bbr_skb_marked_lost): notes the loss round and, while the flight
+   * is a bandwidth probe whose loss rate up to P exceeds LossThresh, bounds inflight_hi at the
+   * crossing and ends ProbeBW_UP. cwnd follows at this ACK's congControl, as Linux's does.
+   */
+  onPacketLost(_tcb: TcpState, lost: LostSegment, conn: RateConnection, nowS: number): void {
+    const at = this.lossMoment;
+    at.nowS = nowS;
+    at.cDeliveredBytes = conn.deliveredBytes;
+    this.m.onLostPacket(lost, at);
   }
 
   congControl(tcb: TcpState, rs: RateSample, conn: RateConnection, nowS: number): void {

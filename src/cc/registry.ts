@@ -50,9 +50,12 @@ export function validateFactory(key: string, factory: CongestionControlFactory):
   const cc: Partial<CongestionControl> = factory.create(defaults);
   if (typeof cc.ssthresh !== 'function') throw new Error(`${where}: missing required hook ssthresh`);
   if (typeof cc.increaseWindow !== 'function') throw new Error(`${where}: missing required hook increaseWindow`);
-  for (const hook of ['init', 'onAck', 'onStateChange', 'congControl', 'onEcnAck'] as const) {
+  for (const hook of ['init', 'onAck', 'onStateChange', 'congControl', 'onEcnAck', 'onPacketLost'] as const) {
     if (cc[hook] !== undefined && typeof cc[hook] !== 'function') throw new Error(`${where}: ${hook} is not a function`);
   }
+  // The lost-segment hook reads the send-time state only the delivery-rate sampler records (Linux
+  // keeps it in every skb's tx fields; here only rate-based flows pay for it).
+  if (cc.onPacketLost !== undefined && cc.congControl === undefined) throw new Error(`${where}: onPacketLost needs congControl`);
   if (cc.id !== key) throw new Error(`${where}: instances report id '${String(cc.id)}'`);
   if (!RECOVERIES.includes(cc.recovery as string)) throw new Error(`${where}: unknown recovery '${String(cc.recovery)}'`);
 }

@@ -150,6 +150,25 @@ export interface RateConnection {
   readonly rateAppLimited: boolean;
 }
 
+/**
+ * One segment the sender has just marked lost, with the rate state it recorded when it sent that
+ * segment (Linux hands `skb_marked_lost` the skb, whose TCP_SKB_CB(skb)->tx fields Google's BBRv3
+ * reads; draft-ietf-ccwg-bbr HandleLostPacket(P) reads P.tx_in_flight, P.lost, P.is_app_limited).
+ * Reused by the sender: read it in the hook, do not keep it.
+ */
+export interface LostSegment {
+  /** Sequence number of the segment's first byte. */
+  seq: number;
+  /** P.size, bytes (tcp_skb_pcount x MSS in Linux). */
+  sizeBytes: number;
+  /** RFC 6675 pipe just after the segment's latest transmission, the segment included (tx.in_flight, P.tx_in_flight). */
+  txInFlightBytes: number;
+  /** Bytes marked lost between that transmission and now, this segment included (tp->lost - tx.lost; C.lost - P.lost). */
+  lostSinceTxBytes: number;
+  /** The transmission was application-limited (tx.is_app_limited, P.is_app_limited). */
+  isAppLimited: boolean;
+}
+
 /** Facts about one arriving ACK. */
 export interface AckSample {
   nowS: number;
@@ -237,6 +256,17 @@ export interface CongestionControl {
    * `rs.lostBytes` carries the bytes each ACK marked lost (Linux rs->losses).
    */
   congControl?(tcb: TcpState, rs: RateSample, conn: RateConnection, nowS: number): void;
+  /**
+   * (optional) Rate-based algorithms only (it needs the per-segment send state the delivery-rate
+   * sampler keeps): the sender marked one segment lost (Linux `skb_marked_lost`, called from
+   * tcp_mark_skb_lost for RFC 6675 / RACK marks, lost retransmissions and every segment an RTO marks;
+   * draft-ietf-ccwg-bbr HandleLostPacket). Called once per segment, at the moment it is marked and
+   * before that ACK's `congControl` (or, at a timeout, after `onStateChange(.., 'loss')`), with the
+   * connection's loss count already including it. `conn.deliveredBytes` counts what the ACK being
+   * processed delivered so far (Linux updates tp->delivered in tcp_sacktag_write_queue, before the
+   * marks). An algorithm without this hook gets the same losses per ACK in `rs.lostBytes`.
+   */
+  onPacketLost?(tcb: TcpState, lost: LostSegment, conn: RateConnection, nowS: number): void;
   /**
    * (optional) True if this algorithm must be paced whatever the scenario's `tcp.pacing` says, as
    * ns-3's TcpBbr sets tcb->m_pacing in Init and Linux BBR asks for SK_PACING_NEEDED.

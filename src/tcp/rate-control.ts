@@ -26,6 +26,17 @@ export function rateControlFor(cc: CongestionControl, mssBytes: number, sb: Scor
   return { rate, recovery: new CwndKeepingRecovery(recovery) };
 }
 
+/**
+ * The algorithm's lost-segment hook, if it has one (Linux tcp_notify_skb_loss_event calling
+ * icsk_ca_ops->skb_marked_lost): each segment the scoreboard marks lost reaches it with the send-time
+ * state the sampler recorded for it. Looked up on `s.cc` at each loss, so a wrapped hook is seen.
+ */
+export function wireLostSegmentHook(s: TcpSender, rate: RateSampler): void {
+  if (s.cc.onPacketLost === undefined) return;
+  const sb = s.sb;
+  sb.onMarkedLost = (seq, end) => s.cc.onPacketLost!(s.tcb, rate.lostSegment(seq, end, sb.markedLostBytes), rate, s.nowS);
+}
+
 /** Linux tcp_rate_gen then cong_control (ns-3 GenerateSample then CongControl), once per ACK. */
 export function runCongControl(s: TcpSender, rate: RateSampler): void {
   const tcb = s.tcb;

@@ -1,4 +1,4 @@
-import { rateSample, type RateConnection, type RateSample } from '../cc/types.js';
+import { rateSample, type LostSegment, type RateConnection, type RateSample } from '../cc/types.js';
 import { WindowedFilter } from '../cc/windowedFilter.js';
 
 const APP_LIMITED = 1;
@@ -59,6 +59,8 @@ export class RateSampler implements RateConnection {
   private readonly minRttFilter = new WindowedFilter('min', MIN_RTT_WINDOW_NS, Infinity);
   /** The sample of the ACK being processed (reused: read it before the next ACK). */
   readonly rs: RateSample = rateSample({});
+  /** The segment of the last {@link lostSegment} call (reused). */
+  private readonly lost: LostSegment = { seq: 0, sizeBytes: 0, txInFlightBytes: 0, lostSinceTxBytes: 0, isAppLimited: false };
 
   // Per-segment records (tx.delivered, tx.delivered_mstamp, tx.first_tx_mstamp, send time, flags).
   private txDelivered: Float64Array<ArrayBuffer> = new Float64Array(1024);
@@ -208,6 +210,24 @@ export class RateSampler implements RateConnection {
     }
     // Linux ca_rtt_us: the newest send among delivered segments never retransmitted (Karn).
     if ((flags & RETRANS) === 0 && sentNs > this.newestCleanSentNs) this.newestCleanSentNs = sentNs;
+  }
+
+  /**
+   * The scoreboard just marked [seq, end) lost: its send-time state as BBRv3 reads it in
+   * bbr_skb_marked_lost (tx.in_flight, tp->lost - tx.lost, tx.is_app_limited), from the record of
+   * its latest transmission. A segment being marked lost was never SACKed, so its record is live
+   * (Linux's tx.delivered_mstamp != 0 check).
+   * @param markedLostBytes bytes ever marked lost, this segment included (Linux tp->lost after tcp_sum_lost).
+   */
+  lostSegment(seq: number, end: number, markedLostBytes: number): LostSegment {
+    const i = this.index(seq);
+    const p = this.lost;
+    p.seq = seq;
+    p.sizeBytes = end - seq;
+    p.txInFlightBytes = this.txInFlight[i]!;
+    p.lostSinceTxBytes = markedLostBytes - this.txLost[i]!;
+    p.isAppLimited = (this.txFlags[i]! & APP_LIMITED) !== 0;
+    return p;
   }
 
   /** Without SACK, a duplicate ACK: one segment has left the network (Linux tcp_add_reno_sack). */

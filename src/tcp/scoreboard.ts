@@ -44,6 +44,13 @@ export class Scoreboard extends SegmentRing {
    * delivery-rate sampler listens (src/tcp/rate-sampler.ts).
    */
   onDelivered: ((seq: number, end: number) => void) | null = null;
+  /**
+   * Told of every segment newly counted in {@link markedLostBytes} (RFC 6675 IsLost marks, the head
+   * marked at a fast retransmit without SACK, lost retransmissions, a timeout's marks), just after
+   * the count includes it: Linux tcp_mark_skb_lost -> tcp_notify_skb_loss_event. Null unless an
+   * algorithm with a lost-segment hook listens (src/tcp/rate-control.ts).
+   */
+  onMarkedLost: ((seq: number, end: number) => void) | null = null;
 
   /** Newest last-sent time among the segments SACKed by the ACK being processed, ns (-1: none). */
   private newestSackedSentNs = -1;
@@ -116,6 +123,7 @@ export class Scoreboard extends SegmentRing {
       this.markedLostBytes += len;
       this.flags[i] = (f & ~RETRANS) | LOST;
       this.relost.push(seq);
+      if (this.onMarkedLost !== null) this.onMarkedLost(seq, seq + len);
     }
     if (this.rtxHead > 1024 && this.rtxHead * 2 > this.rtxSeq.length) {
       this.rtxSeq.splice(0, this.rtxHead);
@@ -239,6 +247,7 @@ export class Scoreboard extends SegmentRing {
         this.lostBytes += end - cur;
         this.markedLostBytes += end - cur;
         flags[i] = f | LOST;
+        if (this.onMarkedLost !== null) this.onMarkedLost(cur, end);
       }
       cur = end;
     }
@@ -266,11 +275,12 @@ export class Scoreboard extends SegmentRing {
       const f = flags[i]!;
       if ((f & SACKED) === 0) {
         if ((f & RETRANS) !== 0) this.retransBytes -= end - seq;
+        flags[i] = LOST;
         if ((f & LOST) === 0) {
           this.lostBytes += end - seq;
           this.markedLostBytes += end - seq;
+          if (this.onMarkedLost !== null) this.onMarkedLost(seq, end);
         }
-        flags[i] = LOST;
       }
       seq = end;
     }

@@ -7,7 +7,7 @@ import { onNewAck } from './new-ack.js';
 import { createRecovery, recoveryName, type AckEvent, type LossRecovery, type RecoveryContext } from './recovery/index.js';
 import { nsToSeconds, secondsToNs } from '../units.js';
 import { Pacer } from './pacer.js';
-import { noteAppLimited, rateControlFor, runCongControl, updateWindowPacingRate } from './rate-control.js';
+import { noteAppLimited, rateControlFor, runCongControl, updateWindowPacingRate, wireLostSegmentHook } from './rate-control.js';
 import type { RateSampler } from './rate-sampler.js';
 import { RtoEstimator } from './rto.js';
 import { RttSampler } from './rtt-sampler.js';
@@ -93,6 +93,7 @@ export class TcpSender implements RecoveryContext {
     const rateControl = rateControlFor(cc, config.mssBytes, this.sb, recovery);
     this.recovery = rateControl?.recovery ?? recovery;
     this.rate = rateControl?.rate ?? null;
+    if (this.rate !== null) wireLostSegmentHook(this, this.rate);
     if (config.pacing === true || cc.needsPacing === true) {
       if (paceTimer === null) throw new Error(`flow ${flow}: pacing needs a pacing timer`);
       this.pacer = new Pacer(paceTimer);

@@ -139,6 +139,16 @@ describe('validateFactory', () => {
     expect(() => validateFactory('reno', bad)).toThrow(/missing required hook increaseWindow/);
   });
 
+  it('validateFactory rejects a lost-segment hook that is not a function, or one without congControl (only rate-based flows keep send-time state); only bbr3 has one', () => {
+    const reno = good.create({});
+    const noCongControl: CongestionControlFactory = { ...good, create: () => ({ ...reno, ssthresh: reno.ssthresh, increaseWindow: reno.increaseWindow, onPacketLost: () => undefined }) as never };
+    expect(() => validateFactory('reno', noCongControl)).toThrow(/onPacketLost needs congControl/);
+    const notFunction: CongestionControlFactory = { ...good, create: () => ({ ...reno, ssthresh: reno.ssthresh, increaseWindow: reno.increaseWindow, onPacketLost: 1 }) as never };
+    expect(() => validateFactory('reno', notFunction)).toThrow(/onPacketLost is not a function/);
+    const withHook = VARIANTS.filter((v) => typeof createCongestionControl(v).onPacketLost === 'function');
+    expect(withHook).toEqual(['bbr3']);
+  });
+
   it('validateFactory rejects a default outside its range and an id mismatch', () => {
     const badParam: CongestionControlFactory = {
       ...good,
