@@ -8,8 +8,8 @@ import { bdpPackets } from '../../src/scenario/path.js';
 /**
  * BBRv3 (models/bbr3.model.yaml) against one Reno flow on the BBR study's competition grid
  * (reports/recipes/bbr.yaml: 20 Mbit/s, 40 ms, 60 s measured from 10 s, drop-tail buffer 0.25 BDP =
- * 17 packets). The packet engine gives BBRv3 69% of the goodput there (seed 1; 69-70% at 0.1, 0.25
- * and 0.5 BDP). The fluid run once gave it 0.3%: Reno's window cut one RTT after the queue overflowed
+ * 17 packets). The packet engine gives BBRv3 67% of the goodput there (seed 1; 74, 67 and 62% at
+ * 0.1, 0.25 and 0.5 BDP; 69-70% before BBRv3's per-lost-packet path). The fluid run once gave it 0.3%: Reno's window cut one RTT after the queue overflowed
  * (the hold-off `t - tov >= R`, R = Tp + q/C) sits on the echo of the overflow event, the step that
  * landed there left q past the buffer by its local error (R too long, the hold-off not yet over) and
  * the restart put q back on the buffer (the hold-off over): the crossing fell between the two signs,
@@ -22,7 +22,7 @@ function recipeCase(mix: string, bufferBdp: number) {
 }
 
 describe('BBRv3 fluid model against one Reno flow on a shallow buffer', () => {
-  it('0.25 BDP: Reno keeps cutting at the full buffer (window within 2 (BDP + B)) and BBRv3 keeps a share above 50% (packet engine: 69%)', () => {
+  it('0.25 BDP: Reno keeps cutting at the full buffer (window within 2 (BDP + B)) and BBRv3 keeps a share above 50% (packet engine: 67%)', () => {
     const s = recipeCase('reno-x1', 0.25);
     expect(s.bottleneck.queue).toMatchObject({ kind: 'droptail', limitPackets: 17 });
     const r = runFluid(s);
@@ -42,7 +42,7 @@ describe('BBRv3 fluid model against one Reno flow on a shallow buffer', () => {
     expect(share).toBeLessThan(0.85);
   });
 
-  it('against four Reno flows at 0.5 BDP: inflight_hi, cut by each lossy UP, grows again while UP is cwnd-limited at it, so BBRv3 keeps a share above 20% (packet engine: 38%)', () => {
+  it('against four Reno flows at 0.5 BDP: inflight_hi, cut by each lossy UP, grows again while UP is cwnd-limited at it, so BBRv3 keeps a share above 20% (packet engine: 34%)', () => {
     // Without the draft's growth of inflight_hi in UP (ProbeInflightHiUpward: 1, 2, 4, ... segments
     // per round while cwnd-limited at it) each lossy UP round cut it to at most the flight, which
     // CRUISE holds at 0.85 of it: a ratchet down to minPipeCwndSegments and a share of 5%.

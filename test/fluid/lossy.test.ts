@@ -27,7 +27,8 @@ describe('fluid models on the lossy line: timeouts with back-off and idle time (
   it('goodput within 25% of the packet median over 10 seeds, every variant; every model counts the timeouts the packet engine has', () => {
     // The window-based models (issue 10's timeouts). The rate-based ones model no timeouts: on this line
     // (p = 0.1 on data and ACKs) bbr's goodput is 662 kbit/s against the packet engine's 718 (-8%, 3
-    // seeds), bbr3's 311 against 103 (+200%: its bounds are cut in nearly every round; models/README.md).
+    // seeds), bbr3's 68 against 95 (-28%, 10 seeds; packet 98 before its per-lost-packet path; the
+    // "311 against 103" noted here before was of an earlier bbr3 model; models/README.md).
     // DCTCP needs ECN (MODELLED_VARIANTS leaves it out): without marks its model has no timeouts and is
     // not meant for this line (fluid 104 kbit/s vs packet 57 kbit/s).
     // The models compared as every command compares them (src/runs/modelRuns.ts): a hybrid model with
