@@ -7,8 +7,9 @@
  *
  * Every row also gives events per CPU-second as a ratio to the in-process reference (bench/reference.ts).
  *
- * Run standalone: `node --import tsx bench/packet.ts [--large-only] [--heap] [--target]` (--target:
- * issue 24's large case only, 20 s).
+ * Run standalone: `node --import tsx bench/packet.ts [--large-only] [--heap] [--target] [--alloc]`
+ * (--target: issue 24's large case only, 20 s; --alloc: with it, the bytes it allocates per event,
+ * measured in a second run under the sampling heap profiler, bench/alloc.ts).
  */
 import { pathToFileURL } from 'node:url';
 import { EventHeap } from '../src/engine/heap.js';
@@ -16,6 +17,7 @@ import { buildPacketModel } from '../src/packet/run.js';
 import { secondsToNs } from '../src/engine/simulator.js';
 import { PRESET_NAMES, presetScenario, type PresetOptions, type PresetName } from '../src/scenario/presets.js';
 import type { Variant } from '../src/variants.js';
+import { allocatedBytes } from './alloc.js';
 import { refRatio, withReference } from './reference.js';
 
 const VARIANTS: Variant[] = ['tahoe', 'reno', 'newreno', 'westwood', 'cubic'];
@@ -144,18 +146,28 @@ function benchHeap(): void {
   }
 }
 
+const LARGE_TARGET = { durationS: 20, accessBps: 10e9, accessDelayS: 1e-4 };
+
 /**
  * Issue 24's large case: `ns3-normal` with 10 Gbit/s / 0.1 ms access links, no random loss, SACK on,
  * 20 s (target >= 8 M events per CPU-second on a quiet machine).
  */
 export function benchLargeTarget(): void {
-  console.log(row('large 20s reno p=0 sack', measure('ns3-normal', 'reno', { durationS: 20, accessBps: 10e9, accessDelayS: 1e-4 }, 0)));
+  console.log(row('large 20s reno p=0 sack', measure('ns3-normal', 'reno', LARGE_TARGET, 0)));
 }
 
-export async function benchPacket(options: { largeOnly?: boolean; heap?: boolean; target?: boolean } = {}): Promise<void> {
+/** The large case again under the sampling heap profiler: bytes allocated per event and where. */
+async function benchLargeAlloc(): Promise<void> {
+  const { value: r, bytes, sites } = await allocatedBytes(() => measureRun('ns3-normal', 'reno', LARGE_TARGET, 0));
+  const perEvent = (b: number): string => `${(b / r.events).toFixed(1)} B`;
+  console.log(`large 20s reno p=0 sack: ${perEvent(bytes)} allocated per event (${(bytes / 2 ** 20).toFixed(0)} MiB sampled); by function: ${sites.slice(0, 6).map(([k, b]) => `${k} ${perEvent(b)}`).join(', ')}`);
+}
+
+export async function benchPacket(options: { largeOnly?: boolean; heap?: boolean; target?: boolean; alloc?: boolean } = {}): Promise<void> {
   if (options.heap) benchHeap();
   if (options.target) {
     benchLargeTarget();
+    if (options.alloc) await benchLargeAlloc();
     return;
   }
   if (!options.largeOnly) {
@@ -180,5 +192,6 @@ export async function benchPacket(options: { largeOnly?: boolean; heap?: boolean
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  await benchPacket({ largeOnly: process.argv.includes('--large-only'), heap: process.argv.includes('--heap'), target: process.argv.includes('--target') });
+  const flag = (name: string): boolean => process.argv.includes(name);
+  await benchPacket({ largeOnly: flag('--large-only'), heap: flag('--heap'), target: flag('--target'), alloc: flag('--alloc') });
 }

@@ -13,8 +13,32 @@ import { pathToFileURL } from 'node:url';
 import { Scoreboard } from '../src/tcp/scoreboard.js';
 import { withReference } from './reference.js';
 
-const MSS = 1460;
+export const MSS = 1460;
 const DUP_THRESH = 3;
+
+/**
+ * One recovery episode on a scoreboard holding windowSegs outstanding segments: windowSegs ACKs (the
+ * duplicate ACKs, then the cumulative one), leaving windowSegs outstanding again. Returns the sum of
+ * pipe after each duplicate ACK, a checksum (bench/experiments/wasm-hot-loop.ts compares its
+ * WebAssembly port's with it).
+ */
+export function scoreboardEpisode(sb: Scoreboard, windowSegs: number): number {
+  let sink = 0;
+  const base = sb.una;
+  for (let k = 1; k < windowSegs; k++) {
+    sb.sack(base + MSS, base + (k + 1) * MSS);
+    sb.markLost(DUP_THRESH);
+    const lost = sb.nextLost();
+    if (lost >= 0) sb.retransmitted(lost);
+    sink += sb.pipeBytes;
+    sb.sentNew(sb.highTx, MSS);
+  }
+  // The repaired hole: one cumulative ACK up to the highest SACKed byte, which clocks out one more
+  // new segment, so every episode starts with the same W outstanding.
+  sb.ackTo(base + windowSegs * MSS);
+  sb.sentNew(sb.highTx, MSS);
+  return sink;
+}
 
 /** Runs episodes of one window size for at least minAcks ACKs; returns [ns per ACK wall, ns per ACK cpu]. */
 function measure(windowSegs: number, minAcks: number): { wallNsPerAck: number; cpuNsPerAck: number; acks: number } {
@@ -23,21 +47,8 @@ function measure(windowSegs: number, minAcks: number): { wallNsPerAck: number; c
   let acks = 0;
   let sink = 0;
   const run = (): void => {
-    const base = sb.una;
-    for (let k = 1; k < windowSegs; k++) {
-      sb.sack(base + MSS, base + (k + 1) * MSS);
-      sb.markLost(DUP_THRESH);
-      const lost = sb.nextLost();
-      if (lost >= 0) sb.retransmitted(lost);
-      sink += sb.pipeBytes;
-      sb.sentNew(sb.highTx, MSS);
-      acks++;
-    }
-    // The repaired hole: one cumulative ACK up to the highest SACKed byte, which clocks out one more
-    // new segment, so every episode starts with the same W outstanding.
-    sb.ackTo(base + windowSegs * MSS);
-    sb.sentNew(sb.highTx, MSS);
-    acks++;
+    sink += scoreboardEpisode(sb, windowSegs);
+    acks += windowSegs;
   };
   // Warm-up (JIT), then the measured episodes.
   for (let i = 0; i < Math.max(1, Math.ceil(20_000 / windowSegs)); i++) run();
