@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import base from './vitest.config.js';
 
 /** Left out of the quick tier: packet vs ns-3 and fluid vs packet agreement suites, and the browsers. */
@@ -13,6 +14,52 @@ const SLOW = ['**/*agreement*.test.ts', '**/browser.test.ts'];
 const FRESH = ['test/fluid/systems.test.ts', 'test/fuzz/runFailed.test.ts'];
 
 /**
+ * The files that cost more than about 2 CPU-s each in this tier (per-file CPU of the worker process
+ * and its children, measured on the whole tier), longest first. They start first so that the tier
+ * never ends on one long file running alone while the other core idles (LPT scheduling; the short
+ * files fill both cores at the end). Vitest's own order is by the previous run's durations, kept in
+ * node_modules/.vite, which a fresh clone does not have: it then starts the largest files first, and
+ * report/size (30 lines, ~14 CPU-s) came near the end.
+ */
+const LONGEST_FIRST = [
+  'test/report/size.test.ts',
+  'test/cli/outputs.test.ts',
+  'test/fluid/run.test.ts',
+  'test/sweep/e2e.test.ts',
+  'test/packet/variants.test.ts',
+  'test/cluster/scripts.test.ts',
+  'test/sweep/cacheConcurrency.test.ts',
+  'test/cc/bbr.test.ts',
+  'test/theory/stability.test.ts',
+  'test/sweep/crash.test.ts',
+  'test/competition/recovery.test.ts',
+  'test/fluid/bbr3-compete.test.ts',
+  'test/project/functionLength.test.ts',
+  'test/fluid/lossy.test.ts',
+  'test/fluid/flows.test.ts',
+  'test/report/stability.test.ts',
+  'test/report/atomic.test.ts',
+  'test/competition/competition.test.ts',
+  'test/sweep/report.test.ts',
+  'test/packet/qdisc.test.ts',
+];
+
+/** Vitest's order (projects, then its duration cache or file sizes), with the files above moved to the front in their order. */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const i = LONGEST_FIRST.findIndex((p) => f.moduleId.endsWith(`/${p}`));
+      return i < 0 ? LONGEST_FIRST.length : i;
+    };
+    // Projects stay in vitest's order; Array.prototype.sort is stable, so the rest keep vitest's order too.
+    const projects = [...new Set(sorted.map((f) => f.project.name))];
+    const project = (f: TestSpecification) => projects.indexOf(f.project.name);
+    return sorted.sort((a, b) => project(a) - project(b) || rank(a) - rank(b));
+  }
+}
+
+/**
  * `npm run test:quick`: everything but the agreement suites and the browser tests, for the edit-test
  * loop. Unlike `npm test` (CI: each file in a fresh module graph), the files a worker runs share one
  * module graph (`isolate: false`), so src/ and its dependencies are imported and transformed once per
@@ -22,6 +69,7 @@ const FRESH = ['test/fluid/systems.test.ts', 'test/fuzz/runFailed.test.ts'];
 export default defineConfig({
   test: {
     maxWorkers: base.test?.maxWorkers,
+    sequence: { sequencer: LongestFirst },
     projects: [
       { test: { ...base.test, name: 'shared', isolate: false, exclude: ['**/node_modules/**', ...SLOW, ...FRESH] } },
       { test: { ...base.test, name: 'fresh', include: FRESH } },

@@ -8,6 +8,7 @@ import { REPORT_MARKER, writeDirAtomic } from '../../src/report/atomicDir.js';
 import { validateRecipe } from '../../src/report/recipe.js';
 import { writeReport } from '../../src/report/write.js';
 import { fakeEngines } from './fakeEngines.js';
+import { childModule } from '../helpers/childModule.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const recipe = validateRecipe({ name: 'atomic', scenarios: ['ns3-lossy'], variants: ['reno'], duration: 10, charts: ['goodput'] });
@@ -40,11 +41,12 @@ describe('atomic report writing', () => {
     const out = join(parent, 'r');
     writeDirAtomic(out, new Map([['index.html', 'old report'], ['goodput.csv', 'a\n1\n']]));
     // A child process writes a new report and is SIGKILLed after its temp dir is complete, before the rename.
+    const atomicDir = childModule('report/atomicDir');
     const script = `
-      import { writeDirAtomic } from ${JSON.stringify(new URL('../../src/report/atomicDir.ts', import.meta.url).pathname)};
+      import { writeDirAtomic } from ${JSON.stringify(atomicDir.url)};
       writeDirAtomic(${JSON.stringify(out)}, new Map([['index.html', 'new report']]), { beforeCommit: () => process.kill(process.pid, 'SIGKILL') });
     `;
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [...atomicDir.execArgv, '--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(r.signal).toBe('SIGKILL');
     expect(readFileSync(join(out, 'index.html'), 'utf8')).toBe('old report');
     expect(readdirSync(parent).some((e) => e.startsWith('.r.tmp-'))).toBe(true); // the dead writer's temp dir

@@ -7,9 +7,10 @@ import { executeRuns } from '../../src/runs/execute.js';
 import { expandPlan } from '../../src/sweep/grid.js';
 import { cacheEntries } from './fixtures/cacheEntries.js';
 import { runEngine as fakeEngine } from './fixtures/fakeEngine.js';
+import { childModule } from '../helpers/childModule.js';
 import { smallPlan, tmp } from './helpers.js';
 
-const WRITER = new URL('./fixtures/cacheWriter.ts', import.meta.url).pathname;
+const WRITER = new URL('./fixtures/cacheWriter.mjs', import.meta.url).pathname;
 
 interface WriterReport {
   reads: number;
@@ -20,9 +21,10 @@ interface WriterReport {
   endMs: number;
 }
 
-function writer(dir: string, id: number, rounds: number): Promise<WriterReport> {
+function writer(dir: string, id: number, rounds: number, entriesFile: string): Promise<WriterReport> {
+  const cache = childModule('runs/cache');
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, dir, String(id), String(rounds)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...cache.execArgv, WRITER, dir, String(id), String(rounds), cache.url, entriesFile], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -35,7 +37,10 @@ describe('the run cache under concurrent writers (shards of a job array on a sha
   it('4 processes writing and reading the same 50 keys at once: 0 partial reads, 0 lost entries, no temp file left', { timeout: 300_000 }, async () => {
     const dir = tmp();
     const rounds = 4;
-    const reports = await Promise.all([0, 1, 2, 3].map((id) => writer(dir, id, rounds)));
+    const entries = cacheEntries();
+    const entriesFile = join(tmp(), 'entries.json');
+    writeFileSync(entriesFile, JSON.stringify(entries));
+    const reports = await Promise.all([0, 1, 2, 3].map((id) => writer(dir, id, rounds, entriesFile)));
     // They did overlap: every writer was still running when the last one started.
     const lastStart = Math.max(...reports.map((r) => r.startMs));
     expect(reports.every((r) => r.endMs > lastStart)).toBe(true);
@@ -45,7 +50,6 @@ describe('the run cache under concurrent writers (shards of a job array on a sha
       expect(r.wrong).toBe(0);
       expect(r.hits).toBeGreaterThan(0);
     }
-    const entries = cacheEntries();
     let corrupted = 0;
     const fresh = new RunCache(dir, () => corrupted++);
     for (const e of entries) expect(JSON.stringify(fresh.get(e.key))).toBe(e.json);

@@ -1,0 +1,32 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Newest modification time under a directory (ms). */
+function newestMtimeMs(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = `${dir}/${e.name}`;
+    newest = Math.max(newest, e.isDirectory() ? newestMtimeMs(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+let distFresh: boolean | undefined;
+
+/**
+ * How a test's child process loads the module `src/<path>.ts`: its compiled copy in dist/ when dist/
+ * is built and not older than any file under src/ (the rule bin/cclab.js follows; `npm ci` builds
+ * dist/ through `prepare`), else the source through tsx. For children whose test is about what the
+ * module does (a cache written by several processes, a writer killed mid-write), not about tsx: tsx's
+ * start-up and transpiling cost a child about 0.5 CPU-s, more than such a child's own work.
+ */
+export function childModule(path: string): { url: string; execArgv: string[] } {
+  const main = `${ROOT}dist/cli/main.js`;
+  distFresh ??= existsSync(main) && statSync(main).mtimeMs >= newestMtimeMs(`${ROOT}src`);
+  const built = `${ROOT}dist/${path}.js`;
+  if (distFresh && existsSync(built)) return { url: pathToFileURL(built).href, execArgv: [] };
+  return { url: pathToFileURL(`${ROOT}src/${path}.ts`).href, execArgv: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] };
+}
