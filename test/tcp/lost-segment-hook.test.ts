@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CongestionControl, LostSegment } from '../../src/cc/types.js';
-import { Simulator } from '../../src/engine/simulator.js';
-import { LazyTimer } from '../../src/engine/timer.js';
-import { TcpSender } from '../../src/tcp/sender.js';
+import { bareSender } from '../helpers/bareSender.js';
 
 /**
  * The sender's lost-segment hook (Linux tcp_mark_skb_lost -> tcp_notify_skb_loss_event ->
@@ -26,8 +24,6 @@ interface Lost {
 function setup(o: { sack?: boolean; appSegments?: number; hook?: boolean } = {}) {
   const log: string[] = [];
   const lost: Lost[] = [];
-  const sent: { seg: number; retx: boolean; tMs: number }[] = [];
-  const sim: Simulator = new Simulator(() => sender.onRtoEvent());
   const cc: CongestionControl = {
     id: 'bbr3',
     recovery: 'newreno',
@@ -46,38 +42,8 @@ function setup(o: { sack?: boolean; appSegments?: number; hook?: boolean } = {})
       lost.push({ seg: p.seq / MSS, size: p.sizeBytes, txInFlight: p.txInFlightBytes, lostSinceTx: p.lostSinceTxBytes, appLimited: p.isAppLimited, delivered: conn.deliveredBytes, connLost: sender.sb.markedLostBytes, tMs: nowS * 1000 });
     };
   }
-  const port = { sendData: (_f: number, seq: number, _len: number, retx: boolean) => sent.push({ seg: seq / MSS, retx, tMs: sim.nowNs / MS }) };
-  const sender: TcpSender = new TcpSender(
-    0,
-    sim,
-    cc,
-    port,
-    {
-      mssBytes: MSS,
-      initialCwndSegments: 10,
-      initialSsthreshBytes: null,
-      minRtoS: 1,
-      maxRtoS: 60,
-      clockGranularityS: 0.001,
-      dupAckThreshold: 3,
-      sndBufBytes: 1e9,
-      initialRwndBytes: 1e9,
-      sack: o.sack ?? true,
-      recovery: 'classic',
-    },
-    new LazyTimer(sim, 1, 0),
-  );
+  const { sender, sim, sent, ack } = bareSender(cc, { mssBytes: MSS, sack: o.sack ?? true });
   sender.startApp(o.appSegments === undefined ? null : o.appSegments * MSS);
-  /** An ACK at tMs of segment n (cumulative) with SACK blocks in segments; timestamps echo t = 0. */
-  const ack = (tMs: number, n: number, blocks: [number, number][] = []): void => {
-    sim.nowNs = tMs * MS;
-    const b = new Float64Array(2 * blocks.length);
-    blocks.forEach(([s, e], i) => {
-      b[2 * i] = s * MSS;
-      b[2 * i + 1] = e * MSS;
-    });
-    sender.onAck(n * MSS, 0, 1e9, blocks.length, b);
-  };
   return { sender, sim, ack, sent, lost, log };
 }
 

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CongestionControl, RateSample } from '../../src/cc/types.js';
-import { Simulator } from '../../src/engine/simulator.js';
-import { LazyTimer } from '../../src/engine/timer.js';
 import { RateSampler } from '../../src/tcp/rate-sampler.js';
-import { TcpSender } from '../../src/tcp/sender.js';
+import { bareSender } from '../helpers/bareSender.js';
 
 /**
  * Delivery-rate samples on a bare sender (no network): the test sets the clock, hands ACKs in, and
@@ -16,8 +14,6 @@ const MS = 1e6;
 function setup(o: { sack?: boolean; appSegments?: number | null; cwndSegments?: number } = {}) {
   const cwndSegments = o.cwndSegments ?? 10;
   const samples: RateSample[] = [];
-  const sent: { seg: number; retx: boolean; tMs: number }[] = [];
-  const sim: Simulator = new Simulator(() => sender.onRtoEvent());
   const cc: CongestionControl = {
     id: 'reno',
     recovery: 'newreno',
@@ -30,38 +26,13 @@ function setup(o: { sack?: boolean; appSegments?: number | null; cwndSegments?: 
       tcb.cwndBytes = cwndSegments * MSS;
     },
   };
-  const port = { sendData: (_f: number, seq: number, _len: number, retx: boolean) => sent.push({ seg: seq / MSS, retx, tMs: sim.nowNs / MS }) };
-  const sender: TcpSender = new TcpSender(
-    0,
-    sim,
-    cc,
-    port,
-    {
-      mssBytes: MSS,
-      initialCwndSegments: cwndSegments,
-      initialSsthreshBytes: null,
-      minRtoS: 1,
-      maxRtoS: 60,
-      clockGranularityS: 0.001,
-      dupAckThreshold: 3,
-      sndBufBytes: 1e9,
-      initialRwndBytes: 1e9,
-      sack: o.sack ?? true,
-      recovery: 'classic',
-    },
-    new LazyTimer(sim, 1, 0),
-  );
+  const bare = bareSender(cc, { mssBytes: MSS, initialCwndSegments: cwndSegments, sack: o.sack ?? true });
+  const { sender, sim, sent } = bare;
   const app = o.appSegments === undefined ? null : o.appSegments;
   sender.startApp(app === null ? null : app * MSS);
-  /** An ACK at tMs of segment n (cumulative) with SACK blocks in segments; timestamps echo t = 0. */
+  /** An ACK at tMs of segment n (cumulative) with SACK blocks in segments: the sample it produced. */
   const ack = (tMs: number, n: number, blocks: [number, number][] = []): RateSample => {
-    sim.nowNs = tMs * MS;
-    const b = new Float64Array(2 * blocks.length);
-    blocks.forEach(([s, e], i) => {
-      b[2 * i] = s * MSS;
-      b[2 * i + 1] = e * MSS;
-    });
-    sender.onAck(n * MSS, 0, 1e9, blocks.length, b);
+    bare.ack(tMs, n, blocks);
     return samples[samples.length - 1]!;
   };
   return { sender, sim, ack, sent, samples };

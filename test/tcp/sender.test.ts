@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AckSample, CaState, CongestionControl, TcpState } from '../../src/cc/types.js';
-import { Simulator } from '../../src/engine/simulator.js';
-import { LazyTimer } from '../../src/engine/timer.js';
 import type { SackPrrRecovery } from '../../src/tcp/recovery/sack.js';
 import { initialWindowBytes, TcpSender, type SenderConfig } from '../../src/tcp/sender.js';
+import { bareSender } from '../helpers/bareSender.js';
 
 const MSS = 100;
-
-interface Sent {
-  seg: number;
-  retx: boolean;
-  t: number;
-}
 
 /**
  * A tiny Reno-like algorithm: +1 MSS per ACKed segment below ssthresh, +MSS^2/cwnd above, and
@@ -51,42 +44,9 @@ interface Options {
 }
 
 function setup(o: Options = {}) {
-  const sent: Sent[] = [];
-  const sim: Simulator = new Simulator(() => sender.onRtoEvent());
-  const timer = new LazyTimer(sim, 1, 0);
   const algo = miniReno(o.recovery ?? 'newreno', o.ssthresh ? () => o.ssthresh!(sender) : undefined);
-  const port = { sendData: (_f: number, seq: number, _len: number, retx: boolean) => sent.push({ seg: seq / MSS, retx, t: sim.nowNs }) };
-  const sender: TcpSender = new TcpSender(
-    0,
-    sim,
-    algo.cc,
-    port,
-    {
-      mssBytes: MSS,
-      initialCwndSegments: o.cwndSegments ?? 10,
-      initialSsthreshBytes: null,
-      minRtoS: 1,
-      maxRtoS: 60,
-      clockGranularityS: 0.001,
-      dupAckThreshold: 3,
-      sndBufBytes: 1e9,
-      initialRwndBytes: 1e9,
-      sack: o.sack ?? false,
-      recovery: o.policy ?? 'classic',
-      ...o.config,
-    },
-    timer,
-  );
+  const { sender, sim, sent, ackNow: ack } = bareSender(algo.cc, { mssBytes: MSS, initialCwndSegments: o.cwndSegments ?? 10, sack: o.sack ?? false, recovery: o.policy ?? 'classic', ...o.config });
   sender.startApp(o.appSegments === undefined || o.appSegments === null ? null : o.appSegments * MSS);
-  /** An ACK of segment n (cumulative) with SACK blocks in segments. */
-  const ack = (n: number, blocks: [number, number][] = []): void => {
-    const b = new Float64Array(2 * blocks.length);
-    blocks.forEach(([s, e], i) => {
-      b[2 * i] = s * MSS;
-      b[2 * i + 1] = e * MSS;
-    });
-    sender.onAck(n * MSS, 0, 1e9, blocks.length, b);
-  };
   const retx = (): number[] => sent.filter((x) => x.retx).map((x) => x.seg);
   const fresh = (): number[] => sent.filter((x) => !x.retx).map((x) => x.seg);
   return { sent, sim, sender, ack, retx, fresh, ...algo };
@@ -228,7 +188,7 @@ describe('TcpSender, SACK off', () => {
     sim.run(1_000_000_000);
     expect(sender.timeouts).toBe(1);
     expect([sender.tcb.caState, sender.tcb.cwndBytes, sender.tcb.ssthreshBytes]).toEqual(['loss', MSS, 5 * MSS]);
-    expect(sent.at(-1)).toEqual({ seg: 0, retx: true, t: 1e9 });
+    expect(sent.at(-1)).toEqual({ seg: 0, retx: true, tMs: 1000 });
     expect(sender.rto.rtoS).toBe(2);
     sim.run(2_999_999_999);
     expect(sender.timeouts).toBe(1);
@@ -236,16 +196,16 @@ describe('TcpSender, SACK off', () => {
     expect(sender.timeouts).toBe(2);
     expect(sender.rto.rtoS).toBe(4);
     expect(sender.tcb.ssthreshBytes).toBe(5 * MSS); // not 2 MSS from the 1-segment flight
-    expect(sent.at(-1)).toEqual({ seg: 0, retx: true, t: 3e9 });
+    expect(sent.at(-1)).toEqual({ seg: 0, retx: true, tMs: 3000 });
     sim.run(6_999_999_999);
     expect(sender.timeouts).toBe(2);
     sim.run(7e9);
     expect(sender.timeouts).toBe(3);
     expect(sender.tcb.ssthreshBytes).toBe(5 * MSS);
-    expect(sent.filter((x) => x.retx).map((x) => [x.seg, x.t])).toEqual([
-      [0, 1e9],
-      [0, 3e9],
-      [0, 7e9],
+    expect(sent.filter((x) => x.retx).map((x) => [x.seg, x.tMs])).toEqual([
+      [0, 1000],
+      [0, 3000],
+      [0, 7000],
     ]);
   });
 });
