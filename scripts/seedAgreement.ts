@@ -12,17 +12,16 @@
 import { resolve } from 'node:path';
 import { lineVerdicts, type PairVerdict } from '../src/report/agreement.js';
 import { loadRecipe, resolveContrast, resolveScenarios } from '../src/report/recipe.js';
-import { caseKey, reportSeed, summarise } from '../src/report/replicates.js';
+import { caseKey, fluidBesideRuns, replicatePacket, summarise } from '../src/report/replicates.js';
 import { lineFigures } from '../src/report/seedStudy.js';
 import { criterionText } from '../src/runs/agreement.js';
 import type { CompactRun } from '../src/runs/compact.js';
-import { defaultWorkers, executeRuns } from '../src/runs/execute.js';
+import { defaultWorkers } from '../src/runs/execute.js';
 import { randomLossEvents } from '../src/runs/modelRuns.js';
 import { RunPool } from '../src/runs/pool.js';
-import type { RunSpec } from '../src/runs/spec.js';
 import { medianInterval } from '../src/runs/stats.js';
 import type { Scenario } from '../src/scenario/types.js';
-import { hasEngine, type Variant } from '../src/variants.js';
+import type { Variant } from '../src/variants.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string): string | undefined => {
@@ -43,37 +42,19 @@ const hybrid = randomLossEvents(modelsDir);
 const lines = opt('--lines')?.split(',');
 const pick = (ss: Scenario[]) => (lines ? ss.filter((s) => lines.some((l) => s.name === l || s.name === `ns3-${l}`)) : ss);
 
-/** Every run of a setup: the packet replications, and the fluid runs beside them (a hybrid case on every packet seed with Poisson loss events, a deterministic one once). */
-function specs(scenarios: readonly Scenario[], reps: number): RunSpec[] {
-  const out: RunSpec[] = [];
-  const add = (s: Scenario, variant: Variant, engine: 'packet' | 'fluid', rep: number, poisson: boolean) => {
-    const seed = reportSeed(recipe.seed, s.name, rep);
-    out.push({ index: out.length, runId: `report-${s.name}-${variant}-${engine}-r${rep}`, pointId: `report-${s.name}`, point: [], variant, engine, rep, seed, scenario: { ...s, variant, seed }, ...(poisson ? { lossProcess: 'poisson' as const } : {}) });
-  };
-  for (const s of scenarios) {
-    for (const v of variants) {
-      for (let rep = 0; rep < reps; rep++) add(s, v, 'packet', rep, false);
-      if (hybrid({ ...s, variant: v })) for (let rep = 0; rep < reps; rep++) add(s, v, 'fluid', rep, true);
-      else if (hasEngine(v, 'fluid')) add(s, v, 'fluid', 0, false);
-    }
-  }
-  return out;
-}
-
 const ok = (runs: readonly CompactRun[]) => runs.filter((r) => r.status === 'ok');
 const med = (runs: readonly CompactRun[], f: (s: CompactRun['summary']) => number) => medianInterval(ok(runs).map((r) => f(r.summary))).median;
 const fig = (runs: readonly CompactRun[]) => `timeouts ${med(runs, (s) => s.timeouts).toFixed(1)} recoveries ${med(runs, (s) => s.fastRecoveries).toFixed(1)} cwnd ${med(runs, (s) => s.meanCwndSegments).toFixed(2)}`;
 
 async function run(name: string, scenarios: Scenario[], reps: number, pool: RunPool): Promise<PairVerdict[]> {
   const t0 = performance.now();
-  const records = await executeRuns(specs(scenarios, reps), { cacheDir, pool, ...(modelsDir ? { modelsDir } : {}) });
-  const runsOf = (engine: string, k: string) => records.filter((r) => r.spec.engine === engine && caseKey(r.spec.scenario.name, r.spec.variant) === k);
-  const keys = scenarios.flatMap((s) => variants.map((v) => caseKey(s.name, v)));
-  const figures = new Map(keys.map((k) => { const rs = runsOf('packet', k); return [k, summarise(rs.map((r) => r.spec.seed), rs.map((r) => r.result))]; }));
-  const fluid = new Map(keys.map((k) => [k, ok(runsOf('fluid', k).map((r) => r.result)).map((r) => r.summary.goodputBps)]));
-  const vs = lineVerdicts(scenarios.map((s) => lineFigures(s, variants, figures)), fluid);
-  const cached = records.filter((r) => r.cached).length;
-  console.log(`\n${name}: ${vs.filter((v) => v.a.agrees).length} of ${vs.length} pairs agree (${records.length} runs, ${cached} cached, ${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+  const opts = { reps, seed: recipe.seed, cacheDir, pool, ...(modelsDir ? { modelsDir } : {}) };
+  const [packet, fluid] = await Promise.all([replicatePacket(scenarios, variants, opts), fluidBesideRuns(scenarios, variants, hybrid, opts)]);
+  const runsOf = (engine: 'packet' | 'fluid', k: string) => (engine === 'packet' ? packet : fluid).get(k)?.runs ?? [];
+  const figures = new Map([...packet].map(([k, c]) => [k, summarise(c.seeds, c.runs)]));
+  const goodputs = new Map([...fluid].map(([k, c]) => [k, ok(c.runs).map((r) => r.summary.goodputBps)]));
+  const vs = lineVerdicts(scenarios.map((s) => lineFigures(s, variants, figures)), goodputs);
+  console.log(`\n${name}: ${vs.filter((v) => v.a.agrees).length} of ${vs.length} pairs agree (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
   const mb = (x: number) => (x / 1e6).toFixed(3);
   for (const v of vs) {
     const a = v.a;
@@ -81,8 +62,8 @@ async function run(name: string, scenarios: Scenario[], reps: number, pool: RunP
     console.log(`${a.agrees ? 'ok  ' : 'MISS'} ${v.scenario.padEnd(10)} ${v.variant.padEnd(9)} fluid ${mb(a.fluid.median)} packet ${mb(a.packet.median)} [${mb(a.packet.low)}, ${mb(a.packet.high)}] ${pct.padStart(7)}  ${criterionText(a)}`);
     if (detail) {
       const k = caseKey(v.scenario, v.variant);
-      console.log(`       packet ${fig(runsOf('packet', k).map((r) => r.result))} | fluid ${fig(runsOf('fluid', k).map((r) => r.result))}`);
-      const each = (e: string) => runsOf(e, k).map((r) => mb(r.result.summary.goodputBps)).join(' ');
+      console.log(`       packet ${fig(runsOf('packet', k))} | fluid ${fig(runsOf('fluid', k))}`);
+      const each = (e: 'packet' | 'fluid') => runsOf(e, k).map((r) => mb(r.summary.goodputBps)).join(' ');
       console.log(`       runs by seed: packet ${each('packet')} | fluid ${each('fluid')}`);
     }
   }

@@ -102,12 +102,17 @@ export function replicateFluid(scenarios: readonly Scenario[], variants: readonl
  * one once. The finished runs' goodputs per case (caseKey).
  */
 export async function fluidBeside(scenarios: readonly Scenario[], variants: readonly Variant[], hybrid: HybridCase, opts: ReplicateOptions): Promise<Map<string, number[]>> {
+  const runs = await fluidBesideRuns(scenarios, variants, hybrid, opts);
+  return new Map([...runs].map(([k, r]) => [k, r.runs.filter((x) => x.status === 'ok').map((x) => x.summary.goodputBps)]));
+}
+
+/** The runs {@link fluidBeside} makes, whole, per case (caseKey). */
+export function fluidBesideRuns(scenarios: readonly Scenario[], variants: readonly Variant[], hybrid: HybridCase, opts: ReplicateOptions): Promise<Map<string, CaseRuns>> {
   // One batch (one worker pool): the hybrid cases on every seed, the deterministic ones on the first.
   const cases = (s: Scenario) => variants.flatMap((v): ReplicateCase[] =>
     hybrid({ ...s, variant: v }) ? [{ variant: v, lossProcess: 'poisson' }] : hasEngine(v, 'fluid') ? [{ variant: v, reps: 1, fromRep: 0 }] : [],
   );
-  const runs = await replicate('fluid', scenarios, cases, opts);
-  return new Map([...runs].map(([k, r]) => [k, r.runs.filter((x) => x.status === 'ok').map((x) => x.summary.goodputBps)]));
+  return replicate('fluid', scenarios, cases, opts);
 }
 
 /** Fluid runs {@link fluidBeside} makes: reps per hybrid case, one per other modelled case. */

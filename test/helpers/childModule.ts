@@ -1,18 +1,9 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { distIsFresh } from '../../bin/distFresh.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** Newest modification time under a directory (ms). */
-function newestMtimeMs(dir: string): number {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = `${dir}/${e.name}`;
-    newest = Math.max(newest, e.isDirectory() ? newestMtimeMs(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
 
 let distFresh: boolean | undefined;
 
@@ -24,8 +15,7 @@ let distFresh: boolean | undefined;
  * start-up and transpiling cost a child about 0.5 CPU-s, more than such a child's own work.
  */
 export function childModule(path: string): { url: string; execArgv: string[] } {
-  const main = `${ROOT}dist/cli/main.js`;
-  distFresh ??= existsSync(main) && statSync(main).mtimeMs >= newestMtimeMs(`${ROOT}src`);
+  distFresh ??= distIsFresh();
   const built = `${ROOT}dist/${path}.js`;
   if (distFresh && existsSync(built)) return { url: pathToFileURL(built).href, execArgv: [] };
   return { url: pathToFileURL(`${ROOT}src/${path}.ts`).href, execArgv: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] };
