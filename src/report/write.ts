@@ -1,15 +1,15 @@
 import { relative, resolve } from 'node:path';
 import { COMPARISON_LOSS_PROCESS, runComparison, type ComparisonCase, type ProgressFn } from '../compare/run.js';
 import { resolve as resolvePath } from 'node:path';
-import { loadEngines, prepareFluidModels, type EngineSet } from '../engines.js';
+import { loadClosedForms, loadEngines, prepareFluidModels, type EngineSet } from '../engines.js';
 import type { RunResult } from '../result/types.js';
 import type { Scenario } from '../scenario/types.js';
 import { flowVariants } from '../scenario/flowCc.js';
 import { hasEngine, type Engine, type Variant } from '../variants.js';
 import { caseKey, fluidBeside, fluidBesideCount, replicateFluid, replicatePacket, reportSeed, summarise, type HybridCase } from './replicates.js';
 import { randomLossEvents } from '../runs/modelRuns.js';
-import { defaultWorkers } from '../runs/execute.js';
-import { RunPool } from '../runs/pool.js';
+import { DEFAULT_ENGINE_MODULE, defaultWorkers } from '../runs/execute.js';
+import { estimatedCost, RunPool } from '../runs/pool.js';
 import { prepareStability, type StabilityPrep } from './stability.js';
 import { compactResult } from '../runs/compact.js';
 import { assertReplaceable, writeDirAtomic } from './atomicDir.js';
@@ -105,17 +105,33 @@ interface RunCounter {
   reps: number;
 }
 
+/**
+ * The real engines of the charted runs: on the report's worker pool when it has one (ordered among
+ * the replications by cost; the workers have the engines compiled already, this thread would compile
+ * them a third time), else in this thread.
+ */
+async function chartedEngines(opts: WriteReportOptions, pool: RunPool | undefined): Promise<EngineSet> {
+  if (!pool) return loadEngines({ modelsDir: opts.modelsDir, lossProcess: COMPARISON_LOSS_PROCESS });
+  const common = { engineModule: DEFAULT_ENGINE_MODULE, ...(opts.modelsDir !== undefined ? { modelsDir: resolvePath(opts.modelsDir) } : {}) };
+  const closedForms = await loadClosedForms();
+  return {
+    runPacket: (scenario) => pool.runFull({ ...common, engine: 'packet', scenario }, estimatedCost({ engine: 'packet', scenario })),
+    // Hybrid models' loss events are a Poisson process seeded by the charted packet run's seed, as on every other seed.
+    runFluid: (scenario) => pool.runFull({ ...common, engine: 'fluid', scenario, lossProcess: COMPARISON_LOSS_PROCESS }, estimatedCost({ engine: 'fluid', scenario })),
+    closedForms: (scenario) => closedForms(scenario),
+  };
+}
+
 /** The engines of the charted runs (an engine the recipe leaves out answers "not run") and their progress. */
-async function comparisonOptions(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions, count: RunCounter): Promise<Parameters<typeof runComparison>[2]> {
+async function comparisonOptions(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions, count: RunCounter, pool: RunPool | undefined): Promise<Parameters<typeof runComparison>[2]> {
   const { scenarios, withPacket, withFluid, runs, nCases, total } = plan;
   if (withFluid && !opts.engines && !opts.cases) {
     const vs = [...new Set(scenarios.flatMap((s) => recipe.variants.flatMap((v) => flowVariants({ ...s, variant: v }))))];
     // Variants without a fluid model get "no model" cells (runComparison), not an error.
     await prepareFluidModels(vs.filter((v) => hasEngine(v, 'fluid')), { modelsDir: opts.modelsDir });
   }
-  // Hybrid models' loss events are a Poisson process seeded by the charted packet run's seed, as on every other seed.
-  const real = opts.engines ?? (opts.cases ? undefined : await loadEngines({ modelsDir: opts.modelsDir, lossProcess: COMPARISON_LOSS_PROCESS }));
-  const runOpts: Parameters<typeof runComparison>[2] = {};
+  const real = opts.engines ?? (opts.cases ? undefined : await chartedEngines(opts, pool));
+  const runOpts: Parameters<typeof runComparison>[2] = { ...(pool && !opts.engines ? { concurrent: true } : {}) };
   const progress = opts.onProgress;
   if (progress) {
     runOpts.onProgress = (done, _t, label) => {
@@ -196,7 +212,7 @@ function startBatches(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportO
 /** The charted runs in this thread while the batches run on the workers; settles the batches if the charted runs fail. */
 async function runCases(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions, pool: RunPool | undefined): Promise<{ cases: ComparisonCase[]; batches: Batches }> {
   const count: RunCounter = { traced: 0, reps: 0 };
-  const runOpts = await comparisonOptions(recipe, plan, opts, count);
+  const runOpts = await comparisonOptions(recipe, plan, opts, count, pool);
   // After comparisonOptions: the fluid models are compiled (prepareFluidModels) before a worker needs them.
   const batches = startBatches(recipe, plan, opts, pool, count);
   let cases: ComparisonCase[];

@@ -1,9 +1,10 @@
 import { createRequire } from 'node:module';
 import { Piscina } from 'piscina';
 import { fairSharesBps, packetBits } from '../scenario/path.js';
+import type { RunResult } from '../result/types.js';
 import type { CompactRun } from './compact.js';
 import type { RunSpec } from './spec.js';
-import type { WorkerTask } from './worker.js';
+import type { FullReply, WorkerTask } from './worker.js';
 
 /** `.ts` when running the sources (tsx, vitest), `.js` in the compiled output: the worker loads the same kind. */
 export const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
@@ -36,7 +37,7 @@ interface Queued {
   task: WorkerTask;
   cost: number;
   seq: number;
-  resolve: (r: CompactRun) => void;
+  resolve: (r: CompactRun | FullReply) => void;
   reject: (e: unknown) => void;
 }
 
@@ -59,7 +60,22 @@ export class RunPool {
 
   /** Runs `task` on a worker when its turn comes (highest `cost` first). */
   run(task: WorkerTask, cost: number): Promise<CompactRun> {
-    return new Promise<CompactRun>((resolve, reject) => {
+    return this.queued(task, cost) as Promise<CompactRun>;
+  }
+
+  /**
+   * The same for a run whose whole result is wanted, traces included (a report's charted runs: on a
+   * worker they run with the engines already compiled there, instead of compiling them a third time in
+   * the main thread). What the engine threw is thrown here, its name kept (an InputError stays one).
+   */
+  async runFull(task: WorkerTask, cost: number): Promise<RunResult> {
+    const reply = (await this.queued({ ...task, full: true }, cost)) as FullReply;
+    if ('result' in reply) return reply.result;
+    throw Object.assign(new Error(reply.thrown.message), { name: reply.thrown.name });
+  }
+
+  private queued(task: WorkerTask, cost: number): Promise<CompactRun | FullReply> {
+    return new Promise<CompactRun | FullReply>((resolve, reject) => {
       this.queue.push({ task, cost, seq: this.seq++, resolve, reject });
       // Dispatch after the current tick, so a batch (or several started together) is queued whole before the first pick.
       if (!this.scheduled) {
@@ -84,7 +100,7 @@ export class RunPool {
       this.running++;
       this.piscina()
         .run(next.task)
-        .then((r) => next.resolve(r as CompactRun), next.reject)
+        .then((r) => next.resolve(r as CompactRun | FullReply), next.reject)
         .finally(() => {
           this.running--;
           this.dispatch();

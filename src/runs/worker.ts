@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import type { RunResult } from '../result/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Engine } from '../variants.js';
 import { compactResult, type CompactRun } from './compact.js';
@@ -19,7 +20,16 @@ export interface WorkerTask {
   modelsDir?: string;
   /** Fluid runs: hybrid models' loss events as a seeded Poisson process. */
   lossProcess?: 'poisson';
+  /** Return the whole RunResult, traces included (a report's charted runs), instead of the compact one. */
+  full?: boolean;
 }
+
+/**
+ * What a `full` task returns: the result, or what the engine threw as its name and message (structured
+ * cloning keeps the name of built-in errors only, and an InputError must stay one: compare/run.ts
+ * lets bad input through instead of turning it into a failed run).
+ */
+export type FullReply = { result: RunResult } | { thrown: { name: string; message: string } };
 
 const modules = new Map<string, Promise<EngineFn>>();
 
@@ -49,7 +59,13 @@ export async function loadEngine(url: string): Promise<EngineFn> {
   return p;
 }
 
-export default async function runTask(task: WorkerTask): Promise<CompactRun> {
+export default async function runTask(task: WorkerTask): Promise<CompactRun | FullReply> {
   const run = await loadEngine(task.engineModule);
-  return compactResult(await run(task.engine, task.scenario, { ...(task.modelsDir === undefined ? {} : { modelsDir: task.modelsDir }), ...(task.lossProcess ? { lossProcess: task.lossProcess } : {}) }));
+  const go = async () => run(task.engine, task.scenario, { ...(task.modelsDir === undefined ? {} : { modelsDir: task.modelsDir }), ...(task.lossProcess ? { lossProcess: task.lossProcess } : {}) });
+  if (!task.full) return compactResult(await go());
+  try {
+    return { result: await go() };
+  } catch (e) {
+    return { thrown: e instanceof Error ? { name: e.name, message: e.message } : { name: 'Error', message: String(e) } };
+  }
 }

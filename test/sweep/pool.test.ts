@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { runPacket } from '../../src/packet/run.js';
+import { DEFAULT_ENGINE_MODULE } from '../../src/runs/execute.js';
 import { estimatedCost, RunPool } from '../../src/runs/pool.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import type { Scenario } from '../../src/scenario/types.js';
@@ -24,6 +26,25 @@ describe('RunPool', () => {
       await pool.destroy();
     }
     expect(order).toEqual(['s1', 's3', 's4', 's0', 's2']);
+  });
+});
+
+describe('RunPool.runFull (a report\'s charted runs on the workers)', () => {
+  it('returns the whole result, traces included, as the engine gives it in this thread; an InputError stays one', async () => {
+    const pool = new RunPool(1);
+    const s = { ...presetScenario('ns3-lossy', 'reno'), durationS: 3 };
+    try {
+      const there = await pool.runFull({ engineModule: DEFAULT_ENGINE_MODULE, engine: 'packet', scenario: s }, 1);
+      const here = runPacket(s);
+      // wallS is the one field two runs of a scenario may differ in (RunResult contract).
+      const json = (r: typeof here) => JSON.stringify({ ...r, stats: { ...r.stats, wallS: 0 } });
+      expect(there.flows[0]!.trace.cwndBytes.t.length).toBeGreaterThan(10);
+      expect(json(there)).toBe(json(here));
+      // Structured cloning would make it a plain Error; compare/run.ts lets InputErrors through (bad input, exit 2).
+      await expect(pool.runFull({ engineModule: DEFAULT_ENGINE_MODULE, engine: 'fluid', scenario: s, modelsDir: '/nonexistent-models' }, 1)).rejects.toMatchObject({ name: 'InputError', message: expect.stringContaining('/nonexistent-models') });
+    } finally {
+      await pool.destroy();
+    }
   });
 });
 
