@@ -6,12 +6,12 @@ import base from './vitest.config.js';
 const SLOW = ['**/*agreement*.test.ts', '**/browser.test.ts'];
 
 /**
- * Files about a fresh process's module state, run each in its own module graph as under `npm test`:
+ * Files about a fresh process's module state, run in their own module graph as under `npm test`:
  * which compiler a miss uses depends on whether compileFiles.ts was loaded in this process
- * (fluid/systems), and `vi.mock` replaces a module only for the files that import it afresh
- * (fuzz/runFailed).
+ * (fluid/systems). (A test that replaces an engine does it through src/engines.ts's seams, which
+ * work in a shared graph, not with `vi.mock`, which would need a fresh one.)
  */
-const FRESH = ['test/fluid/systems.test.ts', 'test/fuzz/runFailed.test.ts'];
+const FRESH = ['test/fluid/systems.test.ts'];
 
 /**
  * The files that cost more than about 2 CPU-s each in this tier (per-file CPU of the worker process
@@ -35,7 +35,6 @@ const LONGEST_FIRST = [
   'test/competition/recovery.test.ts',
   'test/fluid/bbr3-compete.test.ts',
   'test/project/functionLength.test.ts',
-  'test/fluid/lossy.test.ts',
   'test/fluid/flows.test.ts',
   'test/report/stability.test.ts',
   'test/report/atomic.test.ts',

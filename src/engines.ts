@@ -64,16 +64,37 @@ let packet: Promise<typeof RunPacket> | undefined;
 let fluid: Promise<typeof RunFluid> | undefined;
 let theory: Promise<typeof ClosedForms> | undefined;
 
+/** What every run loaded here goes through; see {@link wrapPacketEngine}. */
+let packetWrap: ((run: typeof RunPacket) => typeof RunPacket) | undefined;
+let fluidWrap: ((run: typeof RunFluid) => typeof RunFluid) | undefined;
+
 /** The packet engine's `runPacket`. */
 export function loadPacket(): Promise<typeof RunPacket> {
   packet ??= load('./packet/run.ts', () => import('./packet/run.js')).then((m) => m.runPacket);
-  return packet;
+  const wrap = packetWrap;
+  return wrap ? packet.then(wrap) : packet;
+}
+
+/**
+ * Tests' seam: every command that loads the packet engine after this call gets `wrap(runPacket)`
+ * (e.g. a memo, so that two commands run with the same flags share one 100 s run: same seed, same
+ * result byte for byte); undefined restores the engine itself. In-process, unlike `vi.mock`, which
+ * replaces a module only for files that import it afresh.
+ */
+export function wrapPacketEngine(wrap: ((run: typeof RunPacket) => typeof RunPacket) | undefined): void {
+  packetWrap = wrap;
+}
+
+/** The same seam for the fluid engine (e.g. one that returns a failed run). */
+export function wrapFluidEngine(wrap: ((run: typeof RunFluid) => typeof RunFluid) | undefined): void {
+  fluidWrap = wrap;
 }
 
 /** The fluid engine's `runFluid`. */
 export function loadFluid(): Promise<typeof RunFluid> {
   fluid ??= load('./fluid/run/runFluid.ts', () => import('./fluid/run/runFluid.js')).then((m) => m.runFluid);
-  return fluid;
+  const wrap = fluidWrap;
+  return wrap ? fluid.then(wrap) : fluid;
 }
 
 /** The closed forms of src/theory. */

@@ -1,4 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wrapFluidEngine } from '../../src/engines.js';
 import { cli } from './harness.js';
 
 /**
@@ -6,16 +7,13 @@ import { cli } from './harness.js';
  * line naming the failure (issue 12: `predict --json` exited 0). The fluid engine is replaced by one
  * that returns the real engine's failed result for a model that blows up.
  */
-vi.mock('../../src/fluid/run/runFluid.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/fluid/run/runFluid.js')>();
-  return {
-    ...real,
-    runFluid: (s: Parameters<typeof real.runFluid>[0]) => {
-      const r = real.runFluid({ ...s, durationS: 1 });
-      return { ...r, status: 'failed' as const, failure: "fluid model 'reno' failed: non-finite state (the model blew up): W = NaN at t = 0.500000" };
-    },
-  };
-});
+beforeAll(() =>
+  wrapFluidEngine((real) => (s, opts) => {
+    const r = real({ ...s, durationS: 1 }, opts);
+    return { ...r, status: 'failed' as const, failure: "fluid model 'reno' failed: non-finite state (the model blew up): W = NaN at t = 0.500000" };
+  }),
+);
+afterAll(() => wrapFluidEngine(undefined));
 
 describe('exit code 3: a run that finished as failed', () => {
   it.each([[[]], [['--json']]])('predict %j exits 3 with one "run failed" line naming the component', async (extra) => {
