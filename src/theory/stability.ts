@@ -115,6 +115,26 @@ export function scenarioStability(s: Scenario, opts: { modelsDir?: string; param
  * models'), discrete states in `modes` (default 0: congestion avoidance, no hold-off).
  */
 export function analyseLoop(models: LoopModels, N: number, values: Record<string, number>, modes: Record<string, number> = {}): LoopAnalysis {
+  let byBottleneck = analyses.get(models.flow.source);
+  if (!byBottleneck) analyses.set(models.flow.source, (byBottleneck = new WeakMap()));
+  let byPoint = byBottleneck.get(models.bottleneck.source);
+  if (!byPoint) byBottleneck.set(models.bottleneck.source, (byPoint = new Map()));
+  const key = JSON.stringify([N, values, modes]);
+  let a = byPoint.get(key);
+  if (!a) byPoint.set(key, (a = analyseLoopUncached(models, N, values, modes)));
+  return a;
+}
+
+/**
+ * The analyses made in this process, by the two models and the point. The model sources are the
+ * compiled systems' (src/fluid/compiler/systemCache.ts hands out the same object while a file's
+ * bytes stay the same, a new one when they change), and an analysis is a pure function of them and
+ * the point: asked again (Hollot et al.'s example is computed by the report and its tests; a test
+ * run shares one module graph per worker), it is returned, not recomputed (~0.4 CPU-s a point).
+ */
+const analyses = new WeakMap<object, WeakMap<object, Map<string, LoopAnalysis>>>();
+
+function analyseLoopUncached(models: LoopModels, N: number, values: Record<string, number>, modes: Record<string, number>): LoopAnalysis {
   const flow = models.flow;
   const discrete: Record<string, number> = {};
   for (const st of [...flow.states, ...models.bottleneck.states]) if (st.discrete) discrete[st.name] = modes[st.name] ?? 0;
