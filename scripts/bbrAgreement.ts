@@ -1,6 +1,6 @@
 /**
  * BBR fluid models against the packet engine on issue 19's cases (models/README.md, "BBR"):
- *   npx tsx scripts/bbrAgreement.ts single|compete|compete3|bbr3 [--packet-only] [--seeds N]
+ *   npx tsx scripts/bbrAgreement.ts single|compete|compete3|bbr3 [--packet-only] [--seeds N] [--match NAME-PART]
  * single: one BBRv1 flow, 100 Mbit/s, 40 ms, drop-tail buffer 0.1/1/2 BDP, 30 s (from 10 s);
  * compete: BBR vs CUBIC, one flow each, buffers 0.5/1/2/4/8 BDP, 100 Mbit/s, 40 ms, 120 s (from 20 s);
  * compete3: the same with BBRv3 (issue 19's competition grid for the BBRv3 model);
@@ -29,6 +29,9 @@ const fluidOnly = args.includes('--fluid-only');
 const cachedOnly = args.includes('--cached-only');
 const seedsArg = args.indexOf('--seeds');
 const seeds = seedsArg >= 0 ? Number(args[seedsArg + 1]) : mode === 'single' ? 3 : 5;
+/** Only the cases whose name contains this (e.g. `--match p=0.05`). */
+const matchArg = args.indexOf('--match');
+const match = matchArg >= 0 ? args[matchArg + 1]! : '';
 
 type Slim = { goodputBps: number; meanCwndSegments: number; lossRate: number; meanQueue: number; queueDelayS?: number; flows: { goodputBps: number; meanCwndSegments: number }[]; wallS: number; status: string };
 /**
@@ -92,6 +95,7 @@ function cases(): { name: string; s: Scenario }[] {
   return out;
 }
 for (const c of cases()) {
+  if (!c.name.includes(match)) continue;
   if (cachedOnly && !Array.from({ length: seeds }, (_, k) => existsSync(cacheFile({ ...c.s, seed: 1 + k }))).every(Boolean)) continue;
   const runs: Slim[] = [];
   if (!fluidOnly) for (let k = 0; k < seeds; k++) runs.push(packet({ ...c.s, seed: 1 + k }));
