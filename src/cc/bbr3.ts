@@ -15,7 +15,8 @@
  *   the packet where the loss rate crossed LossThresh (draft InflightAtLoss, v3
  *   bbr_inflight_hi_from_lost_skb), before that ACK's rate sample is looked at. As the draft, the
  *   ACK's own sample then no longer cuts inflight_hi (Google v3's bbr_adapt_upper_bounds also
- *   reacts to it while probing; see probe-bw.ts adaptLongTermModel).
+ *   reacts to it while probing: `--cc-param ackPathLongtermCut=1`; see probe-bw.ts
+ *   adaptLongTermModel).
  * - Recovery: entering fast recovery or RTO saves cwnd and the model bounds (draft
  *   OnEnterFastRecovery / OnEnterRTO); leaving restores cwnd; in between cwnd is BBR's own (draft
  *   -06 has no packet conservation; Linux skips PRR for cong_control algorithms).

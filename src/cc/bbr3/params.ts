@@ -11,6 +11,8 @@
  * - extraAckedFilterRounds 10 / 5 (v3 keeps two 5-round buckets, so 5-10 rounds).
  * - extraAckedMaxS none / 0.1 s (v3 caps the aggregation allowance at 100 ms of bandwidth).
  * - drainMaxRounds 3 / none (v3 leaves DRAIN only on inflight; the draft also after 3 rounds).
+ * - ackPathLongtermCut 0 / 1 (v3 also cuts inflight_longterm on the ACK's own rate sample while
+ *   probing, beside the per-lost-packet cut both have).
  * Differences that are not numbers are documented where the code makes the choice (bbr3.ts and the
  * modules beside this one).
  */
@@ -43,6 +45,7 @@ export const BBR3_PARAMS: readonly ParamSpec[] = [
   { name: 'probeWaitBaseS', doc: 'Wall-clock wait before the next bandwidth probe is this plus U(0, probeWaitRandS) (draft T_bbr 2-3 s, v3 bw_probe_base_us 2 s)', unit: 's', default: 2, min: 0, max: 1000 },
   { name: 'probeWaitRandS', doc: 'Random part of the wall-clock probe wait (draft and v3 bw_probe_rand_us 1 s)', unit: 's', default: 1, min: 0, max: 1000 },
   { name: 'probeMaxRounds', doc: 'Reno-coexistence bound: probe after min(BDP in segments, this) rounds, minus a random 0 or 1 (draft T_reno 62-63, v3 bw_probe_max_rounds 63)', unit: 'count', default: 63, min: 1, max: 10000 },
+  { name: 'ackPathLongtermCut', doc: 'While probing, also cut inflight_longterm on an ACK whose rate sample lost more than lossThresh of its tx_in_flight: 0 = the draft (only per lost packet, HandleLostPacket, when the sender reports each one), 1 = Google v3 (bbr_adapt_upper_bounds also calls bbr_handle_inflight_too_high on the ACK path)', unit: 'flag', default: 0, min: 0, max: 1 },
   { name: 'startupCwndGrowthFloor', doc: 'STARTUP grows cwnd past its target while: 0 = C.delivered < InitialCwnd (draft SetCwnd), 1 = cwnd < 2 x InitialCwnd (Google v3 bbr_set_cwnd)', unit: 'flag', default: 0, min: 0, max: 1 },
 ];
 
@@ -75,6 +78,7 @@ export interface Bbr3Config {
   probeWaitRandS: number;
   probeMaxRounds: number;
   startupCwndGrowthFloor: number;
+  ackPathLongtermCut: number;
 }
 
 /** Defaults filled in (the registry passes complete, checked params; bare tests may pass a few). */

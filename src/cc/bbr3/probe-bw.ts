@@ -202,9 +202,10 @@ export function adaptLongTermModel(ctx: Bbr3Ctx, rs: Bbr3Ack): boolean {
     }
   }
   if (isInflightTooHigh(ctx, rs.lostBytes, rs.txInFlightBytes)) {
-    // Google v3 also reacts here, on the ACK's own rate sample, when probing; the draft reacts only
-    // per lost packet (HandleLostPacket). Used when the sender reports no per-packet losses.
-    if (!ctx.lostPacketEvents && s.isBwProbeSample) handleInflightTooHigh(ctx, rs.txInFlightBytes, rs.isAppLimited, rs);
+    // Google v3 also reacts here, on the ACK's own rate sample, when probing (bbr_adapt_upper_bounds ->
+    // bbr_handle_inflight_too_high); the draft reacts only per lost packet (HandleLostPacket). Used
+    // when the sender reports no per-packet losses, or with ackPathLongtermCut = 1 (v3's both paths).
+    if ((!ctx.lostPacketEvents || ctx.cfg.ackPathLongtermCut === 1) && s.isBwProbeSample) handleInflightTooHigh(ctx, rs.txInFlightBytes, rs.isAppLimited, rs);
     return false;
   }
   if (s.inflightLongtermBytes === Infinity) return false;

@@ -279,6 +279,32 @@ describe('bbr3 loss response (draft 5.5.9)', () => {
     expect(n.s.mode).toBe('probe_bw_down');
   });
 
+  it('an ACK whose own sample lost 3% of its tx_in_flight: the draft leaves UP alone (per-packet path only); ackPathLongtermCut = 1 (Google v3) cuts inflight_longterm to max(tx_in_flight, 0.7 x target) and goes DOWN', () => {
+    const lossy = { lostBytes: 3_000, txInFlightBytes: 100_000, inflightBytes: BDP };
+    const draft = new Driver();
+    toCruise(draft);
+    until(() => draft.s.mode === 'probe_bw_up', () => draft.rounds(1, BW, { inflightBytes: BDP, dtS: 0.5 }));
+    expect(draft.s.isBwProbeSample).toBe(true);
+    draft.ack(lossy);
+    expect(draft.s.mode).toBe('probe_bw_up');
+    expect(draft.s.inflightLongtermBytes).toBe(Infinity);
+
+    const v3 = new Driver({ params: { ackPathLongtermCut: 1 } });
+    toCruise(v3);
+    until(() => v3.s.mode === 'probe_bw_up', () => v3.rounds(1, BW, { inflightBytes: BDP, dtS: 0.5 }));
+    const target = Math.min(v3.s.bwBytesPerS * v3.s.minRttS, v3.model.cwndBytes);
+    v3.ack(lossy);
+    expect(v3.s.mode).toBe('probe_bw_down');
+    expect(v3.s.prevProbeTooHigh).toBe(true);
+    expect(v3.s.inflightLongtermBytes).toBeCloseTo(Math.max(100_000, 0.7 * target), 6);
+    // 2% exactly is not too high on either path.
+    const edge = new Driver({ params: { ackPathLongtermCut: 1 } });
+    toCruise(edge);
+    until(() => edge.s.mode === 'probe_bw_up', () => edge.rounds(1, BW, { inflightBytes: BDP, dtS: 0.5 }));
+    edge.ack({ ...lossy, lostBytes: 2_000 });
+    expect(edge.s.mode).toBe('probe_bw_up');
+  });
+
   it('an app-limited lost packet ends UP but does not set inflight_longterm (Appendix A.6)', () => {
     const d = new Driver();
     toCruise(d);
