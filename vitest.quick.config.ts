@@ -2,8 +2,13 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import base from './vitest.config.js';
 
-/** Left out of the quick tier: packet vs ns-3 and fluid vs packet agreement suites, and the browsers. */
-const SLOW = ['**/*agreement*.test.ts', '**/browser.test.ts'];
+/**
+ * Left out of the quick tier: the agreement suites (a model, closed form or linear verdict against
+ * packet-engine runs, or the packet engine against ns-3), named `*-agreement*.test.ts` (fluid's own
+ * suite is `agreement.test.ts`), and the browser tests. runs/agreement and report/agreement test the
+ * agreement statistics on synthetic runs: they stay.
+ */
+const SLOW = ['**/*-agreement*.test.ts', 'test/fluid/agreement.test.ts', '**/browser.test.ts'];
 
 /**
  * Files about a fresh process's module state, run in their own module graph as under `npm test`:

@@ -1,24 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fluidSystem, runFluid } from '../../src/fluid/run/runFluid.js';
-import { runPacket } from '../../src/packet/run.js';
-import { mapScenario, UNLIMITED_SEGMENTS } from '../../src/fluid/run/scenarioMap.js';
+import { UNLIMITED_SEGMENTS } from '../../src/fluid/run/scenarioMap.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import type { Variant } from '../../src/variants.js';
-
-/** n flows starting together at t = 0 on a 100 Mbit/s bottleneck with 1 Gbit/s access links, no random loss. */
-function together(variants: Variant[], rttS: number, durationS: number): Scenario {
-  const s = presetScenario('ns3-normal', variants[0]!, { flows: variants.length, durationS, accessBps: 1e9, accessDelayS: 0.001, bottleneckBps: 100e6, bottleneckDelayS: rttS / 2 - 0.001, lossRate: 0 });
-  s.flows.forEach((f, i) => {
-    f.startS = 0;
-    f.stopS = durationS - 2.9;
-    if (variants[i] !== s.variant) f.variant = variants[i];
-  });
-  return s;
-}
-
-/** The bottleneck's payload rate, bit/s. */
-const payloadBps = (s: Scenario): number => mapScenario(s).link.C * s.mssBytes * 8;
+import { payloadBps, together } from './together.js';
 
 describe('fluid engine, many flows starting at the same instant (issue 9)', () => {
   it('50 Reno flows from t = 0, each its own state: the link is not exceeded and every flow leaves slow start', () => {
@@ -90,18 +76,14 @@ describe('StateLayout', () => {
 });
 
 describe('fluid engine, mixed variants (each flow its own model, coupled through the queue)', () => {
-  it('CUBIC vs Reno: near even at 10 ms RTT (Reno-friendly region) and as the packet engine has it, CUBIC ahead at 100 ms; flow order does not matter', () => {
+  it('CUBIC vs Reno: a little ahead at 10 ms RTT (Reno-friendly region), CUBIC ahead at 100 ms; flow order does not matter', () => {
     const share = (r: { flows: { summary: { goodputBps: number } }[]; summary: { goodputBps: number } }, i: number): number =>
       r.flows[i]!.summary.goodputBps / r.summary.goodputBps;
     const short = runFluid(together(['cubic', 'reno'], 0.01, 60));
     expect(short.status).toBe('ok');
     // Friendly region: CUBIC's beta = 0.7 cut with its Reno-equivalent increase keeps it a little ahead on
-    // synchronised drop-tail losses. The packet engine (no random loss, so one run is the answer) gives
-    // CUBIC 57.2% here (fluid 58.5%); the fluid model must agree with it, not with an idealised 50%.
-    const packetShort = runPacket(together(['cubic', 'reno'], 0.01, 60));
-    expect(share(packetShort, 0)).toBeGreaterThan(0.5);
-    expect(share(packetShort, 0)).toBeLessThan(0.6);
-    expect(Math.abs(share(short, 0) - share(packetShort, 0))).toBeLessThan(0.05);
+    // synchronised drop-tail losses (fluid 58.5%; against the packet engine's 57.2% in flows-agreement.test.ts).
+    expect(share(short, 0)).toBeGreaterThan(0.5);
     const long = runFluid(together(['cubic', 'reno'], 0.1, 60));
     const swapped = runFluid(together(['reno', 'cubic'], 0.1, 60));
     expect(long.status).toBe('ok');
