@@ -122,14 +122,23 @@ async function chartedEngines(opts: WriteReportOptions, pool: RunPool | undefine
   };
 }
 
+/**
+ * Compiles the fluid models the report's runs need (the recipe's scenarios and its contrast) in this
+ * process, before anything asks for one: planReport's randomLossEvents reads the compiled systems, and
+ * a miss there, with no compiler loaded yet, compiled every model of the folder in a child process
+ * (its own start-up and mathjs import: ~2.5 CPU-s more from an empty model cache, before any run).
+ */
+async function prepareModels(recipe: ReportRecipe, opts: WriteReportOptions): Promise<void> {
+  if (!recipe.engines.includes('fluid') || opts.engines || opts.cases) return;
+  const scenarios = [...resolveScenarios(recipe), ...(recipe.engines.includes('packet') ? resolveContrast(recipe) : [])];
+  const vs = [...new Set(scenarios.flatMap((s) => recipe.variants.flatMap((v) => flowVariants({ ...s, variant: v }))))];
+  // Variants without a fluid model get "no model" cells (runComparison), not an error.
+  await prepareFluidModels(vs.filter((v) => hasEngine(v, 'fluid')), { modelsDir: opts.modelsDir });
+}
+
 /** The engines of the charted runs (an engine the recipe leaves out answers "not run") and their progress. */
 async function comparisonOptions(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions, count: RunCounter, pool: RunPool | undefined): Promise<Parameters<typeof runComparison>[2]> {
-  const { scenarios, withPacket, withFluid, runs, nCases, total } = plan;
-  if (withFluid && !opts.engines && !opts.cases) {
-    const vs = [...new Set(scenarios.flatMap((s) => recipe.variants.flatMap((v) => flowVariants({ ...s, variant: v }))))];
-    // Variants without a fluid model get "no model" cells (runComparison), not an error.
-    await prepareFluidModels(vs.filter((v) => hasEngine(v, 'fluid')), { modelsDir: opts.modelsDir });
-  }
+  const { withPacket, withFluid, runs, nCases, total } = plan;
   const real = opts.engines ?? (opts.cases ? undefined : await chartedEngines(opts, pool));
   const runOpts: Parameters<typeof runComparison>[2] = { ...(pool && !opts.engines ? { concurrent: true } : {}) };
   const progress = opts.onProgress;
@@ -213,7 +222,7 @@ function startBatches(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportO
 async function runCases(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions, pool: RunPool | undefined): Promise<{ cases: ComparisonCase[]; batches: Batches }> {
   const count: RunCounter = { traced: 0, reps: 0 };
   const runOpts = await comparisonOptions(recipe, plan, opts, count, pool);
-  // After comparisonOptions: the fluid models are compiled (prepareFluidModels) before a worker needs them.
+  // The fluid models are compiled (prepareModels, before planReport) before a worker needs them.
   const batches = startBatches(recipe, plan, opts, pool, count);
   let cases: ComparisonCase[];
   try {
@@ -275,6 +284,7 @@ async function runAll(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportO
 export async function writeReport(recipe: ReportRecipe, outDir: string, opts: WriteReportOptions = {}): Promise<ReportOutput> {
   const t0 = performance.now();
   assertReplaceable(outDir); // fail before minutes of simulation, not after
+  await prepareModels(recipe, opts);
   const plan = planReport(recipe, opts);
   const { runs, reps, total } = plan;
   const progress = opts.onProgress;
