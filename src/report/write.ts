@@ -1,7 +1,7 @@
 import { relative, resolve } from 'node:path';
 import { COMPARISON_LOSS_PROCESS, runComparison, type ComparisonCase, type ProgressFn } from '../compare/run.js';
 import { resolve as resolvePath } from 'node:path';
-import { loadClosedForms, loadEngines, prepareFluidModels, type EngineSet } from '../engines.js';
+import { loadClosedForms, loadEngines, prepareScenarioModels, type EngineSet } from '../engines.js';
 import type { RunResult } from '../result/types.js';
 import type { Scenario } from '../scenario/types.js';
 import { flowVariants } from '../scenario/flowCc.js';
@@ -131,9 +131,9 @@ async function chartedEngines(opts: WriteReportOptions, pool: RunPool | undefine
 async function prepareModels(recipe: ReportRecipe, opts: WriteReportOptions): Promise<void> {
   if (!recipe.engines.includes('fluid') || opts.engines || opts.cases) return;
   const scenarios = [...resolveScenarios(recipe), ...(recipe.engines.includes('packet') ? resolveContrast(recipe) : [])];
-  const vs = [...new Set(scenarios.flatMap((s) => recipe.variants.flatMap((v) => flowVariants({ ...s, variant: v }))))];
-  // Variants without a fluid model get "no model" cells (runComparison), not an error.
-  await prepareFluidModels(vs.filter((v) => hasEngine(v, 'fluid')), { modelsDir: opts.modelsDir });
+  // Variants without a fluid model get "no model" cells (runComparison), not an error: they have no systems.
+  const cases = scenarios.flatMap((s) => recipe.variants.map((variant): Scenario => ({ ...s, variant })));
+  await prepareScenarioModels(cases.filter((s) => flowVariants(s).every((v) => hasEngine(v, 'fluid'))), { modelsDir: opts.modelsDir });
 }
 
 /** The engines of the charted runs (an engine the recipe leaves out answers "not run") and their progress. */

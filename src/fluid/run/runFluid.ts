@@ -147,11 +147,16 @@ export function drawsLossEvents(scenario: Scenario, opts: Pick<RunFluidOptions, 
  * rule picks (src/fluid/run/modelChoice.ts); none for a scenario it has no model for.
  */
 export function fluidModelIds(scenario: Scenario, modelsDir?: string): string[] {
+  return fluidSystemsOf(scenario, modelsDir)?.ids ?? [];
+}
+
+/** The compiled systems a scenario's fluid run reads: its flows' model ids on its bottleneck model; null for a scenario it has no model for. */
+export function fluidSystemsOf(scenario: Scenario, modelsDir?: string): { bottleneck: string; ids: string[] } | null {
   try {
     const { link, flows } = mapScenario(scenario);
-    return [...new Set(modelIdsOf(flows.map((_, i) => flowCc(scenario, i).variant), link, modelSystems(modelsDir).dir))];
+    return { bottleneck: link.model, ids: [...new Set(modelIdsOf(flows.map((_, i) => flowCc(scenario, i).variant), link, modelSystems(modelsDir).dir))] };
   } catch (e) {
-    if (e instanceof NoFluidModelError) return [];
+    if (e instanceof NoFluidModelError) return null;
     throw e;
   }
 }
