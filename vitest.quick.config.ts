@@ -11,14 +11,6 @@ import base from './vitest.config.js';
 const SLOW = ['**/*-agreement*.test.ts', 'test/fluid/agreement.test.ts', '**/browser.test.ts'];
 
 /**
- * Files about a fresh process's module state, run in their own module graph as under `npm test`:
- * which compiler a miss uses depends on whether compileFiles.ts was loaded in this process
- * (fluid/systems). (A test that replaces an engine does it through src/engines.ts's seams, which
- * work in a shared graph, not with `vi.mock`, which would need a fresh one.)
- */
-const FRESH = ['test/fluid/systems.test.ts'];
-
-/**
  * The files that cost more than about 2 CPU-s each in this tier (per-file CPU of the worker process
  * and its children, measured on the whole tier), longest first. They start first so that the tier
  * never ends on one long file running alone while the other core idles (LPT scheduling; the short
@@ -30,6 +22,7 @@ const LONGEST_FIRST = [
   'test/report/size.test.ts',
   'test/cli/outputs.test.ts',
   'test/fluid/run.test.ts',
+  'test/fluid/systems.test.ts',
   'test/sweep/e2e.test.ts',
   'test/packet/variants.test.ts',
   'test/cluster/scripts.test.ts',
@@ -48,7 +41,7 @@ const LONGEST_FIRST = [
   'test/packet/qdisc.test.ts',
 ];
 
-/** Vitest's order (projects, then its duration cache or file sizes), with the files above moved to the front in their order. */
+/** Vitest's order (its duration cache or file sizes), with the files above moved to the front in their order. */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
@@ -56,10 +49,8 @@ class LongestFirst extends BaseSequencer {
       const i = LONGEST_FIRST.findIndex((p) => f.moduleId.endsWith(`/${p}`));
       return i < 0 ? LONGEST_FIRST.length : i;
     };
-    // Projects stay in vitest's order; Array.prototype.sort is stable, so the rest keep vitest's order too.
-    const projects = [...new Set(sorted.map((f) => f.project.name))];
-    const project = (f: TestSpecification) => projects.indexOf(f.project.name);
-    return sorted.sort((a, b) => project(a) - project(b) || rank(a) - rank(b));
+    // Array.prototype.sort is stable: the rest keep vitest's order.
+    return sorted.sort((a, b) => rank(a) - rank(b));
   }
 }
 
@@ -68,15 +59,11 @@ class LongestFirst extends BaseSequencer {
  * loop. Unlike `npm test` (CI: each file in a fresh module graph), the files a worker runs share one
  * module graph (`isolate: false`), so src/ and its dependencies are imported and transformed once per
  * worker instead of once per file, which was about half of the tier's CPU. A test file must
- * therefore leave no state behind for the next (process.cwd, env, spies, temp folders: test/setup.ts).
+ * therefore leave no state behind for the next (process.cwd, env, spies, temp folders: test/setup.ts),
+ * and one about a fresh process's module state sets that state up itself (fluid/systems sets the
+ * loaded compiler aside; a test replaces an engine through src/engines.ts's seams, not `vi.mock`,
+ * which would need a fresh graph).
  */
 export default defineConfig({
-  test: {
-    maxWorkers: base.test?.maxWorkers,
-    sequence: { sequencer: LongestFirst },
-    projects: [
-      { test: { ...base.test, name: 'shared', isolate: false, exclude: ['**/node_modules/**', ...SLOW, ...FRESH] } },
-      { test: { ...base.test, name: 'fresh', include: FRESH } },
-    ],
-  },
+  test: { ...base.test, isolate: false, exclude: ['**/node_modules/**', ...SLOW], sequence: { sequencer: LongestFirst } },
 });

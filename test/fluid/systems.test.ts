@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { runFluid } from '../../src/fluid/run/runFluid.js';
-import { DEFAULT_MODELS_DIR, modelFileIds, modelSystems, prepareSystems, systemStats } from '../../src/fluid/compiler/systemCache.js';
+import { DEFAULT_MODELS_DIR, modelFileIds, modelSystems, prepareSystems, systemStats, withoutInProcessCompiler } from '../../src/fluid/compiler/systemCache.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import { tempDir } from '../helpers/tmp.js';
 
-// The first test runs before the compiler (compiler/compileFiles.ts) is loaded in this process: its miss
-// compiles in a child process, as for a library user who calls runFluid without the CLI preparing
-// the models. The later tests load the compiler (a child process start costs seconds).
+// The first test runs as a process that has not loaded the compiler (compiler/compileFiles.ts): its
+// miss compiles in a child process, as for a library user who calls runFluid without the CLI
+// preparing the models (under npm test the compiler is not loaded yet; in test:quick's shared module
+// graph another file may have loaded it, and withoutInProcessCompiler sets it aside). The later tests
+// load the compiler (a child process start costs seconds).
 
 const made: string[] = [];
 const tmp = (p: string) => {
@@ -32,7 +34,7 @@ describe('compiled fluid systems, cached on disk by content', () => {
   it('compiles a miss in one child process (with the other uncached models of the directory), stores them, and serves copies of the same files from disk', () => {
     const a = modelsCopy();
     const before = { ...systemStats };
-    const sa = modelSystems(a, { cacheDir }).system('reno');
+    const sa = withoutInProcessCompiler(() => modelSystems(a, { cacheDir }).system('reno'));
     expect(systemStats.compiledInChild - before.compiledInChild).toBe(modelFileIds(DEFAULT_MODELS_DIR).length);
     const files = readdirSync(cacheDir).sort();
     expect(files.map((f) => f.replace(/-[0-9a-f]{32}\.json$/, ''))).toEqual(modelFileIds(DEFAULT_MODELS_DIR));

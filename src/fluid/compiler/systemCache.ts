@@ -50,6 +50,21 @@ export function registerCompiler(c: Compiler): void {
   inProcessCompiler = c;
 }
 
+/**
+ * Runs `f` as a process that has not loaded the compiler would (misses compile in a child process),
+ * then puts the registered compiler back: for tests that share one module graph with files that
+ * loaded it.
+ */
+export function withoutInProcessCompiler<T>(f: () => T): T {
+  const registered = inProcessCompiler;
+  inProcessCompiler = undefined;
+  try {
+    return f();
+  } finally {
+    inProcessCompiler = registered;
+  }
+}
+
 const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const COMPILER_FILE = fileURLToPath(new URL(`./compileFiles${EXT}`, import.meta.url));
 
