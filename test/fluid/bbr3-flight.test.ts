@@ -117,4 +117,17 @@ describe('BBRv3 fluid model: the data in flight', () => {
     expect(after.inflightHi! / full).toBeGreaterThan(0.97);
     expect(after.inflightHi! / full).toBeLessThan(1.03);
   });
+
+  it.each([0.1, 0.3])('RTT %d s, p = 5e-2: STARTUP ends on the loss count before the pipe fills, with inflight_hi = what its last round delivered, below max_bw\'s BDP (packet engine, seeds 1-5: 142-250 segments, BDP estimate the same volume)', (rttS) => {
+    const { tp, at, end } = solved(5e-2, rttS, 12 * rttS);
+    let t = tp;
+    while (t < end && at(t, ['mode']).mode === 0) t += tp / 4;
+    expect(t).toBeLessThan(end);
+    const after = at(t + tp / 4, ['inflightHi', 'bw', 'rtprop']);
+    // Measured 170.8 at both RTTs (the round that sent ~180, minus its 5%); the model before took
+    // max(bdp, rate x delivered x R) = 273 there (models/README.md "STARTUP's exit and ProbeRTT at p = 5e-2").
+    expect(after.inflightHi!).toBeGreaterThan(142);
+    expect(after.inflightHi!).toBeLessThan(250);
+    expect(after.inflightHi!).toBeLessThan(0.8 * after.bw! * after.rtprop!);
+  });
 });
