@@ -72,6 +72,9 @@ export class InvariantMonitor implements SenderAudit {
     // earlier retransmission already repaired (still marked retransmitted, its ACK on the way: bbr
     // short flows on a 4-packet buffer, the aqm recipe), so the flag, not the mark, says rescue.
     if (rescue || !s.sb.isRetransmitted(seq)) return;
+    // ns-3's fast retransmit resends SND.UNA whether or not it was resent already (sackRecoveryStart
+    // 'dupAck', TcpSocketBase::EnterRecovery): spurious by design when that copy has arrived.
+    if (s.config.sackRecoveryStart === 'dupAck' && seq === s.sb.una) return;
     if (this.receivers[s.flow]!.holds(seq) && this.receivers[s.flow]!.holds(seq + len - 1)) {
       throw new InvariantError(`flow ${s.flow}: retransmission at ${s.nowS} s of segment ${seq} the receiver holds (state ${s.tcb.caState})`);
     }

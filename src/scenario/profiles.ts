@@ -115,6 +115,21 @@ export const PROFILE_TABLE: readonly ProfileRow[] = [
     linux: ['every', 'tcp_input.c tcp_ack: tcp_rearm_rto on every ACK of new data'],
     rfc: ['every', 'RFC 6298 (5.3) (RFC 6582 3.2 step 5 "Impatient" is for NewReno without SACK)'],
   }),
+  row('ACK that moves SND.UNA and SACKs new data (open, disorder)', 'tcp.sackAdvanceAck', 'newAck', {
+    ns3: ['dupAck', 'tcp-socket-base.cc ProcessAck: isDupack = scoreboardUpdated, DupAck(); IncreaseWindow and NewAck (timer restart) only in CA_OPEN'],
+    linux: ['newAck', 'tcp_input.c tcp_ack: tcp_clean_rtx_queue rearms the RTO and tcp_cong_avoid may grow cwnd on any ACK of new data'],
+    rfc: ['newAck', 'RFC 6298 (5.3): restart the timer on an ACK of new data; RFC 5681 3.1: grow cwnd on it'],
+  }),
+  row('what starts a SACK recovery', 'tcp.sackRecoveryStart', 'anyAck', {
+    ns3: ['dupAck', 'tcp-socket-base.cc: only DupAck calls EnterRecovery, which resends m_highRxAckMark (SND.UNA) even if already resent'],
+    linux: ['anyAck', 'tcp_input.c tcp_fastretrans_alert / tcp_time_to_recover on every ACK'],
+    rfc: ['anyAck', 'RFC 6675 section 5: IsLost (HighACK + 1) checked on each ACK'],
+  }),
+  row('RTT samples from ACKs of retransmitted data', 'tcp.rttSamples', 'karn', {
+    ns3: ['timestamps', 'tcp-socket-base.cc CalculateRttSample: with the TS option, the echo gives the sample even for a retransmitted segment'],
+    linux: ['timestamps', 'tcp_input.c tcp_ack_update_rtt: seq_rtt_us < 0 (retransmitted) falls back to tcp_rtt_tsopt_us'],
+    rfc: ['timestamps', 'RFC 6298 section 3: Karn\'s rule, except with the timestamp option (RFC 7323 section 4)'],
+  }),
   row('first RTT sample from the handshake', 'tcp.handshakeRtt', 'off', {
     ns3: [true, 'tcp-socket-base.cc DoForwardUp: EstimateRtt on the SYN-ACK; m_minRtt = min(m_srtt) keeps it (Westwood+ GetSsThresh reads it)'],
     linux: [true, "tcp_input.c tcp_rcv_synsent_state_process -> tcp_ack: the SYN's RTT sample (tcp_ack_update_rtt)"],

@@ -182,6 +182,34 @@ export interface TcpSpec {
    */
   sackPartialAckTimer?: 'every' | 'first';
   /**
+   * An ACK that moves SND.UNA and also SACKs new data, while the sender is open or in disorder:
+   * 'newAck' (the default; RFC 6298 5.3 and RFC 5681: new data acknowledged, so the window grows and
+   * the retransmission timer restarts, as Linux's tcp_ack does) or 'dupAck' (ns-3: RFC 6675's
+   * duplicate-ACK definition taken alone, TcpSocketBase::ProcessAck isDupack = scoreboardUpdated: it
+   * counts toward DupThresh, leaves the sender in disorder, and neither grows the window nor restarts
+   * the timer, since ns-3 calls IncreaseWindow and NewAck only in CA_OPEN). At windows of a few
+   * segments, where such ACKs are common, 'dupAck' times out more often.
+   */
+  sackAdvanceAck?: 'newAck' | 'dupAck';
+  /**
+   * Which ACKs give RTT samples: 'karn' (the default; Karn's rule, RFC 6298 section 3: none from an
+   * ACK that covers a retransmitted segment) or 'timestamps' (RFC 6298 section 3's exception for the
+   * timestamp option, RFC 7323: the echoed TSval dates the transmission the receiver answered, so
+   * ACKs of retransmitted data give samples too; ns-3 CalculateRttSample with the TS option, Linux
+   * tcp_ack_update_rtt from tcp_rtt_tsopt_us). Either way only an ACK that covers the oldest segment
+   * sent as new data since the last timeout gives one.
+   */
+  rttSamples?: 'karn' | 'timestamps';
+  /**
+   * What starts a SACK recovery: 'anyAck' (the default; RFC 6675 section 5 checks IsLost(SND.UNA) on
+   * every ACK, Linux tcp_time_to_recover, so the ACK that ends one recovery starts the next when the
+   * new SND.UNA is already lost) or 'dupAck' (ns-3: only a duplicate ACK does, TcpSocketBase::DupAck,
+   * so the ACK that ends a recovery leaves the sender open and the next duplicate ACK starts the new
+   * one; and its fast retransmit resends SND.UNA even if that segment was already resent and is still
+   * in flight, EnterRecovery's SendDataPacket(m_highRxAckMark)).
+   */
+  sackRecoveryStart?: 'anyAck' | 'dupAck';
+  /**
    * The SYN / SYN-ACK exchange gives the connection its first RTT sample (true: ns-3
    * TcpSocketBase::DoForwardUp calls EstimateRtt on the SYN-ACK, Linux tcp_ack_update_rtt on the
    * ACK of the SYN; RFC 6298 (2.2) takes the first measurement wherever it comes from). cclab does not

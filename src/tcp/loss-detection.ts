@@ -37,7 +37,11 @@ export function lossDetected(s: TcpSender): boolean {
   const sb = s.sb;
   if (s.recovery.usesSack) {
     // RFC 6675 5.1: no new recovery until HighACK reaches the RecoveryPoint of the last one.
-    return sb.una >= s.recoverEnd && sb.isLost(sb.una);
+    if (sb.una < s.recoverEnd) return false;
+    // ns-3 TcpSocketBase::DupAck (sackAdvanceAck 'dupAck'): DupThresh duplicate ACKs also start one
+    // (RFC 6675 5 step 1), which, once ACKs that move SND.UNA count, can come before IsLost (step 2).
+    if (s.config.sackAdvanceAck === 'dupAck' && s.dupAcks === s.config.dupAckThreshold) return true;
+    return sb.isLost(sb.una);
   }
   // RFC 6582 3.2 step 1: the duplicate ACKs must cover more than `recover`. By default read strictly
   // as Linux does for Reno ("hold old state until something *above* high_seq is ACKed"): an ACK equal
@@ -72,6 +76,8 @@ export function startRecovery(s: TcpSender, ev: AckEvent): void {
   }
   s.setState('recovery');
   sb.rescueRxt = -1;
+  // ns-3 EnterRecovery: DupThresh duplicate ACKs without IsLost(head): the head is marked lost by hand.
+  if (s.recovery.usesSack && !sb.isLost(sb.una)) sb.markHeadLost();
   s.recovery.enter(s, ev);
 }
 

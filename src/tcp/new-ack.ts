@@ -14,16 +14,7 @@ export function onNewAck(s: TcpSender, ackNo: number, una0: number, ev: AckEvent
   const tcb = s.tcb;
   const mss = s.mssBytes;
   const bytesAcked = ackNo - una0;
-  // The segments this ACK delivered (newly SACKed + newly acknowledged, not bytes SACKed before:
-  // ns-3's currentDelivered, Linux's acked_sacked). Without SACK nothing is ever SACKed, so this is
-  // the cumulative count.
-  const delivered = ev.deliveredBytes;
-  let segs = Math.floor(delivered / mss);
-  s.ackCarryBytes += delivered % mss;
-  if (s.ackCarryBytes >= mss) {
-    segs++;
-    s.ackCarryBytes -= mss;
-  }
+  let segs = deliveredSegments(s, ev);
   const oldDup = s.dupAcks;
   s.dupAcks = 0;
   const sample = s.sample;
@@ -75,9 +66,59 @@ export function onNewAck(s: TcpSender, ackNo: number, una0: number, ev: AckEvent
   sample.segmentsAcked = segs;
   s.increaseWindow();
   s.restartRtoTimer();
-  // With SACK, an ACK that moves SND.UNA can still leave the new head lost (Linux tcp_time_to_recover).
-  if (s.recovery.usesSack && s.sb.una < s.sb.highTx && lossDetected(s)) {
+  // With SACK, an ACK that moves SND.UNA can still leave the new head lost (Linux tcp_time_to_recover);
+  // ns-3 waits for the next duplicate ACK (sackRecoveryStart 'dupAck').
+  if (s.recovery.usesSack && s.config.sackRecoveryStart !== 'dupAck' && s.sb.una < s.sb.highTx && lossDetected(s)) {
     s.setState('disorder');
     startRecovery(s, ev);
   }
+}
+
+/**
+ * The segments this ACK delivered (newly SACKed + newly acknowledged, not bytes SACKed before:
+ * ns-3's currentDelivered, Linux's acked_sacked), the remainder carried to the next ACK (ns-3
+ * m_bytesAckedNotProcessed). Without SACK nothing is ever SACKed, so this is the cumulative count.
+ */
+function deliveredSegments(s: TcpSender, ev: AckEvent): number {
+  const mss = s.mssBytes;
+  const delivered = ev.deliveredBytes;
+  let segs = Math.floor(delivered / mss);
+  s.ackCarryBytes += delivered % mss;
+  if (s.ackCarryBytes >= mss) {
+    segs++;
+    s.ackCarryBytes -= mss;
+  }
+  return segs;
+}
+
+/**
+ * sackAdvanceAck 'dupAck' (ns-3 TcpSocketBase::ProcessAck, where with SACK isDupack = "the scoreboard
+ * was updated", RFC 6675's definition taken literally): an ACK that moves SND.UNA and SACKs new data
+ * while the sender is open or in disorder is first a duplicate ACK (DupAck: the count goes on, open ->
+ * disorder, recovery if DupThresh or IsLost says so), then a cumulative one that changes nothing else
+ * in disorder: the algorithm hears of the segments beyond the earlier duplicates (PktsAcked(segsAcked -
+ * oldDupAckCount)), but the window does not grow and the timer is not restarted (IncreaseWindow and
+ * NewAck only in CA_OPEN). If it started recovery, it is that recovery's first partial ACK
+ * (PktsAcked(1), NewAck(ack, m_isFirstPartialAck)).
+ */
+export function onAdvancingDupAck(s: TcpSender, ev: AckEvent): void {
+  const segs = deliveredSegments(s, ev);
+  const oldDup = s.dupAcks;
+  const sample = s.sample;
+  sample.bytesAcked = ev.ackedBytes;
+  sample.duplicate = false;
+  s.dupAcks++;
+  if (s.tcb.caState === 'open') {
+    s.flightAtDisorderBytes = s.sb.outstandingBytes;
+    s.setState('disorder');
+  }
+  if (lossDetected(s)) {
+    startRecovery(s, ev);
+    sample.segmentsAcked = 1;
+    s.callOnAck();
+    s.recovery.onAck(s, ev);
+    return;
+  }
+  sample.segmentsAcked = segs >= oldDup ? segs - oldDup : 0;
+  s.callOnAck();
 }

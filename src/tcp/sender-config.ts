@@ -61,6 +61,17 @@ export interface SenderConfig {
   handshakeRttS?: number;
   /** Nagle's algorithm for short segments (TcpSpec.nagle); default 'classic'. */
   nagle?: 'classic' | 'minshall' | 'off';
+  /**
+   * An ACK that moves SND.UNA and also SACKs new data (TcpSpec.sackAdvanceAck): 'newAck' (default; RFC
+   * 6298 5.3, RFC 5681, Linux: new data acknowledged, the window grows and the timer restarts) or
+   * 'dupAck' (ns-3: a duplicate ACK per RFC 6675's definition, so outside recovery it counts toward
+   * DupThresh and leaves the sender in disorder, without window growth or timer restart).
+   */
+  sackAdvanceAck?: 'newAck' | 'dupAck';
+  /** Karn's rule for RTT samples, or samples from retransmitted data by the timestamp echo (TcpSpec.rttSamples); default 'karn'. */
+  rttSamples?: 'karn' | 'timestamps';
+  /** What starts a SACK recovery (TcpSpec.sackRecoveryStart): any ACK (default 'anyAck') or only a duplicate ACK, whose fast retransmit resends SND.UNA ('dupAck', ns-3). */
+  sackRecoveryStart?: 'anyAck' | 'dupAck';
   /** RFC 6675 NextSeg rule 4 in SACK recovery (TcpSpec.rescueRetransmission); default true. */
   rescueRetransmission?: boolean;
   /** Pace departures (src/tcp/pacer.ts); forced on for an algorithm with `needsPacing`. Default off. */

@@ -3,7 +3,7 @@ import type { LazyTimer } from '../engine/timer.js';
 import { EcnSender } from './ecn.js';
 import { respondToEcn } from './ecn-response.js';
 import { onDupAck, onRetransmissionTimeout } from './loss-detection.js';
-import { onNewAck } from './new-ack.js';
+import { onAdvancingDupAck, onNewAck } from './new-ack.js';
 import { createRecovery, recoveryName, type AckEvent, type LossRecovery, type RecoveryContext } from './recovery/index.js';
 import { nsToSeconds, secondsToNs } from '../units.js';
 import { Pacer } from './pacer.js';
@@ -169,7 +169,9 @@ export class TcpSender implements RecoveryContext {
     ev.duplicate = ackedBytes === 0 && una0 < sb.highTx && (!this.config.sack || newlySacked > 0);
     if (this.ecn !== null) respondToEcn(this, ackNo, ece, ev.deliveredBytes);
     if (ev.duplicate && !this.config.sack && this.rate !== null) this.rate.renoDupAck();
-    if (ev.duplicate || ackedBytes > 0) {
+    if (ackedBytes > 0 && newlySacked > 0 && this.config.sackAdvanceAck === 'dupAck' && (this.tcb.caState === 'open' || this.tcb.caState === 'disorder')) {
+      onAdvancingDupAck(this, ev);
+    } else if (ev.duplicate || ackedBytes > 0) {
       if (ackedBytes > 0) onNewAck(this, ackNo, una0, ev);
       else onDupAck(this, ev);
     }
@@ -200,7 +202,7 @@ export class TcpSender implements RecoveryContext {
     const sample = this.sample;
     sample.nowS = this.nowS;
     sample.rttS = undefined;
-    if (!this.rtt.eligible(una0, ackNo, this.sb.highTx, this.mssBytes)) return;
+    if (!this.rtt.eligible(una0, ackNo, this.sb.highTx, this.mssBytes, this.config.rttSamples === 'timestamps')) return;
     let r = nsToSeconds(this.clock.nowNs - tsEcrNs);
     if (r <= 0) r = 1e-6;
     this.rto.sample(r);
@@ -257,8 +259,10 @@ export class TcpSender implements RecoveryContext {
       this.pacer!.owedFastRetransmit = true;
       return;
     }
-    const seq = this.sb.nextLost();
-    if (seq >= 0) retransmit(this, seq, this.sb.segmentLength(seq));
+    const sb = this.sb;
+    // ns-3 EnterRecovery sends SND.UNA, resent already or not (SendDataPacket(m_highRxAckMark)).
+    const seq = this.config.sackRecoveryStart === 'dupAck' && this.recovery.usesSack && sb.una < sb.highTx ? sb.una : sb.nextLost();
+    if (seq >= 0) retransmit(this, seq, sb.segmentLength(seq));
   }
 
   /** Changes the congestion state and tells the algorithm (ns-3 CongestionStateSet). */
