@@ -33,7 +33,6 @@ const LONGEST_FIRST = [
   'test/competition/recovery.test.ts',
   'test/fluid/bbr3-compete.test.ts',
   'test/project/functionLength.test.ts',
-  'test/fluid/flows.test.ts',
   'test/report/stability.test.ts',
   'test/report/atomic.test.ts',
   'test/competition/competition.test.ts',
