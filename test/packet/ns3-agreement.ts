@@ -28,7 +28,8 @@ export const NS3_RUNS_500S = fileURLToPath(new URL('../../reference/ns3/goodput-
  * More runs of a cell (SACK on, 100 s, runs 10..): measured here with ns-3 at the reference commit and
  * the same command line (reference/ns3/README.md). A cell with more runs is compared with the median of
  * all of them: for lossy Westwood+ ns-3's runs 0-9 (median 424.6 kbit/s) are a low draw of ns-3's own
- * spread (runs 10-59: median 580.3; all 60: 537.1).
+ * spread (runs 10-59: median 580.3; all 60: 537.1); lfn Westwood+, bimodal, has runs 10-49 too (all 50:
+ * median 3937 kbit/s, runs 0-9 3606).
  */
 export const NS3_MORE_RUNS_100S = fileURLToPath(new URL('../../reference/ns3/goodput-more-runs.csv', import.meta.url));
 
@@ -64,15 +65,7 @@ export const SEEDS: Readonly<Record<Mode, Readonly<Record<LineName, number>>>> =
  * starts to agree, the test says so and the entry must be removed (nothing is loosened silently).
  */
 export const KNOWN_GAPS: Readonly<Record<Mode, Readonly<Record<string, string>>>> = {
-  sack: {
-    'lfn/westwood':
-      "+17.9% (30 seeds: 4251 kbit/s; ns-3's 10 runs 3606). A bimodal cell (a run's goodput is set by how many loss events feed " +
-      "the early run-away: ns-3's runs 1.23-6.48 Mbit/s, cclab's seeds 1.14-7.78), where a median moves by tens of percent with the " +
-      "sample: the three ns-3 ACK rules of the ns3 profile (tcp.sackAdvanceAck, tcp.sackRecoveryStart, tcp.rttSamples, each ns-3's " +
-      "and each confirmed by replaying ns-3's loss sequences of lossy Westwood+) moved cclab's median from 3668 (+1.7%) to 4251 while " +
-      "P(a cclab run > an ns-3 run) moved from 0.559 to 0.592 (against 22 ns-3 runs: runs 0-9 and 12 more measured here with the " +
-      "reference build, median 3378; rttSamples alone: 3958). Not a mechanism found to differ; more ns-3 runs would settle it.",
-  },
+  sack: {},
   nosack: {
     'normal/newreno': "ns-3 without SACK falls into a retransmission storm on `normal`: it counts each duplicate ACK as a 'SACK' mark on the segment after the head (TcpTxBuffer::AddRenoSack); after a multi-hole recovery the marks outlive it, the new head is marked lost and resent although in flight, its duplicate brings a duplicate ACK, which adds a mark: ~550k-640k retransmissions in 500 s. cclab's SACK-less TCP is RFC 5681/6582 and does not do this (the same inferred-marks bookkeeping was behind cclab's own spurious-recovery loop, issue 8). " +
       'ns-3 is bimodal (8 runs storm at 3.7-4.1 Mbit/s, 2 stay clear at 2.5-2.65); cclab matches the clear mode: -35.1%.',
