@@ -1,6 +1,5 @@
 import { relative, resolve } from 'node:path';
 import { COMPARISON_LOSS_PROCESS, runComparison, type ComparisonCase, type ProgressFn } from '../compare/run.js';
-import { resolve as resolvePath } from 'node:path';
 import { loadClosedForms, loadEngines, prepareScenarioModels, type EngineSet } from '../engines.js';
 import type { RunResult } from '../result/types.js';
 import type { Scenario } from '../scenario/types.js';
@@ -112,13 +111,13 @@ interface RunCounter {
  */
 async function chartedEngines(opts: WriteReportOptions, pool: RunPool | undefined): Promise<EngineSet> {
   if (!pool) return loadEngines({ modelsDir: opts.modelsDir, lossProcess: COMPARISON_LOSS_PROCESS });
-  const common = { engineModule: DEFAULT_ENGINE_MODULE, ...(opts.modelsDir !== undefined ? { modelsDir: resolvePath(opts.modelsDir) } : {}) };
+  const common = { engineModule: DEFAULT_ENGINE_MODULE, ...(opts.modelsDir !== undefined ? { modelsDir: resolve(opts.modelsDir) } : {}) };
   const closedForms = await loadClosedForms();
   return {
     runPacket: (scenario) => pool.runFull({ ...common, engine: 'packet', scenario }, estimatedCost({ engine: 'packet', scenario })),
     // Hybrid models' loss events are a Poisson process seeded by the charted packet run's seed, as on every other seed.
     runFluid: (scenario) => pool.runFull({ ...common, engine: 'fluid', scenario, lossProcess: COMPARISON_LOSS_PROCESS }, estimatedCost({ engine: 'fluid', scenario })),
-    closedForms: (scenario) => closedForms(scenario),
+    closedForms,
   };
 }
 
@@ -164,7 +163,7 @@ function replicationOptions(opts: WriteReportOptions, pool: RunPool | undefined)
     cacheDir: opts.cacheDir ?? null,
     ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
     ...(pool ? { pool } : {}),
-    ...(opts.modelsDir !== undefined ? { modelsDir: resolvePath(opts.modelsDir) } : {}),
+    ...(opts.modelsDir !== undefined ? { modelsDir: resolve(opts.modelsDir) } : {}),
     ...(opts.engines ? { engines: opts.engines, workers: 0 } : {}),
   };
 }

@@ -169,7 +169,7 @@ export class TcpSender implements RecoveryContext {
     ev.duplicate = ackedBytes === 0 && una0 < sb.highTx && (!this.config.sack || newlySacked > 0);
     if (this.ecn !== null) respondToEcn(this, ackNo, ece, ev.deliveredBytes);
     if (ev.duplicate && !this.config.sack && this.rate !== null) this.rate.renoDupAck();
-    if (ackedBytes > 0 && newlySacked > 0 && this.config.sackAdvanceAck === 'dupAck' && (this.tcb.caState === 'open' || this.tcb.caState === 'disorder')) {
+    if (this.config.sackAdvanceAck === 'dupAck' && ackedBytes > 0 && newlySacked > 0 && (this.tcb.caState === 'open' || this.tcb.caState === 'disorder')) {
       onAdvancingDupAck(this, ev);
     } else if (ev.duplicate || ackedBytes > 0) {
       if (ackedBytes > 0) onNewAck(this, ackNo, una0, ev);

@@ -49,6 +49,27 @@ describe('model terms (named sub-expressions)', () => {
     expect(run(dirWith(WITH_TERMS))).toBe(inline);
   });
 
+  it("a clock's and an event's assignments may name terms: the RunResult of the same model written out, byte for byte", () => {
+    // A per-round memory of a loss signal (set by a clock, as BBR's round filters) and a reset event.
+    const clocked = (terms: string, hot: string, cold: string): string =>
+      MODEL.replace('W: {', 'm: { unit: "1", initial: 0, discrete: true }\n  W: {')
+        .replace('TERMS', `${terms}\nclocks:\n  round:\n    period: R\n    set: ["m = ${hot} ? 1 : m"]\nevents:\n  - name: calm\n    when: W >= 40\n    guard: m > 0\n    set: ["m = ${cold} ? 0 : m"]`)
+        .replace('EQ', '1 / (b * R) - m * W / (4 * R)');
+    const s = dumbbellScenario('reno');
+    s.durationS = 20;
+    s.bottleneck.loss = { rate: 1e-3, direction: 'data' };
+    const run = (dir: string) => {
+      const r = runFluid(s, { modelsDir: dir });
+      r.stats.wallS = 0;
+      return createHash('sha256').update(JSON.stringify(r)).digest('hex');
+    };
+    const inline = run(dirWith(clocked('', '(W(t - R) * p(t - R) > 0.01)', '(m > 0)')));
+    const named = run(dirWith(clocked('terms:\n  - "hot [1] = W(t - R) * p(t - R) > 0.01"\n  - "calm [1] = m > 0"', 'hot', 'calm')));
+    expect(named).toBe(inline);
+    // The signal does switch m (else the comparison above would hold for any term text).
+    expect(run(dirWith(clocked('', '(W(t - R) * p(t - R) > 1000)', 'm > 0')))).not.toBe(inline);
+  });
+
   it('the equation keeps its written text for display and carries the substituted one for the engine', () => {
     const m = loadModels(dirWith(WITH_TERMS)).flows.get('reno')!;
     expect(m.equations[0]!.written).toBe('1 / (b * R) - cut');

@@ -50,7 +50,7 @@ export function describe(m: ModelFile): ParsedModel {
       when: e.when.text,
       guard: e.guard?.text,
       set: e.set.map((s) => `${s.state} = ${s.expr.text}`),
-      latex: `${tex(e.when.text, e.when.line)} \\;\\Rightarrow\\; ${e.set.length === 0 ? '\\text{(restart)}' : e.set.map((s) => `${toLatex(s.state)} \\leftarrow ${tex(s.expr.text, s.expr.line)}`).join(',\\ ')}`,
+      latex: `${tex(e.when.text, e.when.line)} \\;\\Rightarrow\\; ${e.set.length === 0 ? '\\text{(restart)}' : e.set.map((s) => `${toLatex(s.state)} \\leftarrow ${tex(s.expr.written ?? s.expr.text, s.expr.line)}`).join(',\\ ')}`,
     })),
     source: m,
   };

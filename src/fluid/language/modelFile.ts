@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { isMap, isScalar } from 'yaml';
 import { InputError } from '../../errors.js';
 import { readUserFile } from '../../io/userFile.js';
-import { termExpander, type TermDecl } from './terms.js';
+import { termExpander, type ExpandedText, type TermDecl } from './terms.js';
 import { desugarClock, desugarTimer, readClocks, readTimers, type ClockDecl, type TimerDecl } from './clocks.js';
 import type { Located } from './located.js';
 import { readAssignments, yamlReader, type YamlReader } from './yamlReader.js';
@@ -63,8 +63,8 @@ export interface EventDecl {
   when: Located;
   /** Optional boolean expression: the event is armed only while it holds. */
   guard?: Located;
-  /** Assignments `X = expr` to this model's states, all evaluated with the pre-event values. */
-  set: { state: string; expr: Located }[];
+  /** Assignments `X = expr` to this model's states, all evaluated with the pre-event values (terms substituted; `written` as the file has it). */
+  set: { state: string; expr: ExpandedText }[];
   /** A window reduction (congestion event): counted as a fast recovery in the RunResult. */
   reduction: boolean;
   line: number;
@@ -127,6 +127,9 @@ export function readModelFile(path: string, text = readUserFile(path, '(file)', 
   const timers = readTimers(r);
   for (const c of clocks) desugarClock(c, states, equations, events);
   for (const tm of timers) desugarTimer(tm, states, events);
+  // Terms are substituted into the assignments of events, clocks and timers as into equations: the
+  // same text written out, so the same numbers (a clock's `set` names a long condition once).
+  for (const ev of events) ev.set = ev.set.map((a) => ({ state: a.state, expr: expand(a.expr, `${ev.name}: ${a.state} =`) }));
   checkDeclarations(r.file, params, states, outputs, terms, equations);
   const delayNode = r.get('delay');
   return {

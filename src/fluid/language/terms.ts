@@ -6,7 +6,8 @@ import type { Located } from './located.js';
 /**
  * Named terms of a model file (`terms:`): a sub-expression an equation needs more than once, or one
  * long enough to deserve a name, written once as `name [unit] = expression`. A term is substituted
- * into the equations that name it before anything reads them (compiler, linearisation, LaTeX of the
+ * into the equations and the event, clock and timer assignments that name it before anything reads
+ * them (compiler, linearisation, LaTeX of the
  * numbers), so it changes no number: it is what writing the expression out would be. Unlike an
  * output, a term may read delayed values (`p(t - R)`) and the bottleneck's outputs, because it is
  * part of the equation that uses it, evaluated where that equation is.
