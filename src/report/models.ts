@@ -48,7 +48,7 @@ export function modelDoc(
  * InputError for that variant only (the report shows the others and names the broken one).
  */
 export async function defaultModelDocs(modelsDir?: string): Promise<ModelDocSource> {
-  const [systems, doc, latex, { parse, SymbolNode }] = await Promise.all([import('../fluid/compiler/systemCache.js'), import('../fluid/language/modelDoc.js'), import('../fluid/language/latex.js'), import('mathjs')]);
+  const [systems, doc, latex, { parse, SymbolNode }] = await Promise.all([import('../fluid/compiler/systemCache.js'), import('../fluid/language/modelDoc.js'), import('../fluid/language/latex.js'), import('../io/mathjs.js')]);
   const source = systems.modelSystems(modelsDir);
   const sym = (n: string) => latex.toLatex(n);
   const multiline = (lhs: string, expression: string) => splitSum(lhs, expression, parse, (t) => latex.toLatex(t));

@@ -1,4 +1,5 @@
-import { ConstantNode, derivative, parse, type EvalFunction, type MathNode } from 'mathjs';
+import type { EvalFunction, MathNode } from 'mathjs';
+import { ConstantNode, derivative, parse } from '../io/mathjs.js';
 import { InputError } from '../errors.js';
 import type { ParsedModel } from '../fluid/language/modelDoc.js';
 

@@ -1,4 +1,5 @@
-import { det, evaluate, inv, multiply, type MathNode } from 'mathjs';
+import type { MathNode } from 'mathjs';
+import { det, evaluate, inv, multiply } from '../io/mathjs.js';
 import { InputError } from '../errors.js';
 // Registers the in-process compiler, so that a model missing from the disk cache compiles here
 // (mathjs is loaded for the derivatives anyway) rather than in a child process.

@@ -1,4 +1,4 @@
-import { parse } from 'mathjs';
+import { parse } from '../../io/mathjs.js';
 import type { MathNode } from 'mathjs';
 import { InputError } from '../../errors.js';
 import type { Located } from './located.js';

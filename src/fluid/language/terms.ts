@@ -1,4 +1,5 @@
-import { ParenthesisNode, type MathNode } from 'mathjs';
+import type { MathNode } from 'mathjs';
+import { ParenthesisNode } from '../../io/mathjs.js';
 import { InputError } from '../../errors.js';
 import { parseModelText } from './expr.js';
 import type { Located } from './located.js';
