@@ -7,11 +7,12 @@
  * in-process reference (bench/reference.ts, timed in the same process around the run) the steadiest.
  *
  * `npm run bench -- flows`, or standalone: `node --import tsx bench/flows.ts [--flows 1000] [--duration 100]`.
+ * The largest point is run twice: recording everything, and with RunOptions.record 'summary'.
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { secondsToNs } from '../src/engine/simulator.js';
-import { buildPacketModel } from '../src/packet/run.js';
+import { buildPacketModel, type RunOptions } from '../src/packet/run.js';
 import { dumbbellScenario } from '../src/scenario/defaults.js';
 import { bdpPackets } from '../src/scenario/path.js';
 import type { Scenario } from '../src/scenario/types.js';
@@ -49,16 +50,17 @@ interface Point {
   refRate: number;
 }
 
-function measureOne(flows: number, durationS: number): Point {
-  const { value, refRate } = withReference(() => measureRun(flows, durationS));
+function measureOne(flows: number, durationS: number, record: RunOptions['record']): Point {
+  const { value, refRate } = withReference(() => measureRun(flows, durationS, record));
   return { ...value, refRate };
 }
 
-function measureRun(flows: number, durationS: number): Omit<Point, 'refRate'> {
+/** `record`: RunOptions.record ('summary': no series, as a sweep's or replication's compact result). */
+function measureRun(flows: number, durationS: number, record: RunOptions['record']): Omit<Point, 'refRate'> {
   const s = manyFlowsScenario(flows, durationS);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const m = buildPacketModel(s);
+  const m = buildPacketModel(s, { record });
   m.sim.run(secondsToNs(durationS));
   const wallS = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
@@ -92,10 +94,12 @@ function row(p: Point): string {
 export async function benchFlows(durationS = 100, counts = FLOW_COUNTS): Promise<void> {
   console.log(`flow-count curve: CUBIC, 1 Gbit/s / 10 ms bottleneck, flows 1 ms apart, ${durationS} s (one process per point):`);
   const self = fileURLToPath(import.meta.url);
-  for (const n of counts) {
-    const out = execFileSync(process.execPath, [...childNodeArgs(), self, '--one', String(n), '--duration', String(durationS)], { encoding: 'utf8', maxBuffer: 1 << 20 });
-    console.log(row(JSON.parse(out) as Point));
-  }
+  const point = (n: number, record: string): Point =>
+    JSON.parse(execFileSync(process.execPath, [...childNodeArgs(), self, '--one', String(n), '--duration', String(durationS), '--record', record], { encoding: 'utf8', maxBuffer: 1 << 20 })) as Point;
+  for (const n of counts) console.log(row(point(n, 'all')));
+  // The largest point again as a sweep or a replication runs it (src/runs/compact.ts keeps no series).
+  const largest = counts[counts.length - 1]!;
+  console.log(`${row(point(largest, 'summary'))} (record summary)`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
@@ -105,6 +109,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   };
   const durationS = arg('--duration') ?? 100;
   const one = arg('--one');
-  if (one !== undefined) process.stdout.write(JSON.stringify(measureOne(one, durationS)));
+  const record = process.argv[process.argv.indexOf('--record') + 1] === 'summary' ? 'summary' : 'all';
+  if (one !== undefined) process.stdout.write(JSON.stringify(measureOne(one, durationS, record)));
   else await benchFlows(durationS, arg('--flows') !== undefined ? [arg('--flows')!] : FLOW_COUNTS);
 }

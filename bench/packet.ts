@@ -13,7 +13,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { EventHeap } from '../src/engine/heap.js';
-import { buildPacketModel } from '../src/packet/run.js';
+import { buildPacketModel, type RunOptions } from '../src/packet/run.js';
 import { secondsToNs } from '../src/engine/simulator.js';
 import { PRESET_NAMES, presetScenario, type PresetOptions, type PresetName } from '../src/scenario/presets.js';
 import type { Variant } from '../src/variants.js';
@@ -33,18 +33,19 @@ interface Measured {
   refRate: number;
 }
 
-function measure(name: PresetName, variant: Variant, opts: PresetOptions, lossRate?: number, sack = true): Measured {
-  const { value, refRate } = withReference(() => measureRun(name, variant, opts, lossRate, sack));
+function measure(name: PresetName, variant: Variant, opts: PresetOptions, lossRate?: number, sack = true, record: RunOptions['record'] = 'all'): Measured {
+  const { value, refRate } = withReference(() => measureRun(name, variant, opts, lossRate, sack, record));
   return { ...value, refRate };
 }
 
-function measureRun(name: PresetName, variant: Variant, opts: PresetOptions, lossRate?: number, sack = true): Omit<Measured, 'refRate'> {
+/** `record`: RunOptions.record ('summary': no series, what a sweep's or replication's compact result needs). */
+function measureRun(name: PresetName, variant: Variant, opts: PresetOptions, lossRate?: number, sack = true, record: RunOptions['record'] = 'all'): Omit<Measured, 'refRate'> {
   const scenario = presetScenario(name, variant, opts);
   if (lossRate !== undefined) scenario.bottleneck.loss.rate = lossRate;
   scenario.tcp.sack = sack;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const m = buildPacketModel(scenario);
+  const m = buildPacketModel(scenario, { record });
   m.sim.run(secondsToNs(scenario.durationS));
   const wallS = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
@@ -154,6 +155,8 @@ const LARGE_TARGET = { durationS: 20, accessBps: 10e9, accessDelayS: 1e-4 };
  */
 export function benchLargeTarget(): void {
   console.log(row('large 20s reno p=0 sack', measure('ns3-normal', 'reno', LARGE_TARGET, 0)));
+  // The same run as a sweep or a replication makes it (src/runs/compact.ts keeps no series).
+  console.log(row('  the same, record summary', measure('ns3-normal', 'reno', LARGE_TARGET, 0, true, 'summary')));
 }
 
 /** The large case again under the sampling heap profiler: bytes allocated per event and where. */
@@ -188,6 +191,7 @@ export async function benchPacket(options: { largeOnly?: boolean; heap?: boolean
   // Without random loss cclab moves ns-3's packet volume (~30 M data packets through the bottleneck
   // in 100 s): the like-for-like speed comparison, SACK on (the 1.3x budget of issue 8) and off.
   console.log(row('normal-10G/reno p=0 sack', measure('ns3-normal', 'reno', large, 0)));
+  console.log(row('  the same, record summary', measure('ns3-normal', 'reno', large, 0, true, 'summary')));
   console.log(row('normal-10G/reno p=0 no-sack', measure('ns3-normal', 'reno', large, 0, false)));
 }
 

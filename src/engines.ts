@@ -32,6 +32,12 @@ export interface EngineOptions {
    * ('periodic', the default) or as a Poisson process seeded by the scenario's seed ('poisson').
    */
   lossProcess?: 'periodic' | 'poisson';
+  /**
+   * Packet engine: 'summary' leaves out the time series and queueing-delay distributions, for a
+   * caller that keeps only the summaries (src/runs/compact.ts); the rest of the RunResult is the
+   * same byte for byte (RunOptions.record, src/packet/run.ts).
+   */
+  record?: 'all' | 'summary';
 }
 
 /** The fluid engine's options among `opts`. */
@@ -164,7 +170,7 @@ export type EngineFn = (engine: Engine, scenario: Scenario, opts?: EngineOptions
 export async function runEngine(engine: Engine, scenario: Scenario, opts: EngineOptions = {}): Promise<RunResult> {
   switch (engine) {
     case 'packet':
-      return (await loadPacket())(scenario);
+      return (await loadPacket())(scenario, opts.record === undefined ? {} : { record: opts.record });
     case 'fluid':
       return (await loadFluid())(scenario, fluidOptions(opts));
   }

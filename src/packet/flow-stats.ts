@@ -1,5 +1,5 @@
 import { TraceGroup } from '../engine/trace.js';
-import type { FlowTrace } from '../result/types.js';
+import type { FlowTrace, Series } from '../result/types.js';
 import type { SenderObserver, TcpSender } from '../tcp/sender.js';
 
 /**
@@ -14,7 +14,8 @@ const SRTT = 2;
 const INFLIGHT = 3;
 
 export class FlowStats {
-  private readonly traces: TraceGroup;
+  /** null when the run records no series (RunOptions.record 'summary'): the mean is still integrated. */
+  private readonly traces: TraceGroup | null;
   private areaByteNs = 0;
   private lastNs: number;
   private lastCwnd: number;
@@ -25,8 +26,9 @@ export class FlowStats {
     private readonly fromNs: number,
     private readonly toNs: number,
     initialCwndBytes: number,
+    series = true,
   ) {
-    this.traces = new TraceGroup(4, durationNs, maxPoints);
+    this.traces = series ? new TraceGroup(4, durationNs, maxPoints) : null;
     this.lastNs = fromNs;
     this.lastCwnd = initialCwndBytes;
   }
@@ -36,6 +38,7 @@ export class FlowStats {
     this.integrateTo(nowNs);
     this.lastCwnd = tcb.cwndBytes;
     const traces = this.traces;
+    if (traces === null) return;
     traces.record(CWND, nowNs, tcb.cwndBytes);
     // ssthresh starts "unlimited" (not representable in JSON): the trace begins at the first cut.
     if (Number.isFinite(tcb.ssthreshBytes)) traces.record(SSTHRESH, nowNs, tcb.ssthreshBytes);
@@ -58,12 +61,15 @@ export class FlowStats {
     return span > 0 ? this.areaByteNs / span : this.lastCwnd;
   }
 
+  /** The four series; empty ones when the run records none. */
   trace(): FlowTrace {
+    const traces = this.traces;
+    const series = (k: number): Series => (traces === null ? { t: [], v: [] } : traces.toSeries(k));
     return {
-      cwndBytes: this.traces.toSeries(CWND),
-      ssthreshBytes: this.traces.toSeries(SSTHRESH),
-      srttS: this.traces.toSeries(SRTT),
-      inflightBytes: this.traces.toSeries(INFLIGHT),
+      cwndBytes: series(CWND),
+      ssthreshBytes: series(SSTHRESH),
+      srttS: series(SRTT),
+      inflightBytes: series(INFLIGHT),
     };
   }
 }

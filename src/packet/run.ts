@@ -21,6 +21,17 @@ export type { PacketModel };
 export interface RunOptions {
   /** Overrides the registry's algorithm (per flow), e.g. a test double. */
   makeCc?: (flow: number) => CongestionControl;
+  /**
+   * What the run records besides its counters. 'all' (the default): every time series (each flow's
+   * cwnd, ssthresh, srtt and inflight; the traced queue's length and its packets' queueing delays)
+   * and the queueing-delay distributions (`summary.queueDelay` per flow, `queue.delay`). 'summary':
+   * only what `RunResult.summary` and the flows' summaries without `queueDelay` need (the time-weighted
+   * mean cwnd is still integrated), the series left empty: what a sweep or a replication keeps of a run
+   * (src/runs/compact.ts) reads nothing else, and recording was ~20% of an event's cost in the
+   * single-flow large case and more at 1000 flows (issue 24). Every field the summaries hold is the
+   * same byte for byte in both modes (test/packet/record-summary.test.ts).
+   */
+  record?: 'all' | 'summary';
 }
 
 /**
@@ -35,8 +46,9 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
   const durationNs = secondsToNs(scenario.durationS);
   const fromNs = secondsToNs(scenario.measureFromS);
   const tcp = scenario.tcp;
+  const series = options.record !== 'summary';
   const stats = scenario.flows.map(
-    () => new FlowStats(durationNs, scenario.trace.maxPoints, fromNs, durationNs, initialWindowBytes(tcp.initialCwndSegments, scenario.mssBytes, tcp.initialWindow)),
+    () => new FlowStats(durationNs, scenario.trace.maxPoints, fromNs, durationNs, initialWindowBytes(tcp.initialCwndSegments, scenario.mssBytes, tcp.initialWindow), series),
   );
   const receivers: TcpReceiver[] = [];
   const senders = createSenders(scenario, sim, net, new StatsObserver(stats, sim), new InvariantMonitor(receivers, net), options.makeCc);
@@ -46,19 +58,23 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
     deliverData: deliverData(scenario, receivers, completedNs, sim),
     deliverAck: (flow, ack, ts, rwnd, n, blocks, ece) => senders[flow]!.onAck(ack, ts, rwnd, n, blocks, ece),
   });
-  const { queueTrace, queueDelay } = traceQueue(scenario, sim, net);
+  const { queueTrace, queueDelay } = traceQueue(scenario, sim, net, series);
   const model: PacketModel = { sim, net, senders, receivers, stats, queueTrace, queueDelay, completedNs, atMeasureStart: [] };
   dispatchEvents(scenario, model);
   return model;
 }
 
-/** The traced queue's length over time and its packets' queueing delays (Dumbbell.tracedQueueLink). */
-function traceQueue(scenario: Scenario, sim: Simulator, net: Dumbbell): { queueTrace: TraceRecorder; queueDelay: QueueDelayStats } {
+/**
+ * The traced queue's length over time and its packets' queueing delays (Dumbbell.tracedQueueLink);
+ * without `series` (RunOptions.record 'summary') neither is fed: empty series, no delay summaries.
+ */
+function traceQueue(scenario: Scenario, sim: Simulator, net: Dumbbell, series: boolean): { queueTrace: TraceRecorder; queueDelay: QueueDelayStats } {
   const durationNs = secondsToNs(scenario.durationS);
   const queueTrace = new TraceRecorder(durationNs, scenario.trace.maxPoints);
+  const queueDelay = new QueueDelayStats(scenario.flows.length, secondsToNs(scenario.measureFromS), durationNs, scenario.trace.maxPoints);
+  if (!series) return { queueTrace, queueDelay };
   queueTrace.record(0, 0);
   net.onTracedQueue = (q) => queueTrace.record(sim.nowNs, q);
-  const queueDelay = new QueueDelayStats(scenario.flows.length, secondsToNs(scenario.measureFromS), durationNs, scenario.trace.maxPoints);
   net.onTracedSojourn = (flow, sojournNs) => queueDelay.record(flow, sim.nowNs, sojournNs);
   return { queueTrace, queueDelay };
 }

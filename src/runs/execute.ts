@@ -112,7 +112,7 @@ export async function executeRuns(runs: readonly RunSpec[], opts: ExecuteOptions
   if (opts.engine || pending.size === 0 || (!opts.pool && workers <= 0)) {
     const run = opts.engine ?? (pending.size > 0 ? await loadEngine(engineModule) : undefined);
     for (const [key, g] of pending) {
-      const { result, ok } = await caught(async () => compactResult(await run!(g.spec.engine, sweepScenario(g.spec), { ...engineOpts, ...lossOf(g.spec) })));
+      const { result, ok } = await caught(async () => compactResult(await run!(g.spec.engine, sweepScenario(g.spec), { ...engineOpts, ...lossOf(g.spec), record: 'summary' })));
       finish(key, g, result, ok);
     }
   } else {

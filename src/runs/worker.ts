@@ -61,10 +61,12 @@ export async function loadEngine(url: string): Promise<EngineFn> {
 
 export default async function runTask(task: WorkerTask): Promise<CompactRun | FullReply> {
   const run = await loadEngine(task.engineModule);
-  const go = async () => run(task.engine, task.scenario, { ...(task.modelsDir === undefined ? {} : { modelsDir: task.modelsDir }), ...(task.lossProcess ? { lossProcess: task.lossProcess } : {}) });
-  if (!task.full) return compactResult(await go());
+  const go = async (record: 'all' | 'summary') =>
+    run(task.engine, task.scenario, { ...(task.modelsDir === undefined ? {} : { modelsDir: task.modelsDir }), ...(task.lossProcess ? { lossProcess: task.lossProcess } : {}), record });
+  // The compact result reads no series: the packet engine need not record them (EngineOptions.record).
+  if (!task.full) return compactResult(await go('summary'));
   try {
-    return { result: await go() };
+    return { result: await go('all') };
   } catch (e) {
     return { thrown: e instanceof Error ? { name: e.name, message: e.message } : { name: 'Error', message: String(e) } };
   }
