@@ -61,6 +61,8 @@ export function recipeFromReportFlags(o: ReportFlags): ReportRecipe {
     if (flags.reps < 1 || flags.reps > MAX_REPORT_REPS) throw new InputError('--reps', `must be a whole number in [1, ${MAX_REPORT_REPS}], got ${flags.reps}`);
   }
   if (o.engines !== undefined) flags.engines = parseEngines(o.engines);
+  // The profile reaches the contrast too (the recipe's lines on the other setup), not only the scenarios.
+  if (o.profile !== undefined) flags.profile = o.profile;
   const recipe = recipeFromFlags(flags, base);
   // The line flags (--loss, --bandwidth, ...) apply to every scenario of the recipe.
   if (hasLineFlags(o)) {

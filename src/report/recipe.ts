@@ -4,6 +4,8 @@ import { InputError } from '../errors.js';
 import { readUserFile } from '../io/userFile.js';
 import { loadScenarioFile, parseScenarioText } from '../scenario/check/load.js';
 import { DEFAULT_DURATION_S, isPresetName, LINE_NAMES, PRESET_NAMES, presetLine, presetScenario, type PresetName } from '../scenario/presets.js';
+import type { ProfileName } from '../scenario/profiles.js';
+import { applyProfile, parseProfile, pickProfile } from '../scenario/resolveProfile.js';
 import type { Scenario } from '../scenario/types.js';
 import { validateScenario } from '../scenario/check/validate.js';
 import { parseDurationS } from '../units.js';
@@ -44,6 +46,12 @@ export interface ReportRecipe {
   description?: string;
   /** The recipe's lines on another setup, packet engine only, their ranking set beside the scenarios'. */
   contrast?: RecipeContrast;
+  /**
+   * `profile:` a behaviour profile (src/scenario/profiles.ts) laid over every scenario of the recipe
+   * and of its contrast when they are resolved, as `--profile` does to one scenario; a scenario file
+   * or inline scenario that names another `tcp.profile` is refused. Without it each scenario keeps its own.
+   */
+  profile?: ProfileName;
   /** The file it came from (shown in the rerun command). */
   source?: string;
 }
@@ -65,7 +73,7 @@ export interface RecipeContrast {
   reps: number;
 }
 
-const KEYS = ['name', 'title', 'description', 'scenarios', 'grid', 'variants', 'duration', 'durationS', 'seed', 'reps', 'engines', 'charts', 'contrast'] as const;
+const KEYS = ['name', 'title', 'description', 'scenarios', 'grid', 'variants', 'duration', 'durationS', 'seed', 'reps', 'engines', 'charts', 'contrast', 'profile'] as const;
 const CONTRAST_KEYS = ['scenarios', 'duration', 'durations', 'reps'] as const;
 /** Most replications a report runs per scenario x variant (a sweep is the tool for more). */
 export const MAX_REPORT_REPS = 100;
@@ -158,6 +166,11 @@ export function validateRecipe(raw: unknown, source?: string, baseDir = process.
   const recipe: ReportRecipe = { name, title, scenarios, variants, durationS, seed, reps, engines, charts };
   if (typeof o.description === 'string') recipe.description = o.description;
   if (o.contrast !== undefined) recipe.contrast = contrastOf(o.contrast, scenarios, variants, source, baseDir);
+  if (o.profile !== undefined) {
+    const profile = parseProfile(o.profile, 'profile', source);
+    for (const e of [...scenarios, ...(recipe.contrast?.scenarios ?? [])]) if (typeof e !== 'string') pickProfile(e.tcp.profile, profile, `${source ?? 'recipe'}: scenario '${e.name}'`);
+    recipe.profile = profile;
+  }
   if (source !== undefined) recipe.source = source;
   return recipe;
 }
@@ -245,6 +258,8 @@ export interface RecipeFlags {
   reps?: number;
   engines?: string[];
   charts?: string[];
+  /** `--profile`: laid over every scenario and the contrast (wins over the recipe's `profile:`). */
+  profile?: string;
 }
 
 /** A recipe from flags, optionally over a base recipe (flags win). Errors name the flag. */
@@ -261,6 +276,7 @@ export function recipeFromFlags(flags: RecipeFlags, base?: ReportRecipe): Report
   raw.reps = flags.reps ?? from?.reps;
   raw.engines = flags.engines ?? from?.engines;
   raw.charts = flags.charts ?? from?.charts;
+  raw.profile = flags.profile ?? from?.profile;
   if (from?.contrast) {
     // Scenarios chosen by flags keep the contrast lines they still hold.
     const main = (raw.scenarios ?? []) as unknown[];
@@ -286,20 +302,25 @@ export function recipeFromFlags(flags: RecipeFlags, base?: ReportRecipe): Report
 
 /** The recipe's scenarios as complete Scenarios (the variant is replaced per run). */
 export function resolveScenarios(recipe: ReportRecipe): Scenario[] {
-  return resolveEntries(recipe.scenarios, recipe.variants[0]!, recipe.durationS, recipe.seed);
+  return resolveEntries(recipe.scenarios, recipe.variants[0]!, recipe.durationS, recipe.seed, recipe.profile);
 }
 
 /** The contrast's scenarios as complete Scenarios, with the contrast's duration (or the preset's own); none without one. */
 export function resolveContrast(recipe: ReportRecipe): Scenario[] {
   const c = recipe.contrast;
   if (!c) return [];
-  return c.scenarios.flatMap((e) => resolveEntries([e], recipe.variants[0]!, (typeof e === 'string' ? c.durationsS?.[e] : undefined) ?? c.durationS, recipe.seed));
+  return c.scenarios.flatMap((e) => resolveEntries([e], recipe.variants[0]!, (typeof e === 'string' ? c.durationsS?.[e] : undefined) ?? c.durationS, recipe.seed, recipe.profile));
 }
 
-function resolveEntries(entries: readonly (PresetName | Scenario)[], variant: Variant, durationS: number, seed: number): Scenario[] {
+function resolveEntries(entries: readonly (PresetName | Scenario)[], variant: Variant, durationS: number, seed: number, profile: ProfileName | undefined): Scenario[] {
   return entries.map((s) => {
-    if (typeof s === 'string') return presetScenario(s, variant, { durationS, seed });
+    if (typeof s === 'string') {
+      const p = presetScenario(s, variant, { durationS, seed });
+      return profile === undefined ? p : applyProfile(p, profile);
+    }
     const c = structuredClone(s);
+    // A scenario already resolved under the recipe's profile (a file's tcp.profile, `--profile`) keeps its explicit fields.
+    if (profile !== undefined && c.tcp.profile !== profile) applyProfile(c, profile);
     c.durationS = durationS;
     c.seed = seed;
     for (const f of c.flows) {

@@ -56,6 +56,25 @@ describe('report recipes', () => {
     expect(recipeFromReportFlags({ name: 'seed-study', scenarios: 'lossy' }).contrast).toBeUndefined();
   });
 
+  it('profile: (or --profile) lays a behaviour profile over every scenario and the contrast; a scenario naming another profile, or an unknown one, is refused', () => {
+    const r = parseRecipeText('scenarios: [ns3-lossy]\nvariants: cubic\nprofile: ns3\ncontrast: {scenarios: [lossy], durations: {lossy: 20s}}\n', 'p.yaml');
+    const all = [...resolveScenarios(r), ...resolveContrast(r)];
+    expect(all.map((s) => [s.name, s.durationS, s.tcp.profile, s.tcp.sackAdvanceAck, s.ccDefaults?.cubic?.cntArithmetic])).toEqual([
+      ['ns3-lossy', 100, 'ns3', 'dupAck', 1],
+      ['lossy', 20, 'ns3', 'dupAck', 1],
+    ]);
+    // Without one, the presets keep cclab's own mix.
+    const none = parseRecipeText('scenarios: [ns3-lossy]\ncontrast: {scenarios: [lossy]}\n', 'p.yaml');
+    expect([...resolveScenarios(none), ...resolveContrast(none)].map((s) => s.tcp.profile)).toEqual([undefined, undefined]);
+    // The flag reaches the contrast too (it used to reach the recipe's scenarios only).
+    const flagged = recipeFromReportFlags({ name: 'seed-study', profile: 'ns3' });
+    expect(resolveContrast(flagged).map((s) => [s.name, s.tcp.profile])).toEqual([['normal', 'ns3'], ['lfn', 'ns3'], ['lossy', 'ns3']]);
+    expect(resolveScenarios(flagged).every((s) => s.tcp.profile === 'ns3' && s.tcp.handshakeRtt === true)).toBe(true);
+    expect(inputError(() => parseRecipeText('scenarios: [lossy]\nprofile: bsd\n', 'p.yaml')).message).toBe("p.yaml: profile must be one of ns3, linux, rfc, got 'bsd'");
+    const clash = inputError(() => parseRecipeText('scenarios: [{ name: x, base: lossy, tcp: { profile: linux } }]\nprofile: ns3\n', 'p.yaml'));
+    expect(clash.message).toContain("sets tcp.profile: linux");
+  });
+
   it('should load every recipe shipped in reports/recipes', () => {
     const files = readdirSync('reports/recipes').filter((f) => /\.(ya?ml|json)$/.test(f));
     expect(files).toContain('seed-study.yaml');
