@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { loadRecipe, parseRecipeText, recipeFromFlags, resolveContrast, resolveScenarios } from '../../src/report/recipe.js';
 import { recipeFromReportFlags } from '../../src/cli/report.js';
+import { rerunCommands } from '../../src/report/sections/prose.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /** The error a bad input throws, checked to be a one-line InputError. */
@@ -71,6 +72,10 @@ describe('report recipes', () => {
     expect(resolveContrast(flagged).map((s) => [s.name, s.tcp.profile])).toEqual([['normal', 'ns3'], ['lfn', 'ns3'], ['lossy', 'ns3']]);
     expect(resolveScenarios(flagged).every((s) => s.tcp.profile === 'ns3' && s.tcp.handshakeRtt === true)).toBe(true);
     expect(inputError(() => parseRecipeText('scenarios: [lossy]\nprofile: bsd\n', 'p.yaml')).message).toBe("p.yaml: profile must be one of ns3, linux, rfc, got 'bsd'");
+    // The page's rerun commands carry it.
+    const withProfile = rerunCommands(parseRecipeText('scenarios: [ns3-lossy]\nvariants: cubic\nprofile: ns3\n', 'p.yaml'), 'out');
+    expect(withProfile.filter((c) => c.includes(' --profile ns3 '))).toHaveLength(2);
+    expect(rerunCommands(none, 'out').some((c) => c.includes('--profile'))).toBe(false);
     const clash = inputError(() => parseRecipeText('scenarios: [{ name: x, base: lossy, tcp: { profile: linux } }]\nprofile: ns3\n', 'p.yaml'));
     expect(clash.message).toContain("sets tcp.profile: linux");
   });

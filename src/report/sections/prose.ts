@@ -126,12 +126,14 @@ function sh(x: string): string {
 /** The exact command that reproduces the report, from the recipe file or as flags. */
 export function rerunCommands(recipe: ReportRecipe, outDir: string): string[] {
   const cmds: string[] = [];
-  if (recipe.source) cmds.push(`npx cclab report --recipe ${sh(recipe.source)} --out ${sh(outDir)}`);
+  // The behaviour profile laid over every scenario and the contrast (a recipe's profile: or --profile).
+  const profile = recipe.profile === undefined ? '' : ` --profile ${recipe.profile}`;
+  if (recipe.source) cmds.push(`npx cclab report --recipe ${sh(recipe.source)}${profile} --out ${sh(outDir)}`);
   const allNamed = recipe.scenarios.every((s) => typeof s === 'string');
   if (allNamed) {
     cmds.push(
       `npx cclab report --name ${sh(recipe.name)} --scenarios ${recipe.scenarios.join(',')} --variants ${recipe.variants.join(',')} ` +
-        `--duration ${recipe.durationS}s --seed ${recipe.seed} --out ${sh(outDir)}`,
+        `--duration ${recipe.durationS}s --seed ${recipe.seed}${profile} --out ${sh(outDir)}`,
     );
   }
   cmds.push(`npx cclab report --recipe ${sh(`${outDir}/recipe.json`)} --out ${sh(outDir)}`);
