@@ -130,4 +130,55 @@ describe('BBRv3 short-term bounds at p = 5e-2', () => {
     }
     expect(firstPb).toBe(1);
   });
+
+  it('100 ms: a ProbeRTT interval holds a second probe with the chance that two waits of 2 + U(0, 1) s and a round fit in it', () => {
+    // P(w1 + w2 < 5 s - R) for w = 2 + U(0, 1): z = 0.9, z^2 / 2 = 0.405 (models/bbr3.model.yaml, secondChance).
+    const z = 5 - 0.1 - 4;
+    const p2 = (z * z) / 2;
+    const s = pointScenario('bbr3', P, 0.1, 100e6, 20);
+    s.durationS = 16;
+    s.measureFromS = 10;
+    // Packet engine, seeds 1-10: probes (REFILL entries) between one ProbeRTT's end and the next one's start.
+    const perInterval: number[] = [];
+    for (let seed = 1; seed <= 10; seed++) {
+      let last = '';
+      let n = -1;
+      Bbr3Model.prototype.onAck = function (this: Bbr3Model, rs: Bbr3Ack, srttS: number): void {
+        restore.call(this, rs, srttS);
+        const mode = this.state.mode;
+        if (mode !== last) {
+          if (last === 'probe_rtt') n = 0;
+          else if (mode === 'probe_bw_refill' && n >= 0) n++;
+          else if (mode === 'probe_rtt' && n >= 0) perInterval.push(n);
+        }
+        last = mode;
+      };
+      runPacket({ ...s, seed });
+    }
+    Bbr3Model.prototype.onAck = restore;
+    // Measured (seeds 1-10, 0-16 s) 14 intervals, 8 with two probes or more (0.57): at least the waits'
+    // chance (the packet flow also skips a ProbeRTT when an RTT sample renews min_rtt's stamp, which
+    // leaves more room).
+    expect(perInterval.length).toBeGreaterThan(10);
+    expect(perInterval.filter((k) => k >= 2).length / perInterval.length).toBeGreaterThan(p2 - 0.15);
+
+    // The fluid, 5-25 s: 7 probes (3 of 4 intervals, the share P2 spread evenly, hold two); one per interval gave 4.
+    const f = pointScenario('bbr3', P, 0.1, 100e6, 20);
+    f.durationS = 25;
+    f.measureFromS = 20;
+    const sys = fluidSystem(f);
+    const sol = solve(sys.problem, { rtol: 1e-5, atol: 1e-7 });
+    expect(sol.status).toBe('ok');
+    const y = new Float64Array(sys.layout.n);
+    let probes = 0;
+    let lastPb = 0;
+    for (let t = 5; t <= 25; t += 0.005) {
+      sol.stateInto(t, y);
+      const pb = y[sys.layout.yFlow(0, 'pb')]!;
+      if (pb === 2 && lastPb !== 2) probes++;
+      lastPb = pb;
+    }
+    expect(probes).toBeGreaterThanOrEqual(6);
+    expect(probes).toBeLessThanOrEqual(8);
+  });
 });
