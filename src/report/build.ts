@@ -1,11 +1,12 @@
 import type { ComparisonCase } from '../compare/run.js';
 import { toCsv } from '../page/csv.js';
-import { escapeHtml, renderPage, type Section } from '../page/html.js';
+import { chartFigure, escapeHtml, renderPage, type Section } from '../page/html.js';
 import { agreementSentence, bimodalNotesHtml, caseAgreements, lineVerdicts, verdictCount } from './agreement.js';
 import { bufferSections } from './bufferSections.js';
 import { AQM_FILES, aqmSections } from './aqmSections.js';
 import { competitionSection } from './competition.js';
-import { reportContext, type BuildOptions, type ReportContext } from './context.js';
+import { chartKey, reportContext, type BuildOptions, type ReportContext } from './context.js';
+import { buildChart, type BuiltChart } from '../page/chartkit.js';
 import type { ReportRecipe } from './recipe.js';
 import { cwndSections } from './sections/cwnd.js';
 import { errorsHtml } from './sections/errors.js';
@@ -83,6 +84,24 @@ function finishReport(ctx: ReportContext, sections: Section[], math: boolean): B
   for (const c of charts) files.set(c.specFile.path, c.specFile.text);
   files.set('index.html', html);
   return { html, files, warnings, charts: charts.length };
+}
+
+/**
+ * The charts of the cwnd section, which read the charted runs alone, built ahead by request
+ * ({@link chartKey}): a report builds them while the workers still run its replications, and
+ * buildReport then takes them instead of building them again (a request that differs by then is
+ * simply built again).
+ */
+export async function prebuildCharts(recipe: ReportRecipe, cases: readonly ComparisonCase[], opts: BuildOptions = {}): Promise<Map<string, BuiltChart>> {
+  const built = new Map<string, BuiltChart>();
+  const ctx = reportContext(recipe, cases, opts);
+  ctx.add = async (r) => {
+    const c = await buildChart(r);
+    built.set(chartKey(r), c);
+    return chartFigure(c.page);
+  };
+  await cwndSections(ctx);
+  return built;
 }
 
 /**

@@ -30,7 +30,12 @@ export interface BuildOptions {
   stability?: StabilityPrep;
   /** The recipe's contrast: its scenarios, their replicated packet figures (caseKey) and, when the fluid engine ran, the goodputs of the fluid runs beside them (runs/agreement.ts). */
   contrast?: { scenarios: readonly Scenario[]; figures: ReadonlyMap<string, ReplicatedFigures>; fluid?: ReadonlyMap<string, readonly number[]> };
+  /** Charts built ahead from the same requests (build.ts prebuildCharts), by {@link chartKey}: taken instead of building them again. */
+  prebuilt?: ReadonlyMap<string, BuiltChart>;
 }
+
+/** A chart request's identity: buildChart is a pure function of it. */
+export const chartKey = (r: Parameters<typeof buildChart>[0]): string => JSON.stringify(r);
 
 /** Charts a recipe asks for, for progress totals. */
 export function chartCount(recipe: ReportRecipe, cases: number): number {
@@ -83,7 +88,7 @@ export function reportContext(recipe: ReportRecipe, cases: readonly ComparisonCa
   let doneCharts = 0;
   const charts: BuiltChart[] = [];
   const add: ChartAdder = async (r) => {
-    const c = await buildChart(r);
+    const c = opts.prebuilt?.get(chartKey(r)) ?? (await buildChart(r));
     charts.push(c);
     opts.onChart?.(++doneCharts, totalCharts, r.title);
     return chartFigure(c.page);

@@ -8,6 +8,7 @@ import { scenarioStability, type LoopAnalysis } from '../theory/stability.js';
 import { HMTG, hmtgDesignBound, hmtgLoop, hmtgScenario, MGT_RENO } from '../theory/stabilityExample.js';
 import { escapeHtml, type Section } from '../page/html.js';
 import type { Scenario } from '../scenario/types.js';
+import { variantsWithoutEngine } from '../scenario/flowCc.js';
 
 /**
  * The report's "Linear stability" section: for each case whose fluid model is mean-field, the
@@ -63,7 +64,7 @@ function analysed(s: Scenario): Analysed {
 /**
  * What the section computes from the scenarios alone, not from the runs: the loop analyses (keyed by
  * the scenario's JSON) and the example's rows. A report computes it while the worker threads run its
- * replications (report/write.ts), one analysis per event-loop turn so that the workers' next runs
+ * simulations (report/write.ts), one analysis per event-loop turn so that the workers' next runs
  * are still handed out meanwhile; the section then reads it instead of computing again.
  */
 export interface StabilityPrep {
@@ -71,14 +72,14 @@ export interface StabilityPrep {
   example?: { rows: string[] } | { error: unknown };
 }
 
-/** The section's run-independent part for these cases (those with a fluid model), and the example's rows when `example`. */
-export async function prepareStability(cases: readonly ComparisonCase[], example: boolean): Promise<StabilityPrep> {
+/** The section's run-independent part for the cases' scenarios (those whose flows all have a fluid model: the others' rows say "no model"), and the example's rows when `example`. */
+export async function prepareStability(scenarios: readonly Scenario[], example: boolean): Promise<StabilityPrep> {
   const prep: StabilityPrep = { analyses: new Map() };
-  for (const c of cases) {
-    if (c.comparison.flags.some((f) => f.code === 'no-model')) continue;
+  for (const s of scenarios) {
+    if (variantsWithoutEngine(s, 'fluid').length > 0) continue;
     await nextTurn();
-    const key = JSON.stringify(c.scenario);
-    if (!prep.analyses.has(key)) prep.analyses.set(key, analysed(c.scenario));
+    const key = JSON.stringify(s);
+    if (!prep.analyses.has(key)) prep.analyses.set(key, analysed(s));
   }
   if (example) {
     const rows: string[] = [];

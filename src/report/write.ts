@@ -9,10 +9,11 @@ import { caseKey, fluidBeside, fluidBesideCount, replicateFluid, replicatePacket
 import { randomLossEvents } from '../runs/modelRuns.js';
 import { DEFAULT_ENGINE_MODULE, defaultWorkers } from '../runs/execute.js';
 import { estimatedCost, RunPool } from '../runs/pool.js';
-import { prepareStability, type StabilityPrep } from './stability.js';
+import type { StabilityPrep } from './stability.js';
 import { compactResult } from '../runs/compact.js';
 import { assertReplaceable, writeDirAtomic } from './atomicDir.js';
-import { buildReport, chartCount, type BuildOptions } from './build.js';
+import { chartCount, type BuildOptions } from './context.js';
+import type { BuiltChart } from '../page/chartkit.js';
 import { defaultModelDocs, type ModelDocSource } from './models.js';
 import { resolveContrast, resolveScenarios, type ReportRecipe } from './recipe.js';
 
@@ -58,8 +59,8 @@ function notRun(engine: Engine, s: Scenario): RunResult {
 }
 const NOT_RUN = 'not run';
 
-/** What a report runs, and the steps its progress counts: engine runs, replications, contrast runs, charts, the write. */
-interface ReportPlan {
+/** What a report runs that needs no compiled fluid model: the scenarios and the packet runs. */
+interface PacketPlan {
   /** The recipe's scenarios, each seeded as replication 0. */
   scenarios: Scenario[];
   withPacket: boolean;
@@ -68,6 +69,14 @@ interface ReportPlan {
   /** Charted engine runs. */
   runs: number;
   contrastScenarios: Scenario[];
+  /** The contrast's packet runs. */
+  contrastPacketRuns: number;
+  /** Packet replications beyond the charted runs, the contrast's included. */
+  packetReps: number;
+}
+
+/** What a report runs, and the steps its progress counts: engine runs, replications, contrast runs, charts, the write. */
+interface ReportPlan extends PacketPlan {
   contrastRuns: number;
   /** Whether a case's fluid run goes once per packet seed with Poisson loss events (runs/modelRuns.ts); never without both engines. */
   hybrid: HybridCase;
@@ -78,7 +87,7 @@ interface ReportPlan {
   total: number;
 }
 
-function planReport(recipe: ReportRecipe, opts: WriteReportOptions): ReportPlan {
+function planPackets(recipe: ReportRecipe, opts: WriteReportOptions): PacketPlan {
   // The charted run of each case is replication 0: its seed is derived as every replication's is.
   const scenarios = resolveScenarios(recipe).map((s) => ({ ...s, seed: reportSeed(recipe.seed, s.name, 0) }));
   const withPacket = recipe.engines.includes('packet');
@@ -87,6 +96,13 @@ function planReport(recipe: ReportRecipe, opts: WriteReportOptions): ReportPlan 
   const runs = opts.cases ? 0 : nCases * recipe.engines.length;
   const contrastScenarios = opts.cases || !withPacket ? [] : resolveContrast(recipe);
   const contrastPacketRuns = contrastScenarios.length * recipe.variants.length * (recipe.contrast?.reps ?? 0);
+  const packetReps = opts.cases || !withPacket ? 0 : nCases * (recipe.reps - 1) + contrastPacketRuns;
+  return { scenarios, withPacket, withFluid, nCases, runs, contrastScenarios, contrastPacketRuns, packetReps };
+}
+
+/** The whole plan: the packet side and the fluid runs beside it, which need the compiled models (prepareModels) to know which cases are hybrid. */
+function planReport(recipe: ReportRecipe, opts: WriteReportOptions, packets: PacketPlan): ReportPlan {
+  const { scenarios, withPacket, withFluid, nCases, runs, contrastScenarios, contrastPacketRuns } = packets;
   // The one comparison method (runs/agreement.ts): a model with random loss events runs on every packet seed.
   const hybrid: HybridCase = withFluid && withPacket && !opts.cases && !opts.engines ? randomLossEvents(opts.modelsDir) : () => false;
   const fluidReps = scenarios.reduce((n, s) => n + recipe.variants.filter((v) => hybrid({ ...s, variant: v })).length, 0) * (recipe.reps - 1);
@@ -95,28 +111,56 @@ function planReport(recipe: ReportRecipe, opts: WriteReportOptions): ReportPlan 
   const contrastRuns = contrastPacketRuns + contrastFluidRuns;
   const reps = opts.cases || !withPacket ? 0 : nCases * (recipe.reps - 1) + contrastRuns + fluidReps;
   const total = runs + reps + chartCount(recipe, nCases) + 1;
-  return { scenarios, withPacket, withFluid, nCases, runs, contrastScenarios, contrastRuns, hybrid, fluidReps, reps, total };
+  return { ...packets, contrastRuns, hybrid, fluidReps, reps, total };
 }
 
-/** The charted runs and the replications advance together: one count of both. */
-interface RunCounter {
-  traced: number;
-  reps: number;
+/**
+ * The report's progress: the charted runs and the replications advance together, one count of both,
+ * out of a total that grows once the fluid runs are planned (after the models are compiled).
+ */
+class RunCounter {
+  traced = 0;
+  private readonly done = { packet: 0, fluid: 0, contrastPacket: 0, contrastFluid: 0 };
+
+  constructor(
+    readonly onProgress: ProgressFn | undefined,
+    public total: number,
+  ) {}
+
+  /** The progress option of one batch (`k`), or none without a progress callback. */
+  batch(k: keyof RunCounter['done'], label: string): { onProgress?: (done: number) => void } {
+    const progress = this.onProgress;
+    if (!progress) return {};
+    return {
+      onProgress: (d: number) => {
+        this.done[k] = d;
+        progress(this.traced + this.reps(), this.total, label);
+      },
+    };
+  }
+
+  reps(): number {
+    return this.done.packet + this.done.fluid + this.done.contrastPacket + this.done.contrastFluid;
+  }
 }
 
 /**
  * The real engines of the charted runs: on the report's worker pool when it has one (ordered among
  * the replications by cost; the workers have the engines compiled already, this thread would compile
- * them a third time), else in this thread.
+ * them a third time), else in this thread. On the pool a fluid run is handed over once `modelsReady`
+ * settles (the models are compiled in this thread while the packet runs start).
  */
-async function chartedEngines(opts: WriteReportOptions, pool: RunPool | undefined): Promise<EngineSet> {
+async function chartedEngines(opts: WriteReportOptions, pool: RunPool | undefined, modelsReady: Promise<unknown>): Promise<EngineSet> {
   if (!pool) return loadEngines({ modelsDir: opts.modelsDir, lossProcess: COMPARISON_LOSS_PROCESS });
   const common = { engineModule: DEFAULT_ENGINE_MODULE, ...(opts.modelsDir !== undefined ? { modelsDir: resolve(opts.modelsDir) } : {}) };
   const closedForms = await loadClosedForms();
   return {
     runPacket: (scenario) => pool.runFull({ ...common, engine: 'packet', scenario }, estimatedCost({ engine: 'packet', scenario })),
     // Hybrid models' loss events are a Poisson process seeded by the charted packet run's seed, as on every other seed.
-    runFluid: (scenario) => pool.runFull({ ...common, engine: 'fluid', scenario, lossProcess: COMPARISON_LOSS_PROCESS }, estimatedCost({ engine: 'fluid', scenario })),
+    runFluid: async (scenario) => {
+      await modelsReady;
+      return pool.runFull({ ...common, engine: 'fluid', scenario, lossProcess: COMPARISON_LOSS_PROCESS }, estimatedCost({ engine: 'fluid', scenario }));
+    },
     closedForms,
   };
 }
@@ -136,15 +180,15 @@ async function prepareModels(recipe: ReportRecipe, opts: WriteReportOptions): Pr
 }
 
 /** The engines of the charted runs (an engine the recipe leaves out answers "not run") and their progress. */
-async function comparisonOptions(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions, count: RunCounter, pool: RunPool | undefined): Promise<Parameters<typeof runComparison>[2]> {
-  const { withPacket, withFluid, runs, nCases, total } = plan;
-  const real = opts.engines ?? (opts.cases ? undefined : await chartedEngines(opts, pool));
+async function comparisonOptions(plan: PacketPlan, opts: WriteReportOptions, count: RunCounter, pool: RunPool | undefined, modelsReady: Promise<unknown>): Promise<Parameters<typeof runComparison>[2]> {
+  const { withPacket, withFluid, runs, nCases } = plan;
+  const real = opts.engines ?? (opts.cases ? undefined : await chartedEngines(opts, pool, modelsReady));
   const runOpts: Parameters<typeof runComparison>[2] = { ...(pool && !opts.engines ? { concurrent: true } : {}) };
-  const progress = opts.onProgress;
+  const progress = count.onProgress;
   if (progress) {
     runOpts.onProgress = (done, _t, label) => {
       count.traced = Math.round((done * runs) / (nCases * 2));
-      progress(count.traced + count.reps, total, label);
+      progress(count.traced + count.reps(), count.total, label);
     };
   }
   if (real) {
@@ -168,10 +212,10 @@ function replicationOptions(opts: WriteReportOptions, pool: RunPool | undefined)
   };
 }
 
-/** The worker pool of a report's replications, unless they run in this thread (injected engines, workers 0, nothing to replicate). */
-function reportPool(plan: ReportPlan, opts: WriteReportOptions): RunPool | undefined {
+/** The worker pool of a report's runs, unless they run in this thread (injected engines, workers 0, nothing to replicate). */
+function reportPool(plan: PacketPlan, opts: WriteReportOptions): RunPool | undefined {
   const workers = opts.workers ?? defaultWorkers();
-  return workers > 0 && !opts.engines && plan.reps > 0 ? new RunPool(workers) : undefined;
+  return workers > 0 && !opts.engines && (plan.packetReps > 0 || plan.contrastScenarios.length > 0) ? new RunPool(workers) : undefined;
 }
 
 type CaseRunsMap = Awaited<ReturnType<typeof replicateFluid>>;
@@ -188,58 +232,49 @@ interface Batches {
   contrastFluid?: Promise<Map<string, number[]>>;
 }
 
-function startBatches(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions, pool: RunPool | undefined, count: RunCounter): Batches {
+/** Awaited only after the charted runs: a failure meanwhile is not an unhandled rejection. */
+function quiet<T>(p: T): T {
+  (p as Promise<unknown> | undefined)?.catch(() => {});
+  return p;
+}
+
+/** The packet replications and the contrast's packet runs: they need no fluid model, so they start before the models are compiled. */
+function startPacketBatches(recipe: ReportRecipe, plan: PacketPlan, opts: WriteReportOptions, pool: RunPool | undefined, count: RunCounter): Batches {
   const base = { seed: recipe.seed, ...replicationOptions(opts, pool) };
-  const progress = opts.onProgress;
-  const done = { packet: 0, fluid: 0, contrastPacket: 0, contrastFluid: 0 };
-  const track = (k: keyof typeof done, label: string) =>
-    progress
-      ? {
-          onProgress: (d: number) => {
-            done[k] = d;
-            count.reps = done.packet + done.fluid + done.contrastPacket + done.contrastFluid;
-            progress(count.traced + count.reps, plan.total, label);
-          },
-        }
-      : {};
   const b: Batches = {};
-  if (!opts.cases && plan.withPacket) {
-    b.packet = replicatePacket(plan.scenarios, recipe.variants, { ...base, reps: recipe.reps, fromRep: 1, ...track('packet', 'replications') });
-    if (plan.fluidReps > 0) b.fluid = replicateFluid(plan.scenarios, recipe.variants, plan.hybrid, { ...base, reps: recipe.reps, fromRep: 1, ...track('fluid', 'fluid runs on the packet seeds') });
-  }
-  if (plan.contrastScenarios.length > 0) {
-    const reps = recipe.contrast!.reps;
-    b.contrastPacket = replicatePacket(plan.contrastScenarios, recipe.variants, { ...base, reps, ...track('contrastPacket', 'contrast runs') });
-    if (plan.withFluid && !opts.engines) b.contrastFluid = fluidBeside(plan.contrastScenarios, recipe.variants, plan.hybrid, { ...base, reps, ...track('contrastFluid', 'contrast fluid runs') });
-  }
-  // Awaited only after the charted runs: a failure meanwhile is not an unhandled rejection.
-  for (const p of Object.values(b)) (p as Promise<unknown>).catch(() => {});
+  if (!opts.cases && plan.withPacket) b.packet = quiet(replicatePacket(plan.scenarios, recipe.variants, { ...base, reps: recipe.reps, fromRep: 1, ...count.batch('packet', 'replications') }));
+  if (plan.contrastScenarios.length > 0) b.contrastPacket = quiet(replicatePacket(plan.contrastScenarios, recipe.variants, { ...base, reps: recipe.contrast!.reps, ...count.batch('contrastPacket', 'contrast runs') }));
   return b;
 }
 
-/** The charted runs in this thread while the batches run on the workers; settles the batches if the charted runs fail. */
-async function runCases(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions, pool: RunPool | undefined): Promise<{ cases: ComparisonCase[]; batches: Batches }> {
-  const count: RunCounter = { traced: 0, reps: 0 };
-  const runOpts = await comparisonOptions(recipe, plan, opts, count, pool);
-  // The fluid models are compiled (prepareModels, before planReport) before a worker needs them.
-  const batches = startBatches(recipe, plan, opts, pool, count);
-  let cases: ComparisonCase[];
+/** The fluid runs beside the replications (hybrid cases) and the contrast's, once the plan knows which cases are hybrid. */
+function startFluidBatches(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions, pool: RunPool | undefined, count: RunCounter, b: Batches): void {
+  const base = { seed: recipe.seed, ...replicationOptions(opts, pool) };
+  if (!opts.cases && plan.withPacket && plan.fluidReps > 0) b.fluid = quiet(replicateFluid(plan.scenarios, recipe.variants, plan.hybrid, { ...base, reps: recipe.reps, fromRep: 1, ...count.batch('fluid', 'fluid runs on the packet seeds') }));
+  if (plan.contrastScenarios.length > 0 && plan.withFluid && !opts.engines) {
+    b.contrastFluid = quiet(fluidBeside(plan.contrastScenarios, recipe.variants, plan.hybrid, { ...base, reps: recipe.contrast!.reps, ...count.batch('contrastFluid', 'contrast fluid runs') }));
+  }
+}
+
+/** The charted runs, or the failure of the first that failed once every batch has settled (a second, different failure named beside it). */
+async function settled(cases: Promise<ComparisonCase[]>, batches: Batches): Promise<ComparisonCase[]> {
   try {
-    cases = opts.cases ?? (await runComparison(plan.scenarios, recipe.variants, runOpts));
+    return await cases;
   } catch (e) {
-    // Settle the workers before reporting; a second, different failure is named beside the first.
     await Promise.all(Object.values(batches)).catch((e2: unknown) => {
       const why = e2 instanceof Error ? e2.message : String(e2);
       if (e instanceof Error && e2 !== e && why !== e.message) e.message += ` (the replications failed too: ${why})`;
     });
     throw e;
   }
-  // An engine left out is not a failure: no "run failed" marks for it.
-  cases = cases.map((c) => ({
+}
+
+/** An engine left out is not a failure: no "run failed" marks for it. */
+function withoutNotRun(cases: ComparisonCase[]): ComparisonCase[] {
+  return cases.map((c) => ({
     ...c,
     comparison: { ...c.comparison, flags: c.comparison.flags.filter((f) => !(f.code === 'run-failed' && f.subject !== 'closed-form' && (f.subject === 'fluid' ? c.fluid : c.packet).failure?.startsWith(NOT_RUN))) },
   }));
-  return { cases, batches };
 }
 
 /** A hybrid model's goodputs on every packet seed: the charted run's, then the replications' (finished runs only). */
@@ -260,16 +295,64 @@ async function contrastOf(plan: ReportPlan, batches: Batches): Promise<BuildOpti
   return { scenarios: plan.contrastScenarios, figures: new Map([...figures].map(([k, r]) => [k, summarise(r.seeds, r.runs)])), ...(fluid ? { fluid } : {}) };
 }
 
-/** Every run of the report (the charted ones in this thread, the batches on one worker pool), settled. */
-async function runAll(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportOptions): Promise<{ cases: ComparisonCase[]; rest: CaseRunsMap | undefined; contrast: BuildOptions['contrast']; stability: StabilityPrep }> {
-  const pool = reportPool(plan, opts);
+/** The scenario of every case (the charted runs' scenarios, as runComparison makes them). */
+function caseScenarios(plan: PacketPlan, recipe: ReportRecipe, opts: WriteReportOptions): Scenario[] {
+  return opts.cases ? opts.cases.map((c) => c.scenario) : plan.scenarios.flatMap((base) => recipe.variants.map((variant): Scenario => ({ ...base, variant })));
+}
+
+interface Ran {
+  plan: ReportPlan;
+  cases: ComparisonCase[];
+  rest: CaseRunsMap | undefined;
+  contrast: BuildOptions['contrast'];
+  stability: StabilityPrep;
+  models: ModelDocSource | null;
+  /** The cwnd section's charts, built while the workers ran (build.ts prebuildCharts). */
+  prebuilt?: Map<string, BuiltChart>;
+}
+
+/** The fluid models' equations for the page (run-independent): the recipe's own, the default ones when it shows equations, else none. */
+async function modelDocs(recipe: ReportRecipe, plan: PacketPlan, opts: WriteReportOptions): Promise<ModelDocSource | null> {
+  if (opts.models !== undefined) return opts.models;
+  return recipe.charts.includes('equations') && plan.withFluid ? defaultModelDocs(opts.modelsDir) : null;
+}
+
+/**
+ * Every run of the report, settled. With a worker pool the packet runs (charted ones, replications,
+ * contrast) are handed to the workers first, since they need no fluid model; this thread then
+ * compiles the models, hands over the fluid runs, and computes what the page needs of the scenarios
+ * alone (the stability analyses) while the workers run. Without a pool the runs go one after another
+ * in this thread, models first.
+ */
+async function runAll(recipe: ReportRecipe, opts: WriteReportOptions): Promise<Ran> {
+  const packets = planPackets(recipe, opts);
+  const pool = reportPool(packets, opts);
   try {
-    const ran = await runCases(recipe, plan, opts, pool);
-    // While the workers run the batches, this thread computes what the page needs of the scenarios alone.
-    const stability = await prepareStability(ran.cases, recipe.charts.includes('stability'));
-    const rest = await ran.batches.packet;
-    const cases = withFluidRuns(ran.cases, (await ran.batches.fluid) ?? new Map());
-    return { cases, rest, contrast: await contrastOf(plan, ran.batches), stability };
+    if (!pool) await prepareModels(recipe, opts);
+    const count = new RunCounter(opts.onProgress, packets.runs + packets.packetReps + chartCount(recipe, packets.nCases) + 1);
+    let modelsPrepared!: () => void;
+    const modelsReady = new Promise<void>((r) => (modelsPrepared = r));
+    const runOpts = await comparisonOptions(packets, opts, count, pool, modelsReady);
+    const charted = quiet(opts.cases ? Promise.resolve(opts.cases) : runComparison(packets.scenarios, recipe.variants, runOpts));
+    const batches = startPacketBatches(recipe, packets, opts, pool, count);
+    try {
+      if (pool) await prepareModels(recipe, opts);
+    } finally {
+      modelsPrepared();
+    }
+    const plan = planReport(recipe, opts, packets);
+    count.total = plan.total;
+    startFluidBatches(recipe, plan, opts, pool, count, batches);
+    // Loaded here, not at the top: the stability analyses and the page builder (mathjs, Vega, KaTeX) load while the workers run.
+    const [{ prepareStability }, { prebuildCharts }] = await Promise.all([import('./stability.js'), import('./build.js')]);
+    const stability = await prepareStability(caseScenarios(packets, recipe, opts), recipe.charts.includes('stability'));
+    const models = await modelDocs(recipe, packets, opts);
+    const ran = withoutNotRun(await settled(charted, batches));
+    // The charted runs go first on the pool (RunPool.runFull): their charts are built while the other runs finish.
+    const prebuilt = pool && recipe.charts.includes('cwnd') ? await prebuildCharts(recipe, ran, { models, stability, ...(opts.modelsDir !== undefined ? { modelsDir: opts.modelsDir } : {}) }) : undefined;
+    const rest = await batches.packet;
+    const cases = withFluidRuns(ran, (await batches.fluid) ?? new Map());
+    return { plan, cases, rest, contrast: await contrastOf(plan, batches), stability, models, ...(prebuilt ? { prebuilt } : {}) };
   } finally {
     await pool?.destroy();
   }
@@ -283,11 +366,9 @@ async function runAll(recipe: ReportRecipe, plan: ReportPlan, opts: WriteReportO
 export async function writeReport(recipe: ReportRecipe, outDir: string, opts: WriteReportOptions = {}): Promise<ReportOutput> {
   const t0 = performance.now();
   assertReplaceable(outDir); // fail before minutes of simulation, not after
-  await prepareModels(recipe, opts);
-  const plan = planReport(recipe, opts);
+  const { plan, cases, rest, contrast, stability, models, prebuilt } = await runAll(recipe, opts);
   const { runs, reps, total } = plan;
   const progress = opts.onProgress;
-  const { cases, rest, contrast, stability } = await runAll(recipe, plan, opts);
   const replicates = rest
     ? new Map(
         cases.map((c) => {
@@ -298,8 +379,8 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
       )
     : undefined;
 
-  const models = opts.models === undefined ? (recipe.charts.includes('equations') && plan.withFluid ? await defaultModelDocs(opts.modelsDir) : null) : opts.models;
   const shownOut = relative(process.cwd(), resolve(outDir)) || '.';
+  const { buildReport } = await import('./build.js');
   const built = await buildReport(recipe, cases, {
     models,
     ...(opts.modelsDir !== undefined ? { modelsDir: opts.modelsDir } : {}),
@@ -307,6 +388,7 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
     ...(replicates ? { replicates } : {}),
     ...(contrast ? { contrast } : {}),
     stability,
+    ...(prebuilt ? { prebuilt } : {}),
     ...(opts.now ? { now: opts.now } : {}),
     ...(progress ? { onChart: (d: number, _t: number, label: string) => progress(runs + reps + d, total, `chart ${label}`) } : {}),
   });

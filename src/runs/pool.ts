@@ -35,6 +35,8 @@ export function estimatedCost(spec: Pick<RunSpec, 'engine' | 'scenario'>): numbe
 
 interface Queued {
   task: WorkerTask;
+  /** Whole-result runs (runFull) go before the others. */
+  first: boolean;
   cost: number;
   seq: number;
   resolve: (r: CompactRun | FullReply) => void;
@@ -60,23 +62,25 @@ export class RunPool {
 
   /** Runs `task` on a worker when its turn comes (highest `cost` first). */
   run(task: WorkerTask, cost: number): Promise<CompactRun> {
-    return this.queued(task, cost) as Promise<CompactRun>;
+    return this.queued(task, cost, false) as Promise<CompactRun>;
   }
 
   /**
    * The same for a run whose whole result is wanted, traces included (a report's charted runs: on a
    * worker they run with the engines already compiled there, instead of compiling them a third time in
    * the main thread). What the engine threw is thrown here, its name kept (an InputError stays one).
+   * These go before every compact run (longest first among themselves): the main thread builds the
+   * page's charts from them while the workers run the rest.
    */
   async runFull(task: WorkerTask, cost: number): Promise<RunResult> {
-    const reply = (await this.queued({ ...task, full: true }, cost)) as FullReply;
+    const reply = (await this.queued({ ...task, full: true }, cost, true)) as FullReply;
     if ('result' in reply) return reply.result;
     throw Object.assign(new Error(reply.thrown.message), { name: reply.thrown.name });
   }
 
-  private queued(task: WorkerTask, cost: number): Promise<CompactRun | FullReply> {
+  private queued(task: WorkerTask, cost: number, first: boolean): Promise<CompactRun | FullReply> {
     return new Promise<CompactRun | FullReply>((resolve, reject) => {
-      this.queue.push({ task, cost, seq: this.seq++, resolve, reject });
+      this.queue.push({ task, first, cost, seq: this.seq++, resolve, reject });
       // Dispatch after the current tick, so a batch (or several started together) is queued whole before the first pick.
       if (!this.scheduled) {
         this.scheduled = true;
@@ -94,7 +98,7 @@ export class RunPool {
       for (let i = 1; i < this.queue.length; i++) {
         const q = this.queue[i]!;
         const b = this.queue[best]!;
-        if (q.cost > b.cost || (q.cost === b.cost && q.seq < b.seq)) best = i;
+        if (q.first !== b.first ? q.first : q.cost > b.cost || (q.cost === b.cost && q.seq < b.seq)) best = i;
       }
       const next = this.queue.splice(best, 1)[0]!;
       this.running++;
