@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runPacket } from '../../src/packet/run.js';
 import { DEFAULT_ENGINE_MODULE } from '../../src/runs/execute.js';
 import { estimatedCost, RunPool } from '../../src/runs/pool.js';
+import { baseRttS } from '../../src/scenario/path.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { FAKE_ENGINE_MODULE } from './helpers.js';
@@ -27,6 +28,24 @@ describe('RunPool', () => {
     }
     expect(order).toEqual(['s1', 's3', 's4', 's0', 's2']);
   });
+
+  it('runs the whole-result runs (a report\'s charted ones) before every compact run, longest first among themselves', async () => {
+    const pool = new RunPool(1);
+    const base = presetScenario('ns3-normal', 'reno');
+    const order: string[] = [];
+    const task = (name: string) => ({ engineModule: FAKE_ENGINE_MODULE, engine: 'packet' as const, scenario: { ...base, name } });
+    try {
+      await Promise.all([
+        pool.run(task('c9'), 9).then(() => order.push('c9')),
+        pool.runFull(task('f1'), 1).then(() => order.push('f1')),
+        pool.run(task('c5'), 5).then(() => order.push('c5')),
+        pool.runFull(task('f3'), 3).then(() => order.push('f3')),
+      ]);
+    } finally {
+      await pool.destroy();
+    }
+    expect(order).toEqual(['f3', 'f1', 'c9', 'c5']);
+  });
 });
 
 describe('RunPool.runFull (a report\'s charted runs on the workers)', () => {
@@ -49,12 +68,15 @@ describe('RunPool.runFull (a report\'s charted runs on the workers)', () => {
 });
 
 describe('estimatedCost', () => {
-  it("a packet run costs the packets its tightest link carries in its simulated time; a fluid run its simulated time", () => {
+  it("a packet run costs the packets its tightest link carries in its simulated time; a fluid run the round trips in it", () => {
     const normal = presetScenario('normal', 'reno');
     const ns3 = presetScenario('ns3-normal', 'reno');
     // normal: 1 Gbit/s of 394-byte packets (340 + 54) for 10 s; ns3-normal: its 10 Mbit/s access link, 100 s.
     expect(estimatedCost({ engine: 'packet', scenario: withDuration(normal, 10) })).toBeCloseTo((1e9 / (8 * 394)) * 10, 0);
     expect(estimatedCost({ engine: 'packet', scenario: ns3 })).toBeCloseTo((10e6 / (8 * 394)) * 100, 0);
-    expect(estimatedCost({ engine: 'fluid', scenario: ns3 })).toBe(300_000);
+    // ns3-normal: 100 s of a 92.36 ms base RTT; normal: 10 s of 2.20 ms, the longer fluid run of the two.
+    expect(estimatedCost({ engine: 'fluid', scenario: ns3 })).toBeCloseTo((300 * 100) / baseRttS(ns3), 6);
+    expect(baseRttS(ns3)).toBeCloseTo(0.09236, 4);
+    expect(estimatedCost({ engine: 'fluid', scenario: withDuration(normal, 10) })).toBeGreaterThan(4 * estimatedCost({ engine: 'fluid', scenario: ns3 }));
   });
 });
