@@ -65,4 +65,17 @@ describe('the seed study\'s own-bottleneck lines (issue 21)', () => {
       expect(real.error!, `${name}: the real-valued model against the integer engine`).toBeGreaterThan(0.4);
     }
   }, 120_000);
+
+  it('lossy Reno under the ns3 profile on both setups (30 seeds): with the ACK after a hole counted as a duplicate (advanceDup) the model is within 10% of the packet median; without the term it is more than 10% above it on both', () => {
+    for (const name of ['ns3-lossy', 'lossy'] as PresetName[]) {
+      const s = applyProfile(presetScenario(name, 'reno'), 'ns3');
+      expect(s.tcp.sackAdvanceAck).toBe('dupAck');
+      const seeds = Array.from({ length: 30 }, (_, rep) => reportSeed(1, name, rep));
+      const packet = seeds.map((seed) => runPacket({ ...s, seed }).summary.goodputBps);
+      const fluid = (params: Record<string, number>) => [runFluid(s, { params }).summary.goodputBps];
+      const a = modelAgreement(packet, fluid({}));
+      expect(Math.abs(a.error!), `${name}: fluid ${a.fluid.median} against the packet median ${a.packet.median}`).toBeLessThanOrEqual(0.1);
+      expect(modelAgreement(packet, fluid({ advanceDup: 0 })).error!, `${name}: without the term`).toBeGreaterThan(0.1);
+    }
+  }, 240_000);
 });

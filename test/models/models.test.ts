@@ -114,7 +114,7 @@ describe('linearisation', () => {
     const R0 = 0.2;
     const W0 = Math.sqrt(2 / (b * p0));
     // The MGT form: per-packet loss rate, W/2 cut, no timeouts (parameters substituted before d/dW).
-    const sub = { lossEvents: 0, timeouts: 0, segmentCounting: 0, overflowCuts: 0, secondMoment: 1, b };
+    const sub = { lossEvents: 0, advanceDup: 0, timeouts: 0, segmentCounting: 0, overflowCuts: 0, secondMoment: 1, b };
     const point = { ss: 0, sack: 0, W: W0, W_tau: W0, R: R0, R_tau: R0, p_tau: p0, prt_tau: p0, pmark_tau: 0, pra: 0, D: 3, b };
     const d = equationPartialsAt(getModel('reno'), 'W', ['W', 'W_tau'], point, sub);
     // d/dW of -(W/2) W_tau p_tau / R_tau is -(W0/R0) p0/2 = -1/(b R0 W0), as p0 W0^2 = 2/b.

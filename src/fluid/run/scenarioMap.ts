@@ -52,6 +52,12 @@ export interface FluidFlowParams {
    * per lost packet (Misra-Gong-Towsley's per-packet loss response).
    */
   lossEvents: 0 | 1;
+  /**
+   * 1 when an ACK that moves SND.UNA and SACKs new data is a duplicate ACK (tcp.sackAdvanceAck
+   * 'dupAck' with SACK, ns-3's ProcessAck): the first ACK after a hole then grows no window for the
+   * in-order segments it covers (models/README.md, "Recovery episodes", "The ACK after a hole").
+   */
+  advanceDup: 0 | 1;
   /** Retransmission timeout after a loss, s: RFC 6298's floor minRto (above SRTT + 4 RTTVAR on these paths). */
   rto: number;
   /** Delayed-ACK timer, s (0 without delayed ACKs): how long a lone segment's ACK waits. */
@@ -160,6 +166,7 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
       Tp,
       sack: s.tcp.sack ? (1 as const) : (0 as const),
       lossEvents: s.tcp.sack || recovery !== 'reno' ? (1 as const) : (0 as const),
+      advanceDup: s.tcp.sack && s.tcp.sackAdvanceAck === 'dupAck' ? (1 as const) : (0 as const),
       rto: Math.min(s.tcp.maxRtoS, Math.max(s.tcp.minRtoS, Tp)),
       mss: s.mssBytes,
       delAckTimeout: s.tcp.delAckCount > 1 ? s.tcp.delAckTimeoutS : 0,
