@@ -7,7 +7,7 @@ import { AQM_FILES, aqmSections } from './aqmSections.js';
 import { competitionSection } from './competition.js';
 import { chartKey, reportContext, type BuildOptions, type ReportContext } from './context.js';
 import { buildChart, type BuiltChart } from '../page/chartkit.js';
-import type { ReportRecipe } from './recipe.js';
+import { resolvedRecipeData, type ReportRecipe } from './recipe.js';
 import { cwndSections } from './sections/cwnd.js';
 import { errorsHtml } from './sections/errors.js';
 import { goodputHtml } from './sections/goodput.js';
@@ -43,8 +43,7 @@ function writeDataFiles({ recipe, cases, scenarios, figures, files }: ReportCont
   files.set('comparison.json', JSON.stringify(cases.map((c) => c.comparison), null, 1) + '\n');
   files.set('scenarios.csv', toCsv(sRows, SCENARIO_COLUMNS));
   files.set('scenarios.json', JSON.stringify(scenarios, null, 1) + '\n');
-  const { source: _source, ...recipeData } = recipe;
-  files.set('recipe.json', JSON.stringify({ ...recipeData, scenarios }, null, 1) + '\n');
+  files.set('recipe.json', JSON.stringify(resolvedRecipeData(recipe, scenarios), null, 1) + '\n');
 }
 
 /** The linear-stability section; a section that cannot be computed costs that section, said on the page and on stderr, not the report. */

@@ -194,9 +194,19 @@ function repsOf(raw: unknown, field: string, source?: string): number {
   return raw;
 }
 
-/** The line of a preset entry (`ns3-lfn` -> `lfn`); undefined for a scenario of a file or inline. */
+/**
+ * The line of an entry (`ns3-lfn` -> `lfn`): a preset's, or a full scenario's that carries a preset's
+ * name (a resolved preset, as recipe.json writes them; the page pairs lines by that name too,
+ * seedStudy.lineFigures); undefined for any other scenario of a file or inline.
+ */
 export function entryLine(e: PresetName | Scenario): string | undefined {
-  return typeof e === 'string' ? presetLine(e) : undefined;
+  const name = typeof e === 'string' ? e : e.name;
+  return isPresetName(name) ? presetLine(name) : undefined;
+}
+
+/** An entry's name: the preset's, or the scenario's `name`. */
+function entryName(e: PresetName | Scenario): string {
+  return typeof e === 'string' ? e : e.name;
 }
 
 function contrastOf(raw: unknown, main: readonly (PresetName | Scenario)[], variants: Variant[], source: string | undefined, baseDir: string): RecipeContrast {
@@ -228,7 +238,7 @@ function contrastDurations(raw: unknown, scenarios: readonly (PresetName | Scena
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('contrast.durations', 'must be a mapping from contrast presets to durations (e.g. {normal: 10s})', source);
   const out: Record<string, number> = {};
   for (const [name, d] of Object.entries(raw as Record<string, unknown>)) {
-    if (!scenarios.includes(name as PresetName)) fail(`contrast.durations.${name}`, `is not a preset of contrast.scenarios (${scenarios.filter((x) => typeof x === 'string').join(', ')})`, source);
+    if (!scenarios.some((e) => entryName(e) === name)) fail(`contrast.durations.${name}`, `is not a scenario of contrast.scenarios (${scenarios.map(entryName).join(', ')})`, source);
     out[name] = durationOf(d, `contrast.durations.${name}`, source);
   }
   return out;
@@ -280,9 +290,9 @@ export function recipeFromFlags(flags: RecipeFlags, base?: ReportRecipe): Report
   if (from?.contrast) {
     // Scenarios chosen by flags keep the contrast lines they still hold.
     const main = (raw.scenarios ?? []) as unknown[];
-    const lines = new Set<string | undefined>(main.map((s) => (typeof s === 'string' && isPresetName(s) ? presetLine(s) : undefined)));
+    const lines = new Set<string | undefined>(main.map((s) => (typeof s === 'string' ? (isPresetName(s) ? presetLine(s) : undefined) : entryLine(s as Scenario))));
     const kept = from.contrast.scenarios.filter((s) => entryLine(s) !== undefined && lines.has(entryLine(s)) && !main.includes(s));
-    const durations = Object.fromEntries(Object.entries(from.contrast.durationsS ?? {}).filter(([name]) => kept.includes(name as PresetName)));
+    const durations = Object.fromEntries(Object.entries(from.contrast.durationsS ?? {}).filter(([name]) => kept.some((e) => entryName(e) === name)));
     if (kept.length > 0) raw.contrast = { scenarios: kept, duration: from.contrast.durationS, ...(Object.keys(durations).length > 0 ? { durations } : {}), reps: from.contrast.reps };
   }
   for (const k of Object.keys(raw)) if (raw[k] === undefined) delete raw[k];
@@ -309,7 +319,26 @@ export function resolveScenarios(recipe: ReportRecipe): Scenario[] {
 export function resolveContrast(recipe: ReportRecipe): Scenario[] {
   const c = recipe.contrast;
   if (!c) return [];
-  return c.scenarios.flatMap((e) => resolveEntries([e], recipe.variants[0]!, (typeof e === 'string' ? c.durationsS?.[e] : undefined) ?? c.durationS, recipe.seed, recipe.profile));
+  return c.scenarios.flatMap((e) => resolveEntries([e], recipe.variants[0]!, c.durationsS?.[entryName(e)] ?? c.durationS, recipe.seed, recipe.profile));
+}
+
+/**
+ * The recipe as recipe.json writes it: in the form `--recipe` reads back (`contrast.duration`, not the
+ * parsed `durationS`), with every scenario, the contrast's too, resolved in full, so that rerunning a
+ * page from its recipe.json runs the same scenarios under the same seeds.
+ */
+export function resolvedRecipeData(recipe: ReportRecipe, scenarios: readonly Scenario[]): Record<string, unknown> {
+  const { source: _source, contrast, ...rest } = recipe;
+  const data: Record<string, unknown> = { ...rest, scenarios };
+  if (contrast) {
+    data.contrast = {
+      scenarios: resolveContrast(recipe),
+      duration: contrast.durationS,
+      ...(contrast.durationsS ? { durations: contrast.durationsS } : {}),
+      reps: contrast.reps,
+    };
+  }
+  return data;
 }
 
 function resolveEntries(entries: readonly (PresetName | Scenario)[], variant: Variant, durationS: number, seed: number, profile: ProfileName | undefined): Scenario[] {

@@ -3,7 +3,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { loadRecipe, parseRecipeText, recipeFromFlags, resolveContrast, resolveScenarios } from '../../src/report/recipe.js';
+import { loadRecipe, parseRecipeText, recipeFromFlags, resolveContrast, resolvedRecipeData, resolveScenarios } from '../../src/report/recipe.js';
 import { recipeFromReportFlags } from '../../src/cli/report.js';
 import { rerunCommands } from '../../src/report/sections/prose.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -38,13 +38,29 @@ describe('report recipes', () => {
   it('contrast.durations gives a contrast preset its own duration; flags keep it for the lines they keep', () => {
     const r = parseRecipeText('scenarios: [ns3-lfn, ns3-lossy]\ncontrast: {scenarios: [lfn, lossy], duration: 50s, durations: {lfn: 20s}}\n', 'c.yaml');
     expect(resolveContrast(r).map((x) => [x.name, x.durationS])).toEqual([['lfn', 20], ['lossy', 50]]);
-    expect(inputError(() => parseRecipeText('scenarios: [ns3-lfn]\ncontrast: {scenarios: [lfn], durations: {lossy: 20s}}\n', 'c.yaml')).message).toBe('c.yaml: contrast.durations.lossy is not a preset of contrast.scenarios (lfn)');
+    expect(inputError(() => parseRecipeText('scenarios: [ns3-lfn]\ncontrast: {scenarios: [lfn], durations: {lossy: 20s}}\n', 'c.yaml')).message).toBe('c.yaml: contrast.durations.lossy is not a scenario of contrast.scenarios (lfn)');
     expect(inputError(() => parseRecipeText('scenarios: [ns3-lfn]\ncontrast: {scenarios: [lfn], durations: {lfn: -3s}}\n', 'c.yaml')).field).toBe('contrast.durations.lfn');
     expect(inputError(() => parseRecipeText('scenarios: [ns3-lfn]\ncontrast: {scenarios: [lfn], durations: [lfn]}\n', 'c.yaml')).field).toBe('contrast.durations');
     const kept = recipeFromReportFlags({ name: 'seed-study', scenarios: 'ns3-normal,ns3-lfn' });
     expect(kept.contrast?.durationsS).toEqual({ normal: 10 });
     expect(resolveContrast(kept).map((x) => [x.name, x.durationS])).toEqual([['normal', 10], ['lfn', 100]]);
     expect(recipeFromReportFlags({ name: 'seed-study', scenarios: 'ns3-lfn' }).contrast?.durationsS).toBeUndefined();
+  });
+
+  it("a page's recipe.json reads back as the same recipe: the same scenarios and contrast lines, resolved in full, with and without a profile", () => {
+    for (const profile of [undefined, 'ns3'] as const) {
+      const r = recipeFromReportFlags({ name: 'seed-study', ...(profile ? { profile } : {}) });
+      const text = JSON.stringify(resolvedRecipeData(r, resolveScenarios(r)), null, 1);
+      const back = parseRecipeText(text, '/tmp/page/recipe.json');
+      expect(back.contrast?.scenarios.every((s) => typeof s !== 'string')).toBe(true);
+      expect(resolveScenarios(back)).toEqual(resolveScenarios(r));
+      // normal keeps its 10 s through durations, keyed by the resolved scenario's name.
+      expect(resolveContrast(back)).toEqual(resolveContrast(r));
+      expect(resolveContrast(back).map((s) => [s.name, s.durationS, s.tcp.profile])).toEqual([['normal', 10, profile], ['lfn', 100, profile], ['lossy', 100, profile]]);
+      expect([back.reps, back.contrast?.reps, back.seed, back.variants, back.profile]).toEqual([10, 6, 1, r.variants, profile]);
+      // Written back again, byte for byte the same file.
+      expect(JSON.stringify(resolvedRecipeData(back, resolveScenarios(back)), null, 1)).toBe(text);
+    }
   });
 
   it('a contrast names presets of the recipe\'s lines; flags that pick scenarios keep the contrast lines they hold', () => {
