@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
@@ -143,7 +144,13 @@ export async function prepareScenarioModels(scenarios: readonly Scenario[], opts
     for (const id of sys.ids) ids.add(id);
     byBottleneck.set(sys.bottleneck, ids);
   }
-  for (const [bottleneck, ids] of byBottleneck) await prepareSystems(dir, [...ids], {}, [bottleneck]);
+  // One system per event-loop turn: a report compiles them while its worker threads run, and hands them their next runs between two.
+  for (const [bottleneck, ids] of byBottleneck) {
+    for (const id of ids) {
+      await nextTurn();
+      await prepareSystems(dir, [id], {}, [bottleneck]);
+    }
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ComparisonCase } from '../compare/run.js';
 import { toCsv } from '../page/csv.js';
 import { chartFigure, escapeHtml, renderPage, type Section } from '../page/html.js';
@@ -95,6 +96,8 @@ export async function prebuildCharts(recipe: ReportRecipe, cases: readonly Compa
   const built = new Map<string, BuiltChart>();
   const ctx = reportContext(recipe, cases, opts);
   ctx.add = async (r) => {
+    // A turn of the event loop per chart (vega's rendering resolves without one): the worker threads' finished runs are taken meanwhile.
+    await nextTurn();
     const c = await buildChart(r);
     built.set(chartKey(r), c);
     return chartFigure(c.page);

@@ -335,21 +335,26 @@ async function runAll(recipe: ReportRecipe, opts: WriteReportOptions): Promise<R
     const runOpts = await comparisonOptions(packets, opts, count, pool, modelsReady);
     const charted = quiet(opts.cases ? Promise.resolve(opts.cases) : runComparison(packets.scenarios, recipe.variants, runOpts));
     const batches = startPacketBatches(recipe, packets, opts, pool, count);
-    try {
-      if (pool) await prepareModels(recipe, opts);
-    } finally {
-      modelsPrepared();
-    }
-    const plan = planReport(recipe, opts, packets);
-    count.total = plan.total;
-    startFluidBatches(recipe, plan, opts, pool, count, batches);
-    // Loaded here, not at the top: the stability analyses and the page builder (mathjs, Vega, KaTeX) load while the workers run.
-    const [{ prepareStability }, { prebuildCharts }] = await Promise.all([import('./stability.js'), import('./build.js')]);
-    const stability = await prepareStability(caseScenarios(packets, recipe, opts), recipe.charts.includes('stability'));
-    const models = await modelDocs(recipe, packets, opts);
-    const ran = withoutNotRun(await settled(charted, batches));
-    // The charted runs go first on the pool (RunPool.runFull): their charts are built while the other runs finish.
-    const prebuilt = pool && recipe.charts.includes('cwnd') ? await prebuildCharts(recipe, ran, { models, stability, ...(opts.modelsDir !== undefined ? { modelsDir: opts.modelsDir } : {}) }) : undefined;
+    // This thread's own work meanwhile; the workers hold their next run so that they need not wait for it (RunPool.whileBusy).
+    const busy = <T>(f: () => Promise<T>): Promise<T> => (pool ? pool.whileBusy(f) : f());
+    const { plan, stability, models, ran, prebuilt } = await busy(async () => {
+      try {
+        if (pool) await prepareModels(recipe, opts);
+      } finally {
+        modelsPrepared();
+      }
+      const plan = planReport(recipe, opts, packets);
+      count.total = plan.total;
+      startFluidBatches(recipe, plan, opts, pool, count, batches);
+      // Loaded here, not at the top: the stability analyses and the page builder (mathjs, Vega, KaTeX) load while the workers run.
+      const [{ prepareStability }, { prebuildCharts }] = await Promise.all([import('./stability.js'), import('./build.js')]);
+      const stability = await prepareStability(caseScenarios(packets, recipe, opts), recipe.charts.includes('stability'));
+      const models = await modelDocs(recipe, packets, opts);
+      const ran = withoutNotRun(await settled(charted, batches));
+      // The charted runs go first on the pool (RunPool.runFull): their charts are built while the other runs finish.
+      const prebuilt = pool && recipe.charts.includes('cwnd') ? await prebuildCharts(recipe, ran, { models, stability, ...(opts.modelsDir !== undefined ? { modelsDir: opts.modelsDir } : {}) }) : undefined;
+      return { plan, stability, models, ran, prebuilt };
+    });
     const rest = await batches.packet;
     const cases = withFluidRuns(ran, (await batches.fluid) ?? new Map());
     return { plan, cases, rest, contrast: await contrastOf(plan, batches), stability, models, ...(prebuilt ? { prebuilt } : {}) };

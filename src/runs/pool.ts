@@ -34,6 +34,9 @@ export function estimatedCost(spec: Pick<RunSpec, 'engine' | 'scenario'>): numbe
   return (wireBps / packetBits(s)) * s.durationS;
 }
 
+/** Runs a worker thread holds while the main thread is busy (RunPool.whileBusy): the one it runs and two more (a model compile or a chart can take as long as two short runs). */
+const AHEAD_PER_THREAD = 3;
+
 /** A fluid run's cost per round trip of simulated time, in packets of a packet run's cost. */
 const FLUID_COST_PER_RTT = 300;
 
@@ -61,6 +64,13 @@ export class RunPool {
   private running = 0;
   private seq = 0;
   private scheduled = false;
+  /** whileBusy calls in progress. */
+  private ahead = 0;
+
+  /** Runs handed to the worker threads and not finished yet (at most one per thread, AHEAD_PER_THREAD inside whileBusy). */
+  get handedOut(): number {
+    return this.running;
+  }
 
   constructor(readonly threads: number) {}
 
@@ -96,8 +106,27 @@ export class RunPool {
     });
   }
 
+  /**
+   * Runs `f` (this thread's own work: compiling models, building charts) with more runs handed to
+   * each worker thread beside the one it runs: the workers take their next run themselves when one
+   * ends instead of waiting for this thread to hand it over (a thread busy for a second left both
+   * idle, ends reported together). Only meanwhile: a run handed ahead is bound to its thread, which
+   * at the end of a batch can leave the other thread idle.
+   */
+  async whileBusy<T>(f: () => Promise<T>): Promise<T> {
+    this.ahead++;
+    this.dispatch();
+    try {
+      return await f();
+    } finally {
+      this.ahead--;
+    }
+  }
+
+
   private dispatch(): void {
-    while (this.running < this.threads && this.queue.length > 0) {
+    const inFlight = this.ahead > 0 ? AHEAD_PER_THREAD * this.threads : this.threads;
+    while (this.running < inFlight && this.queue.length > 0) {
       let best = 0;
       for (let i = 1; i < this.queue.length; i++) {
         const q = this.queue[i]!;
@@ -117,9 +146,10 @@ export class RunPool {
   }
 
   private piscina(): Piscina {
-    // One task per thread at a time: runs are long, and queueing them inside a busy thread would
-    // leave another thread idle at the end of the sweep.
-    this.pool ??= new Piscina({ filename: WORKER_FILE, execArgv: tsxExecArgv(), minThreads: this.threads, maxThreads: this.threads, concurrentTasksPerWorker: 1 });
+    // Up to AHEAD_PER_THREAD tasks per thread (all but one waiting in the thread: whileBusy), handed to the least busy
+    // thread; outside whileBusy dispatch keeps one per thread: runs are long, and queueing them inside
+    // a busy thread would leave another thread idle at the end of the sweep.
+    this.pool ??= new Piscina({ filename: WORKER_FILE, execArgv: tsxExecArgv(), minThreads: this.threads, maxThreads: this.threads, concurrentTasksPerWorker: AHEAD_PER_THREAD });
     return this.pool;
   }
 

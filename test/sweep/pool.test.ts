@@ -29,6 +29,29 @@ describe('RunPool', () => {
     expect(order).toEqual(['s1', 's3', 's4', 's0', 's2']);
   });
 
+  it('hands each thread one run at a time, and while this thread is busy (whileBusy) three, so it goes on without waiting for this one', async () => {
+    const pool = new RunPool(1);
+    const base = presetScenario('ns3-normal', 'reno');
+    const task = (name: string) => ({ engineModule: FAKE_ENGINE_MODULE, engine: 'packet' as const, scenario: { ...base, name } });
+    const turn = () => new Promise((r) => setImmediate(r));
+    try {
+      const outside = [pool.run(task('a'), 1), pool.run(task('b'), 1)];
+      await turn();
+      expect(pool.handedOut).toBe(1);
+      await Promise.all(outside);
+      const inside = await pool.whileBusy(async () => {
+        const runs = [1, 2, 3, 4, 5].map((i) => pool.run(task(`c${i}`), 1));
+        await turn();
+        const handed = pool.handedOut;
+        await Promise.all(runs);
+        return handed;
+      });
+      expect(inside).toBe(3);
+    } finally {
+      await pool.destroy();
+    }
+  });
+
   it('runs the whole-result runs (a report\'s charted ones) before every compact run, longest first among themselves', async () => {
     const pool = new RunPool(1);
     const base = presetScenario('ns3-normal', 'reno');
