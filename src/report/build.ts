@@ -103,6 +103,8 @@ export async function prebuildCharts(recipe: ReportRecipe, cases: readonly Compa
     return chartFigure(c.page);
   };
   await cwndSections(ctx);
+  // The model equations' KaTeX, kept by page/math.ts's renderLatex for the page (a thrown-away context: its warnings are the page's to give).
+  await modelsHtmlOf(ctx);
   return built;
 }
 
