@@ -62,7 +62,7 @@ export function planPackets(recipe: ReportRecipe, opts: PlanInputs): PacketPlan 
 
 /** The whole plan: the packet side and the fluid runs beside it, which need the compiled models (prepareModels) to know which cases are hybrid. */
 export function planReport(recipe: ReportRecipe, opts: PlanInputs, packets: PacketPlan): ReportPlan {
-  const { scenarios, withPacket, withFluid, nCases, runs, contrastScenarios, contrastPacketRuns } = packets;
+  const { scenarios, withPacket, withFluid, nCases, contrastScenarios, contrastPacketRuns } = packets;
   // The one comparison method (runs/agreement.ts): a model with random loss events runs on every packet seed.
   const hybrid: HybridCase = withFluid && withPacket && !opts.cases && !opts.engines ? randomLossEvents(opts.modelsDir) : () => false;
   const fluidReps = scenarios.reduce((n, s) => n + recipe.variants.filter((v) => hybrid({ ...s, variant: v })).length, 0) * (recipe.reps - 1);
@@ -70,8 +70,12 @@ export function planReport(recipe: ReportRecipe, opts: PlanInputs, packets: Pack
   const contrastFluidRuns = withFluid && !opts.engines ? fluidBesideCount(contrastScenarios, recipe.variants, hybrid, recipe.contrast?.reps ?? 0) : 0;
   const contrastRuns = contrastPacketRuns + contrastFluidRuns;
   const reps = opts.cases || !withPacket ? 0 : nCases * (recipe.reps - 1) + contrastRuns + fluidReps;
-  const total = runs + reps + chartCount(recipe, nCases) + 1;
-  return { ...packets, contrastRuns, hybrid, fluidReps, reps, total };
+  return { ...packets, contrastRuns, hybrid, fluidReps, reps, total: progressTotal(recipe, packets, reps) };
+}
+
+/** The steps a report's progress counts: the charted runs, `reps` runs beside them, the charts and the write. */
+export function progressTotal(recipe: ReportRecipe, plan: PacketPlan, reps: number): number {
+  return plan.runs + reps + chartCount(recipe, plan.nCases) + 1;
 }
 
 /**

@@ -11,11 +11,11 @@ import { estimatedCost, RunPool } from '../runs/pool.js';
 import type { StabilityPrep } from './stability.js';
 import { compactResult } from '../runs/compact.js';
 import { assertReplaceable, writeDirAtomic } from './atomicDir.js';
-import { chartCount, type BuildOptions } from './context.js';
+import type { BuildOptions } from './context.js';
 import type { BuiltChart } from '../page/chartkit.js';
 import { defaultModelDocs, type ModelDocSource } from './models.js';
 import { resolveContrast, resolveScenarios, type ReportRecipe } from './recipe.js';
-import { planPackets, planReport, RunCounter, type PacketPlan, type ReportPlan } from './reportPlan.js';
+import { planPackets, planReport, progressTotal, RunCounter, type PacketPlan, type ReportPlan } from './reportPlan.js';
 
 export interface WriteReportOptions {
   /** `onProgress(done, total, label)`: engine runs, then charts, then the write. */
@@ -244,7 +244,7 @@ async function runAll(recipe: ReportRecipe, opts: WriteReportOptions): Promise<R
   const pool = reportPool(packets, opts);
   try {
     if (!pool) await prepareModels(recipe, opts);
-    const count = new RunCounter(opts.onProgress, packets.runs + packets.packetReps + chartCount(recipe, packets.nCases) + 1);
+    const count = new RunCounter(opts.onProgress, progressTotal(recipe, packets, packets.packetReps));
     let modelsPrepared!: () => void;
     const modelsReady = new Promise<void>((r) => (modelsPrepared = r));
     const runOpts = await comparisonOptions(packets, opts, count, pool, modelsReady);

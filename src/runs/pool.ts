@@ -123,7 +123,6 @@ export class RunPool {
     }
   }
 
-
   private dispatch(): void {
     const inFlight = this.ahead > 0 ? AHEAD_PER_THREAD * this.threads : this.threads;
     while (this.running < inFlight && this.queue.length > 0) {
