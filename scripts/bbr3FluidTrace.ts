@@ -7,17 +7,13 @@
 import { fluidSystem } from '../src/fluid/run/runFluid.js';
 import { solve } from '../src/solver/index.js';
 import { pointScenario } from '../src/validate/grid.js';
+import { numberArg, stringArg, hasFlag } from './scriptArgs.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, dflt: number): number => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : dflt;
-};
-const mi = args.indexOf('--models');
-const s = pointScenario('bbr3', arg('loss', 0.05), arg('rtt', 0.01), 100e6, 20);
-s.durationS = arg('to', s.durationS);
-const win = arg('windows', 10);
-const sys = fluidSystem(s, mi >= 0 ? { modelsDir: args[mi + 1]! } : {});
+const modelsDir = stringArg('models');
+const s = pointScenario('bbr3', numberArg('loss', 0.05), numberArg('rtt', 0.01), 100e6, 20);
+s.durationS = numberArg('to', s.durationS);
+const win = numberArg('windows', 10);
+const sys = fluidSystem(s, modelsDir !== undefined ? { modelsDir } : {});
 const sol = solve(sys.problem, { rtol: 1e-5, atol: 1e-7 });
 const y = new Float64Array(sys.layout.n);
 const v = (n: string): number => y[sys.layout.yFlow(0, n)]!;
@@ -32,9 +28,9 @@ for (let t = 0.001; t <= s.durationS; t += dt) {
   const pb = v('pb');
   if (pb === 2 && lastPb !== 2) {
     acc.probes++;
-    if (args.includes('--per-probe')) process.stdout.write(`  ${t.toFixed(3)} REFILL hi ${v('inflightHi').toFixed(2)} lo ${Math.min(v('inflightLo'), 1e6).toFixed(2)} bdp ${(v('bw') * v('rtprop')).toFixed(2)} flight ${v('flight').toFixed(2)}`);
+    if (hasFlag('per-probe')) process.stdout.write(`  ${t.toFixed(3)} REFILL hi ${v('inflightHi').toFixed(2)} lo ${Math.min(v('inflightLo'), 1e6).toFixed(2)} bdp ${(v('bw') * v('rtprop')).toFixed(2)} flight ${v('flight').toFixed(2)}`);
   }
-  if (pb === 0 && lastPb >= 2 && args.includes('--per-probe')) console.log(` -> ${lastPb === 3 ? 'UP' : 'REFILL'} cut: hi ${v('inflightHi').toFixed(2)}`);
+  if (pb === 0 && lastPb >= 2 && hasFlag('per-probe')) console.log(` -> ${lastPb === 3 ? 'UP' : 'REFILL'} cut: hi ${v('inflightHi').toFixed(2)}`);
   lastPb = pb;
   acc.n++;
   acc.hi += Math.min(v('inflightHi'), 1e4);

@@ -10,18 +10,14 @@ import { runPacket } from '../src/packet/run.js';
 import { pointScenario } from '../src/validate/grid.js';
 import { Bbr3Model } from '../src/cc/bbr3/model.js';
 import type { Bbr3Ack } from '../src/cc/bbr3/state.js';
+import { numberArg, hasFlag } from './scriptArgs.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, dflt: number): number => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : dflt;
-};
-const s = pointScenario('bbr3', arg('loss', 0.05), arg('rtt', 0.03), 100e6, 20);
-s.seed = arg('seed', 1);
-s.durationS = arg('to', 4);
+const s = pointScenario('bbr3', numberArg('loss', 0.05), numberArg('rtt', 0.03), 100e6, 20);
+s.seed = numberArg('seed', 1);
+s.durationS = numberArg('to', 4);
 // Only the trace is wanted: a measurement window inside the run keeps the engine's input check.
 s.measureFromS = Math.min(s.measureFromS, s.durationS / 2);
-const summary = args.includes('--summary');
+const summary = hasFlag('summary');
 let roundMaxInflight = 0;
 let roundLostBytes = 0;
 let roundAcked = 0;

@@ -10,21 +10,17 @@ import { pointScenario } from '../src/validate/grid.js';
 import { Bbr3Model } from '../src/cc/bbr3/model.js';
 import type { Bbr3Ack, Bbr3LostPacket } from '../src/cc/bbr3/state.js';
 import type { Moment } from '../src/cc/bbr3/probe-bw.js';
+import { numberArg, hasFlag } from './scriptArgs.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, dflt: number): number => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : dflt;
-};
-const loss = arg('loss', 0.05);
-const rtt = arg('rtt', 0.01);
-const seed = arg('seed', 1);
+const loss = numberArg('loss', 0.05);
+const rtt = numberArg('rtt', 0.01);
+const seed = numberArg('seed', 1);
 const s = pointScenario('bbr3', loss, rtt, 100e6, 20);
 s.seed = seed;
-const from = arg('from', s.measureFromS);
-const to = arg('to', s.durationS);
+const from = numberArg('from', s.measureFromS);
+const to = numberArg('to', s.durationS);
 s.durationS = Math.max(s.durationS, to);
-const windowS = arg('windows', 0);
+const windowS = numberArg('windows', 0);
 
 interface Probe { t: number; hRefill: number; hUpMax: number; hAfter: number; upRounds: number; cycleRounds: number; lostTxInFlight: number; bdp: number; lo: number; endedByLoss: boolean }
 const probes: Probe[] = [];
@@ -115,5 +111,5 @@ console.log(`bbr3 p=${loss} rtt=${rtt} seed=${seed} window ${from}-${to} s: good
 console.log(`  time-weighted: cwnd ${f(acc.cwnd / acc.t)} inflight_hi ${f(acc.hi / acc.t)} inflight_lo ${f(acc.lo / acc.t)} BDP ${f(acc.bdp / acc.t)}; hi binds ${f((100 * acc.hiBinds) / acc.t)}% lo binds ${f((100 * acc.loBinds) / acc.t)}%`);
 console.log(`  probes ${n} (${f(n / acc.t)}/s), cycle ${f(mean(probes.map((p) => p.cycleRounds)))} rounds, UP ${f(mean(probes.map((p) => p.upRounds)))} rounds; UP rounds 0/1/2/3/4/5+: ${upHist.join('/')}; ended by loss ${probes.filter((p) => p.endedByLoss).length}`);
 console.log(`  inflight_hi at REFILL ${f(mean(probes.map((p) => p.hRefill)))}, max in UP +${f(mean(probes.map((p) => p.hUpMax - p.hRefill)))}, after ${f(mean(probes.map((p) => p.hAfter - p.hRefill)))} (per probe); lost packet's tx_in_flight - H(REFILL) ${f(mean(probes.filter((p) => Number.isFinite(p.lostTxInFlight)).map((p) => p.lostTxInFlight - p.hRefill)))}; inflight_lo at REFILL ${f(mean(probes.map((p) => Math.min(p.lo, 1e6))))}, BDP ${f(mean(probes.map((p) => p.bdp)))}`);
-if (args.includes('--per-probe')) for (const p of probes) console.log(`  ${f(p.t)} H ${f(p.hRefill)} -> max ${f(p.hUpMax)} -> ${f(p.hAfter)} up ${p.upRounds} cyc ${p.cycleRounds} lostTx ${f(p.lostTxInFlight)} bdp ${f(p.bdp)} lo ${f(Math.min(p.lo, 1e6))}`);
+if (hasFlag('per-probe')) for (const p of probes) console.log(`  ${f(p.t)} H ${f(p.hRefill)} -> max ${f(p.hUpMax)} -> ${f(p.hAfter)} up ${p.upRounds} cyc ${p.cycleRounds} lostTx ${f(p.lostTxInFlight)} bdp ${f(p.bdp)} lo ${f(Math.min(p.lo, 1e6))}`);
 if (windowS > 0) console.log(`  cwnd per ${windowS}-s window: ${windows.map((w) => f(w.cwnd / w.t)).join(' ')}`);

@@ -10,22 +10,17 @@ import { solve } from '../src/solver/index.js';
 import { pointScenario } from '../src/validate/grid.js';
 import { Bbr3Model } from '../src/cc/bbr3/model.js';
 import type { Bbr3Ack } from '../src/cc/bbr3/state.js';
+import { numberArg, stringArg, hasFlag } from './scriptArgs.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, dflt: number): number => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : dflt;
-};
-const loss = arg('loss', 0.05);
-const rtt = arg('rtt', 0.3);
+const loss = numberArg('loss', 0.05);
+const rtt = numberArg('rtt', 0.3);
 const f = (x: number): string => x.toFixed(1);
 
-if (!args.includes('--fluid-only')) {
-  const si = args.indexOf('--seed');
-  for (const seed of (si >= 0 ? args[si + 1]! : '1').split(',').map(Number)) {
+if (!hasFlag('fluid-only')) {
+  for (const seed of (stringArg('seed') ?? '1').split(',').map(Number)) {
     const s = pointScenario('bbr3', loss, rtt, 100e6, 20);
     s.seed = seed;
-    s.durationS = arg('to', Math.max(3, 40 * rtt));
+    s.durationS = numberArg('to', Math.max(3, 40 * rtt));
     // From 0: the scenario keeps its grid window otherwise, past a short --to.
     s.measureFromS = 0;
     let events = 0;
@@ -55,12 +50,12 @@ if (!args.includes('--fluid-only')) {
     console.log(lines.join('\n'));
   }
 }
-if (!args.includes('--packet-only')) {
+if (!hasFlag('packet-only')) {
   const s = pointScenario('bbr3', loss, rtt, 100e6, 20);
-  s.durationS = arg('to', Math.max(3, 40 * rtt));
+  s.durationS = numberArg('to', Math.max(3, 40 * rtt));
   s.measureFromS = 0;
-  const mi = args.indexOf('--models');
-  const sys = fluidSystem(s, mi >= 0 ? { modelsDir: args[mi + 1]! } : {});
+  const modelsDir = stringArg('models');
+  const sys = fluidSystem(s, modelsDir !== undefined ? { modelsDir } : {});
   const sol = solve(sys.problem, { rtol: 1e-5, atol: 1e-7 });
   const y = new Float64Array(sys.layout.n);
   const v = (n: string): number => y[sys.layout.yFlow(0, n)]!;
