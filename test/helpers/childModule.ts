@@ -20,3 +20,24 @@ export function childModule(path: string): { url: string; execArgv: string[] } {
   if (distFresh && existsSync(built)) return { url: pathToFileURL(built).href, execArgv: [] };
   return { url: pathToFileURL(`${ROOT}src/${path}.ts`).href, execArgv: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] };
 }
+
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * The module `src/<path>.ts` for a test whose runs go to worker threads: its compiled copy from dist/
+ * when fresh (childModule's rule), loaded by Node itself (`require` of an ES module, Node >= 20.19),
+ * else `source()`, the source through vitest. A pool started from dist/ loads dist/ in its threads;
+ * one started from the source loads every engine module through tsx in each thread (about 1.7 CPU-s
+ * a thread, more than the sweeps these tests run). Same sources, same results: only the load differs.
+ */
+export async function builtOrSource<T>(path: string, source: () => Promise<T>): Promise<T> {
+  const m = childModule(path);
+  if (m.execArgv.length === 0) {
+    try {
+      return requireHere(fileURLToPath(m.url)) as T;
+    } catch {
+      // A Node without require(esm): the source, as before.
+    }
+  }
+  return source();
+}

@@ -11,18 +11,21 @@ export interface CliRun {
   stderr: string;
 }
 
+/** The CLI's entry, `main(argv)`: src/cli/main.ts's, or its compiled copy (helpers/childModule.ts's builtOrSource). */
+export type CliMain = (argv: string[]) => Promise<number>;
+
 /**
  * Runs `cclab <args>` in this process: `main(argv)` with stdout and stderr captured, as the binary
  * would run it but without a process start (and tsx's transpiling) per case.
  */
-export async function cli(args: string[]): Promise<CliRun> {
+export async function cli(args: string[], run: CliMain = main): Promise<CliRun> {
   const out: string[] = [];
   const err: string[] = [];
   const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
   const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => (err.push(String(s)), true));
   let code: number;
   try {
-    code = await main(['node', 'cclab', ...args]);
+    code = await run(['node', 'cclab', ...args]);
   } finally {
     o.mockRestore();
     e.mockRestore();
@@ -31,8 +34,8 @@ export async function cli(args: string[]): Promise<CliRun> {
 }
 
 /** Runs `cclab <args>` in this process and returns its stdout; a non-zero exit throws with its stderr. */
-export async function cliOk(args: string[]): Promise<string> {
-  const r = await cli(args);
+export async function cliOk(args: string[], run?: CliMain): Promise<string> {
+  const r = await cli(args, run);
   if (r.code !== 0) throw new Error(`cclab ${args.join(' ')} exited ${r.code}: ${r.stderr.trim()}`);
   return r.stdout;
 }

@@ -1,16 +1,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { builtOrSource } from '../helpers/childModule.js';
 import { cliOk } from '../helpers/cli.js';
 import { tmp } from './helpers.js';
-
 
 describe('cclab sweep on the fluid engine', () => {
   it('runs a 2 x 2 loss x RTT grid for reno and cubic in a worker, writes the outputs, and re-runs from cache', async () => {
     const out = tmp();
     const cache = tmp();
     const args = ['sweep', '--variants', 'reno,cubic', '--engines', 'fluid', '--loss', '1e-3,1e-2', '--rtt', '20ms,100ms', '--scenario', 'ns3-lfn', '--duration', '10s', '--workers', '1', '--cache', cache, '--quiet', '--out', out];
-    const first = await cliOk(args);
+    // The CLI from dist/ when fresh, so that its worker thread loads dist/ (builtOrSource says why).
+    const { main } = await builtOrSource('cli/main', () => import('../../src/cli/main.js'));
+    const first = await cliOk(args, main);
     expect(first).toMatch(/^sweep: 8 runs \(0 cached, 0 failed\)/);
     const runs = readFileSync(join(out, 'runs.csv'), 'utf8').trim().split('\n');
     expect(runs).toHaveLength(9);
@@ -24,14 +26,14 @@ describe('cclab sweep on the fluid engine', () => {
     }
     expect(existsSync(join(out, 'index.html'))).toBe(true);
     expect(existsSync(join(out, 'points.csv'))).toBe(true);
-    const second = await cliOk(args);
+    const second = await cliOk(args, main);
     expect(second).toMatch(/^sweep: 8 runs \(8 cached, 0 failed\)/);
   });
 });
 
 describe('packet engine determinism across workers', () => {
   it('a 2-worker sweep gives the same runs.csv as an in-process one (no engine state leaks between runs)', async () => {
-    const { runSweep } = await import('../../src/sweep/sweep.js');
+    const { runSweep } = await builtOrSource('sweep/sweep', () => import('../../src/sweep/sweep.js'));
     const { headlineAxis } = await import('../../src/runs/axes.js');
     const { presetScenario } = await import('../../src/scenario/presets.js');
     const plan = {
