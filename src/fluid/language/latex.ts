@@ -17,7 +17,7 @@ export function toLatex(text: string, file = '', line = 0): string {
       const args = f.args.map((a) => a.toTex({ ...options, handler } as never));
       if (name === 'sqrt') return `\\sqrt{${args[0]}}`;
       if (name === 'cbrt') return `\\sqrt[3]{${args[0]}}`;
-      if (name === 'exp') return `e^{${args[0]}}`;
+      if (name === 'exp') return `{e}^{${args[0]}}`; // braced: after mathjs's \cdot a bare e would read as \cdote
       // A power, typeset as one: pow(1 - p, W) is (1 - p)^W, the base bracketed unless it is a bare symbol.
       if (name === 'pow') return `{${f.args[0]!.type === 'SymbolNode' || f.args[0]!.type === 'ConstantNode' ? args[0] : `\\left(${args[0]}\\right)`}}^{${args[1]}}`;
       if (name === 'log') return `\\ln\\left(${args[0]}\\right)`;

@@ -25,7 +25,7 @@ const SCENARIO_FIELD: Record<string, string> = {
  * Parameters a model may declare (with a default) whose value the engine derives from the Scenario
  * when neither the run nor ccParams set it: how the scenario's TCP recovers from loss.
  */
-export const SCENARIO_DEFAULTS = ['sack', 'lossEvents', 'advanceDup', 'rto', 'mss', 'delAckTimeout'] as const;
+export const SCENARIO_DEFAULTS = ['sack', 'lossEvents', 'advanceDup', 'synRtt', 'rto', 'mss', 'delAckTimeout'] as const;
 
 function bind(m: ModelFile, scenarioValues: Record<string, number>, overrides: Record<string, number>, runParams: Record<string, number>, derived: Record<string, number> = {}): Float64Array {
   const file = basename(m.path);
@@ -62,7 +62,7 @@ export function bindBottleneck(m: ModelFile, link: FluidLink): Float64Array {
  * win over `ccParams`); names the model does not declare are left to {@link checkRunParams}.
  */
 export function bindFlow(m: ModelFile, f: FluidFlowParams, ccParams: Record<string, number>, runParams: Record<string, number>): Float64Array {
-  return bind(m, { Tp: f.Tp, b: f.b, W0: f.W0, Wmax: f.Wmax, S0: f.S0, D: f.D }, ccParams, runParams, { sack: f.sack, lossEvents: f.lossEvents, advanceDup: f.advanceDup, rto: f.rto, mss: f.mss, delAckTimeout: f.delAckTimeout });
+  return bind(m, { Tp: f.Tp, b: f.b, W0: f.W0, Wmax: f.Wmax, S0: f.S0, D: f.D }, ccParams, runParams, { sack: f.sack, lossEvents: f.lossEvents, advanceDup: f.advanceDup, synRtt: f.synRtt, rto: f.rto, mss: f.mss, delAckTimeout: f.delAckTimeout });
 }
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { InputError } from '../../errors.js';
 import { queueParams } from '../../net/qdisc/registry.js';
 import { flowCc } from '../../scenario/flowCc.js';
-import { baseRttS, packetBits, sharedQueue } from '../../scenario/path.js';
+import { baseRttS, handshakeRttS, packetBits, sharedQueue } from '../../scenario/path.js';
 import type { Scenario } from '../../scenario/types.js';
 import { packetsPerSecond } from '../../units.js';
 import { recoveryStyle } from '../../variants.js';
@@ -58,6 +58,13 @@ export interface FluidFlowParams {
    * in-order segments it covers (models/README.md, "Recovery episodes", "The ACK after a hole").
    */
   advanceDup: 0 | 1;
+  /**
+   * The handshake's RTT (header-only SYN and SYN-ACK on empty links), s, when the first RTT sample is
+   * the handshake's (tcp.handshakeRtt: ns-3's and Linux's m_minRtt / RTTmin start there); 0 when it
+   * is not. Below Tp by a data segment's payload serialised on each link: Westwood+'s cut
+   * BWE x RTTmin then reads less than the window at 2-3 segments (models/README.md, "The low mode").
+   */
+  synRtt: number;
   /** Retransmission timeout after a loss, s: RFC 6298's floor minRto (above SRTT + 4 RTTVAR on these paths). */
   rto: number;
   /** Delayed-ACK timer, s (0 without delayed ACKs): how long a lone segment's ACK waits. */
@@ -167,6 +174,7 @@ export function mapScenario(s: Scenario): { link: FluidLink; flows: FluidFlowPar
       sack: s.tcp.sack ? (1 as const) : (0 as const),
       lossEvents: s.tcp.sack || recovery !== 'reno' ? (1 as const) : (0 as const),
       advanceDup: s.tcp.sack && s.tcp.sackAdvanceAck === 'dupAck' ? (1 as const) : (0 as const),
+      synRtt: s.tcp.handshakeRtt === true ? handshakeRttS(s, i) : 0,
       rto: Math.min(s.tcp.maxRtoS, Math.max(s.tcp.minRtoS, Tp)),
       mss: s.mssBytes,
       delAckTimeout: s.tcp.delAckCount > 1 ? s.tcp.delAckTimeoutS : 0,
