@@ -2,7 +2,7 @@
  * The fluid Westwood+'s states over time on a seed-study line (issue 21: its low mode under the ns3
  * profile): every --every seconds the window, the estimate (segments/s), be x Tp and the model's
  * other states, to set beside scripts/westwoodLowMode.ts's packet cuts.
- *   npx tsx scripts/westwoodFluidTrace.ts lossy|ns3-lossy|lfn|ns3-lfn [--profile ns3|none] [--every 1] [--models DIR] [--param k=v,...] [--access-delay S]
+ *   npx tsx scripts/westwoodFluidTrace.ts lossy|ns3-lossy|lfn|ns3-lfn [--profile ns3|none] [--every 1] [--models DIR] [--param k=v,...] [--access-delay S] [--bottleneck-delay S] [--loss P]
  */
 import { loadRecipe, resolveContrast, resolveScenarios } from '../src/report/recipe.js';
 import { fluidSystem } from '../src/fluid/run/runFluid.js';
@@ -23,6 +23,10 @@ const profile = stringArg('profile') ?? 'ns3';
 if (profile !== 'none') applyProfile(s, parseProfile(profile, '--profile'));
 const accessDelayS = stringArg('access-delay');
 if (accessDelayS !== undefined) for (const f of s.flows) f.access!.delayS = Number(accessDelayS);
+const bottleneckDelayS = stringArg('bottleneck-delay');
+if (bottleneckDelayS !== undefined) s.bottleneck.delayS = Number(bottleneckDelayS);
+const loss = stringArg('loss');
+if (loss !== undefined) s.bottleneck.loss!.rate = Number(loss);
 const modelsDir = stringArg('models');
 const params = Object.fromEntries((stringArg('param') ?? '').split(',').filter(Boolean).map((kv) => [kv.split('=')[0]!, Number(kv.split('=')[1])]));
 const sys = fluidSystem(s, { ...(modelsDir !== undefined ? { modelsDir } : {}), params });

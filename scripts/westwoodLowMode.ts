@@ -2,7 +2,7 @@
  * Westwood+'s low mode under the ns3 profile (issue 21, README known gap 5), measured on the packet
  * engine: every cut (ssthresh = max(BWE x RTTmin, 2 MSS)) with the window, the estimate and RTTmin
  * behind it, and each run's escape time (the first cut above --escape segments).
- *   npx tsx scripts/westwoodLowMode.ts lossy|ns3-lossy|lfn|ns3-lfn [--seeds 1-30] [--profile ns3|none] [--escape 8] [--cuts] [--duration 100] [--access-delay S] [--tcp k=v,...]
+ *   npx tsx scripts/westwoodLowMode.ts lossy|ns3-lossy|lfn|ns3-lfn [--seeds 1-30] [--profile ns3|none] [--escape 8] [--cuts] [--duration 100] [--access-delay S] [--bottleneck-delay S] [--loss P] [--tcp k=v,...]
  */
 import { loadRecipe, resolveContrast, resolveScenarios } from '../src/report/recipe.js';
 import { reportSeed } from '../src/report/replicates.js';
@@ -35,6 +35,10 @@ for (let rep = from - 1; rep < to; rep++) {
   // One choice changed at a time, to see what moves the escape rate.
   const accessDelayS = stringArg('access-delay');
   if (accessDelayS !== undefined) for (const f of s.flows) f.access!.delayS = Number(accessDelayS);
+  const bottleneckDelayS = stringArg('bottleneck-delay');
+  if (bottleneckDelayS !== undefined) s.bottleneck.delayS = Number(bottleneckDelayS);
+  const loss = stringArg('loss');
+  if (loss !== undefined) s.bottleneck.loss!.rate = Number(loss);
   for (const kv of (stringArg('tcp') ?? '').split(',').filter(Boolean)) {
     const [k, v] = kv.split('=') as [string, string];
     (s.tcp as unknown as Record<string, unknown>)[k] = v === 'true' ? true : v === 'false' ? false : Number.isFinite(Number(v)) ? Number(v) : v;
