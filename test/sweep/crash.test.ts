@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runSweep } from '../../src/sweep/sweep.js';
 import { runEngine as fakeEngine } from './fixtures/fakeEngine.js';
+import { childModule } from '../helpers/childModule.js';
 import { read, smallPlan, tmp } from './helpers.js';
 
-const CHILD = new URL('./fixtures/sweepChild.ts', import.meta.url).pathname;
+const CHILD = new URL('./fixtures/sweepChild.mjs', import.meta.url).pathname;
 
 /**
  * Cached runs in the cache's two-hex-digit shard folders. The writer's transient entries (e.g. the
@@ -19,8 +20,10 @@ function countCached(dir: string): number {
   return shards.reduce((n, sub) => n + readdirSync(join(dir, sub)).filter((f) => f.endsWith('.json')).length, 0);
 }
 
+/** The sweep in a child process: from dist/ when fresh (no tsx in the child or its two worker threads, ~1.3 CPU-s each time), else through tsx. */
 function startChild(cfgPath: string, delayMs: number) {
-  return spawn(process.execPath, ['--import', 'tsx', CHILD, cfgPath], {
+  const sweep = childModule('sweep/sweep');
+  return spawn(process.execPath, [...sweep.execArgv, CHILD, cfgPath, sweep.url], {
     env: { ...process.env, FAKE_ENGINE_DELAY_MS: String(delayMs) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

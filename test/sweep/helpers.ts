@@ -3,7 +3,7 @@ import { headlineAxis } from '../../src/runs/axes.js';
 import type { SweepPlan } from '../../src/sweep/grid.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 
-export const FAKE_ENGINE_MODULE = new URL('./fixtures/fakeEngine.ts', import.meta.url).href;
+export const FAKE_ENGINE_MODULE = new URL('./fixtures/fakeEngine.js', import.meta.url).href;
 
 /** Temp folders: the tests' one helper (test/helpers/tmp.ts), under the name the sweep tests use. */
 export { tempDir as tmp } from '../helpers/tmp.js';

@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { runPacket } from '../../src/packet/run.js';
-import { DEFAULT_ENGINE_MODULE } from '../../src/runs/execute.js';
-import { estimatedCost, RunPool } from '../../src/runs/pool.js';
+import { estimatedCost } from '../../src/runs/pool.js';
 import { baseRttS } from '../../src/scenario/path.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import type { Scenario } from '../../src/scenario/types.js';
+import { builtOrSource } from '../helpers/childModule.js';
 import { FAKE_ENGINE_MODULE } from './helpers.js';
+
+// The pool and the engine module from dist/ when fresh, so that the threads load dist/ instead of tsx
+// and the engines through it (builtOrSource says why); the fake engine is plain JavaScript.
+const { RunPool } = await builtOrSource('runs/pool', () => import('../../src/runs/pool.js'));
+const { DEFAULT_ENGINE_MODULE } = await builtOrSource('runs/execute', () => import('../../src/runs/execute.js'));
 
 const withDuration = (s: Scenario, durationS: number): Scenario => ({ ...s, durationS });
 
