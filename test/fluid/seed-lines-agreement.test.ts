@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { runFluid } from '../../src/fluid/run/runFluid.js';
-import { runPacket } from '../../src/packet/run.js';
+import { secondsToNs } from '../../src/engine/simulator.js';
+import { fluidSystem, runFluid } from '../../src/fluid/run/runFluid.js';
+import { buildPacketModel, runPacket } from '../../src/packet/run.js';
+import { solve } from '../../src/solver/index.js';
+import type { Scenario } from '../../src/scenario/types.js';
 import { reportSeed } from '../../src/report/replicates.js';
 import { modelAgreement } from '../../src/runs/agreement.js';
 import { fluidRunPlan, randomLossEvents } from '../../src/runs/modelRuns.js';
@@ -25,6 +28,36 @@ function meanOver(s: Series, fromS: number, toS: number): number {
     if (b > a) area += s.v[i]! * (b - a);
   }
   return area / (toS - fromS);
+}
+
+/**
+ * When a packet Westwood+ run leaves the low mode: the time of its first cut (ssthresh from BWE x
+ * RTTmin) to at least `segments` (scripts/westwoodLowMode.ts), or Infinity if none comes.
+ */
+function packetEscapeS(s: Scenario, segments: number): number {
+  const m = buildPacketModel(s, { record: 'summary' });
+  const cc = m.senders[0]!.cc;
+  const ssthresh = cc.ssthresh.bind(cc);
+  let escapeS = Infinity;
+  cc.ssthresh = (tcb, kind, nowS) => {
+    const v = ssthresh(tcb, kind, nowS);
+    if (escapeS === Infinity && v >= segments * s.mssBytes) escapeS = nowS;
+    return v;
+  };
+  m.sim.run(secondsToNs(s.durationS));
+  return escapeS;
+}
+
+/** When the fluid Westwood+ leaves its low mode (its state `low` drops to 0), to 0.1 s; Infinity if it does not. */
+function fluidEscapeS(s: Scenario): number {
+  const sys = fluidSystem(s);
+  const sol = solve(sys.problem, { rtol: 1e-5, atol: 1e-7 });
+  const y = new Float64Array(sys.layout.n);
+  for (let t = 0.1; t <= s.durationS; t += 0.1) {
+    sol.stateInto(t, y);
+    if (y[sys.layout.yFlow(0, 'low')] === 0) return t;
+  }
+  return Infinity;
 }
 
 describe('the seed study\'s own-bottleneck lines (issue 21)', () => {
@@ -93,5 +126,20 @@ describe('the seed study\'s own-bottleneck lines (issue 21)', () => {
       // with it +4.8% and -6.0%.
       expect(modelAgreement(packet, fluid({ synRtt: 0 })).error!, `${name}: without the low mode`).toBeGreaterThan(0.3);
     }
+  }, 240_000);
+
+  it('Westwood+ under the ns3 profile on ns3-lossy (30 seeds): the packet runs leave the low mode at a near-constant rate, and the model leaves it at their median escape time', () => {
+    const s = applyProfile(presetScenario('ns3-lossy', 'westwood'), 'ns3');
+    const escapes = Array.from({ length: 30 }, (_, rep) => packetEscapeS({ ...s, seed: reportSeed(1, 'ns3-lossy', rep) }, 6)).sort((a, b) => a - b);
+    // Measured: 29 of 30 escape (3.8-83 s), median 19.5 s; the maximum-likelihood rate 0.0308/s.
+    const median = (escapes[14]! + escapes[15]!) / 2;
+    const escaped = escapes.filter(Number.isFinite);
+    const rate = escaped.length / escapes.reduce((a, t) => a + Math.min(t, s.durationS), 0);
+    // Exponential first passage: the median is ln 2 over the rate (within the sampling spread of 30 runs).
+    expect(Math.abs(median * rate / Math.log(2) - 1), `median ${median.toFixed(1)} s, rate ${rate.toFixed(4)}/s`).toBeLessThan(0.35);
+    const model = fluidEscapeS(s);
+    expect(Math.abs(model / median - 1), `model ${model.toFixed(1)} s against the packet median ${median.toFixed(1)} s`).toBeLessThan(0.15);
+    // Without the handshake's RTT sample there is no low mode in the model.
+    expect(fluidEscapeS({ ...s, tcp: { ...s.tcp, handshakeRtt: false } })).toBe(0.1);
   }, 240_000);
 });
