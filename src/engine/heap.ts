@@ -5,7 +5,7 @@
  * do. Each event carries a small integer `kind` and an integer `arg` (a flow or packet id): dispatch
  * is a switch, not a closure call.
  *
- * Layout: node i (1-based) is the four numbers [time, seq, kind, arg] at 4i, so a node is 32 bytes and
+ * Layout: node i (1-based) is the four numbers [time, seq, kind, arg] at 4i (slot 0: the node being placed), so a node is 32 bytes and
  * the two children of node i (2i and 2i + 1) are the 64 contiguous bytes at 8i: a level of a
  * sift-down reads one or two adjacent cache lines, where four parallel arrays read four to eight
  * (with 1000 flows the heap holds ~2000 events, 11 levels, and a sift-down per event). Keys are
@@ -17,9 +17,16 @@
 const STRIDE = 4;
 
 export class EventHeap {
-  /** [time, seq, kind, arg] per node; slots 0-3 are unused so that node i sits at STRIDE * i. */
+  /**
+   * [time, seq, kind, arg] per node; node i sits at STRIDE * i. Slot 0 holds the node being placed
+   * (pushed, or moved down from the last leaf or a channel's next head): the sifts read its key there
+   * rather than from arguments, because a time past 2^31 ns passed to a call the optimiser did not
+   * inline is boxed in a new heap number (two per event in the packet engine before: issue 24).
+   */
   private nodes: Float64Array;
   private n = 0;
+  /** The time {@link pushAfter}'s delays count from: the simulator keeps it at its clock. */
+  baseNs = 0;
 
   /** Key and payload of the event last returned by {@link pop} or {@link peek}. */
   topTime = 0;
@@ -41,27 +48,22 @@ export class EventHeap {
   }
 
   push(time: number, seq: number, kind: number, arg: number): void {
-    if (STRIDE * (this.n + 2) > this.nodes.length) this.grow();
     const h = this.nodes;
-    let i = ++this.n;
-    // Sift up: move parents down until the slot for the new key is found.
-    while (i > 1) {
-      const p = i >> 1;
-      const pb = STRIDE * p;
-      const pt = h[pb]!;
-      if (pt < time || (pt === time && h[pb + 1]! < seq)) break;
-      const ib = STRIDE * i;
-      h[ib] = pt;
-      h[ib + 1] = h[pb + 1]!;
-      h[ib + 2] = h[pb + 2]!;
-      h[ib + 3] = h[pb + 3]!;
-      i = p;
-    }
-    const ib = STRIDE * i;
-    h[ib] = time;
-    h[ib + 1] = seq;
-    h[ib + 2] = kind;
-    h[ib + 3] = arg;
+    h[0] = time;
+    h[1] = seq;
+    h[2] = kind;
+    h[3] = arg;
+    this.siftUp();
+  }
+
+  /** {@link push} at baseNs + delayNs (a span, which stays a small integer across the call). */
+  pushAfter(delayNs: number, seq: number, kind: number, arg: number): void {
+    const h = this.nodes;
+    h[0] = this.baseNs + delayNs;
+    h[1] = seq;
+    h[2] = kind;
+    h[3] = arg;
+    this.siftUp();
   }
 
   /** Removes the smallest event into top*; returns false when the heap is empty. */
@@ -88,7 +90,11 @@ export class EventHeap {
     if (last === 1) return;
     const h = this.nodes;
     const lb = STRIDE * last;
-    this.siftDown(h[lb]!, h[lb + 1]!, h[lb + 2]!, h[lb + 3]!, last - 1);
+    h[0] = h[lb]!;
+    h[1] = h[lb + 1]!;
+    h[2] = h[lb + 2]!;
+    h[3] = h[lb + 3]!;
+    this.siftDown(last - 1);
   }
 
   /**
@@ -97,12 +103,51 @@ export class EventHeap {
    * where pop + push would walk the former last leaf down the whole depth and the new event back up.
    */
   replaceTop(time: number, seq: number, kind: number, arg: number): void {
-    this.siftDown(time, seq, kind, arg, this.n);
+    const h = this.nodes;
+    h[0] = time;
+    h[1] = seq;
+    h[2] = kind;
+    h[3] = arg;
+    this.siftDown(this.n);
   }
 
-  /** Places (t, s, k, a) starting at the root of nodes 1..n, moving smaller children up. */
-  private siftDown(t: number, s: number, k: number, a: number, n: number): void {
+  /** {@link replaceTop} by (src[at], src[at + 1], kind, 0): a channel's next head, its key read in place. */
+  replaceTopFrom(src: Float64Array, at: number, kind: number): void {
     const h = this.nodes;
+    h[0] = src[at]!;
+    h[1] = src[at + 1]!;
+    h[2] = kind;
+    h[3] = 0;
+    this.siftDown(this.n);
+  }
+
+  /** Adds the node in slot 0 as node n + 1, moving parents down until its place is found. */
+  private siftUp(): void {
+    if (STRIDE * (this.n + 2) > this.nodes.length) this.grow();
+    const h = this.nodes;
+    const time = h[0]!;
+    const seq = h[1]!;
+    let i = ++this.n;
+    while (i > 1) {
+      const p = i >> 1;
+      const pb = STRIDE * p;
+      const pt = h[pb]!;
+      if (pt < time || (pt === time && h[pb + 1]! < seq)) break;
+      const ib = STRIDE * i;
+      h[ib] = pt;
+      h[ib + 1] = h[pb + 1]!;
+      h[ib + 2] = h[pb + 2]!;
+      h[ib + 3] = h[pb + 3]!;
+      i = p;
+    }
+    place(h, STRIDE * i);
+  }
+
+  /** Places the node in slot 0 starting at the root of nodes 1..n, moving smaller children up. */
+  private siftDown(n: number): void {
+    const h = this.nodes;
+    const t = h[0]!;
+    const s = h[1]!;
     let i = 1;
     for (;;) {
       let c = 2 * i;
@@ -126,11 +171,7 @@ export class EventHeap {
       h[ib + 3] = h[cb + 3]!;
       i = c;
     }
-    const ib = STRIDE * i;
-    h[ib] = t;
-    h[ib + 1] = s;
-    h[ib + 2] = k;
-    h[ib + 3] = a;
+    place(h, STRIDE * i);
   }
 
   private grow(): void {
@@ -138,4 +179,12 @@ export class EventHeap {
     nodes.set(this.nodes);
     this.nodes = nodes;
   }
+}
+
+/** Copies the node in slot 0 to offset ib. */
+function place(h: Float64Array, ib: number): void {
+  h[ib] = h[0]!;
+  h[ib + 1] = h[1]!;
+  h[ib + 2] = h[2]!;
+  h[ib + 3] = h[3]!;
 }

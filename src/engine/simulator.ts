@@ -47,7 +47,8 @@ export class Simulator {
       throw new RangeError(`Negative or non-integer delay: ${delayNs} ns`);
     }
     const seq = this.nextSeq++;
-    this.heap.push(this.nowNs + delayNs, seq, kind, arg);
+    this.heap.baseNs = this.nowNs;
+    this.heap.pushAfter(delayNs, seq, kind, arg);
     return seq;
   }
 
@@ -86,7 +87,11 @@ export class Simulator {
       throw new RangeError(`Channel event at ${timeNs} ns is before now (${this.nowNs}) or before the channel's last (${ch.lastTimeNs})`);
     }
     const seq = this.nextSeq++;
-    if (ch.count === 0) this.heap.push(timeNs, seq, -1 - channel, 0);
+    if (ch.count === 0) {
+      // The clock as the heap's base, the span as the argument: no time crosses the call.
+      this.heap.baseNs = this.nowNs;
+      this.heap.pushAfter(delayNs, seq, -1 - channel, 0);
+    }
     ch.append(timeNs, seq, arg);
   }
 
@@ -124,7 +129,7 @@ export class Simulator {
         arg = ch.shift();
         kind = ch.kind;
         // The channel's next head takes the top's place: one sift-down instead of pop + push.
-        if (ch.count > 0) heap.replaceTop(ch.headTimeNs(), ch.headSeq(), heap.topKind, 0);
+        if (ch.count > 0) heap.replaceTopFrom(ch.ring, 3 * ch.head, heap.topKind);
         else heap.removeTop();
       } else {
         heap.removeTop();
@@ -148,10 +153,11 @@ export class Simulator {
 const INITIAL_CHANNEL_SLOTS = 4;
 
 class EventChannel {
-  /** [time, seq, arg] per slot. */
-  private ring = new Float64Array(3 * INITIAL_CHANNEL_SLOTS);
+  /** [time, seq, arg] per slot (the run loop reads the head's key in place: EventHeap.replaceTopFrom). */
+  ring = new Float64Array(3 * INITIAL_CHANNEL_SLOTS);
   private slots = INITIAL_CHANNEL_SLOTS;
-  private head = 0;
+  /** Slot of the oldest entry. */
+  head = 0;
   count = 0;
   lastTimeNs = 0;
 
@@ -168,14 +174,6 @@ class EventChannel {
     ring[k + 2] = arg;
     this.count++;
     this.lastTimeNs = timeNs;
-  }
-
-  headTimeNs(): number {
-    return this.ring[3 * this.head]!;
-  }
-
-  headSeq(): number {
-    return this.ring[3 * this.head + 1]!;
   }
 
   /** Removes the head; returns its arg. */

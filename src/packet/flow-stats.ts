@@ -33,7 +33,9 @@ export class FlowStats {
     this.lastCwnd = initialCwndBytes;
   }
 
-  update(nowNs: number, s: TcpSender): void {
+  /** After a sender event: `clock` rather than its time, which would be boxed as an argument past 2^31 ns. */
+  update(clock: { readonly nowNs: number }, s: TcpSender): void {
+    const nowNs = clock.nowNs;
     const tcb = s.tcb;
     this.integrateTo(nowNs);
     this.lastCwnd = tcb.cwndBytes;
@@ -82,6 +84,6 @@ export class StatsObserver implements SenderObserver {
   ) {}
 
   onSenderUpdate(sender: TcpSender): void {
-    this.stats[sender.flow]!.update(this.clock.nowNs, sender);
+    this.stats[sender.flow]!.update(this.clock, sender);
   }
 }
