@@ -8,7 +8,7 @@
  * Every row also gives events per CPU-second as a ratio to the in-process reference (bench/reference.ts).
  *
  * Run standalone: `node --import tsx bench/packet.ts [--large-only] [--heap] [--target] [--alloc]`
- * (--target: issue 24's large case only, 20 s; --alloc: with it, the bytes it allocates per event,
+ * (--heap: the event queues alone, bench/queues.ts too; --target: issue 24's large case only, 20 s; --alloc: with it, the bytes it allocates per event,
  * measured in a second run under the sampling heap profiler, bench/alloc.ts).
  */
 import { pathToFileURL } from 'node:url';
@@ -18,6 +18,7 @@ import { secondsToNs } from '../src/engine/simulator.js';
 import { PRESET_NAMES, presetScenario, type PresetOptions, type PresetName } from '../src/scenario/presets.js';
 import type { Variant } from '../src/variants.js';
 import { allocatedBytes } from './alloc.js';
+import { benchQueues } from './queues.js';
 import { refRatio, withReference } from './reference.js';
 
 const VARIANTS: Variant[] = ['tahoe', 'reno', 'newreno', 'westwood', 'cubic'];
@@ -167,7 +168,10 @@ async function benchLargeAlloc(): Promise<void> {
 }
 
 export async function benchPacket(options: { largeOnly?: boolean; heap?: boolean; target?: boolean; alloc?: boolean } = {}): Promise<void> {
-  if (options.heap) benchHeap();
+  if (options.heap) {
+    benchHeap();
+    benchQueues();
+  }
   if (options.target) {
     benchLargeTarget();
     if (options.alloc) await benchLargeAlloc();
