@@ -21,22 +21,22 @@ const SLOW = ['**/*-agreement*.test.ts', 'test/fluid/agreement.test.ts', '**/bro
 const LONGEST_FIRST = [
   'test/report/size.test.ts',
   'test/cli/outputs.test.ts',
-  'test/fluid/run.test.ts',
-  'test/fluid/systems.test.ts',
-  'test/sweep/e2e.test.ts',
   'test/packet/variants.test.ts',
   'test/cluster/scripts.test.ts',
+  'test/fluid/run.test.ts',
+  'test/theory/stability.test.ts',
+  'test/sweep/e2e.test.ts',
   'test/sweep/cacheConcurrency.test.ts',
   'test/cc/bbr.test.ts',
-  'test/theory/stability.test.ts',
-  'test/sweep/crash.test.ts',
   'test/competition/recovery.test.ts',
-  'test/fluid/bbr3-compete.test.ts',
   'test/project/functionLength.test.ts',
-  'test/report/stability.test.ts',
-  'test/report/atomic.test.ts',
+  'test/fluid/systems.test.ts',
+  'test/fluid/bbr3-compete.test.ts',
+  'test/report/models.test.ts',
+  'test/models/models.test.ts',
   'test/competition/competition.test.ts',
   'test/sweep/report.test.ts',
+  'test/sweep/crash.test.ts',
   'test/packet/qdisc.test.ts',
 ];
 
@@ -71,6 +71,9 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     // Transformed modules kept on disk between runs (node_modules/.experimental-vitest-cache, keyed by
     // each file's content and path and the config): the edit-test loop re-transforms only what changed.
+    // A cached module keeps the paths its imports resolved to: after a rename that leaves an importer's
+    // text unchanged (test/sweep/fixtures/fakeEngine.ts -> .js), that importer fails with "Cannot find
+    // module" the old path until `npx vitest --clearCache` (or any edit of this file, which changes every key).
     // Vitest's main process and worker start-up (the tier's CPU outside its test files) measured 8.2 and
     // 8.6 CPU-s with the cache warm against 14.6 and 15.2 without; a first run (empty cache) 16.9.
     experimental: { fsModuleCache: true },
