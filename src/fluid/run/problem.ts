@@ -5,9 +5,9 @@ import type { StateLayout } from '../compiler/layout.js';
 import type { FluidLink } from './scenarioMap.js';
 import type { FlowGroup } from './groups.js';
 import { basename } from 'node:path';
-import seedrandom from 'seedrandom';
 import { blockArrays, noDy, noPast, snapshotFn, type BlockArrays, type Snapshot } from './blocks.js';
 import { delayedPast, type DelayedPast } from './delayedPast.js';
+import { lossThresholds, type LossStream } from './lossThresholds.js';
 
 /**
  * The shared bottleneck plus one state block per flow group (groups.ts), each block from its own flow
@@ -47,11 +47,11 @@ export function buildSystem(
   link: FluidLink,
   groups: readonly FlowGroup[],
   tEnd: number,
-  loss: { process: LossProcess; seed: number } = { process: 'periodic', seed: 1 },
+  loss: { process: LossProcess; seed: number; stream?: LossStream | null } = { process: 'periodic', seed: 1 },
 ): FluidSystem {
   if (groups.length === 0) throw new RangeError('a fluid system needs at least one flow');
-  const rng = seedrandom.alea(`cclab-fluid:${loss.seed}`);
-  const draw = loss.process === 'poisson' ? () => -Math.log(1 - rng()) : () => 1;
+  // Poisson mode: the thresholds from the packet engine's loss stream where one flow meets random loss (lossThresholds.ts), else Exp(1).
+  const draw = loss.process === 'poisson' ? lossThresholds(loss.seed, loss.stream ?? null) : () => 1;
   const a = blockArrays(link, groups);
   const snapshot = snapshotFn(a);
   const past = delayedPast(a, snapshot, draw);
