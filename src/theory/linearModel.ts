@@ -60,6 +60,19 @@ const STAIRCASE_MIDLINE: Record<string, (u: string) => string> = {
   fix: (u) => `((${u}) - 0.5 * sign(${u}))`,
 };
 
+/**
+ * `text` parsed, once per text in this process: mathjs nodes are immutable (transforms build new
+ * ones), so every linear model shares the tree of a definition text. Each operating point builds its
+ * own linear model from the same model files, and parsing the same definitions again was ~40% of
+ * building one.
+ */
+function parsed(text: string): MathNode {
+  let node = parsedTexts.get(text);
+  if (!node) parsedTexts.set(text, (node = parse(text)));
+  return node;
+}
+const parsedTexts = new Map<string, MathNode>();
+
 /** A placeholder name no model uses, for {@link around}. */
 const HOLE = 'cclab_inlined_';
 
@@ -72,7 +85,7 @@ const HOLE = 'cclab_inlined_';
  * analysis byte for byte (equilibrium, margins, L(jw)) and the 30 refused the same message.
  */
 function around(template: string, node: MathNode): MathNode {
-  return parse(template).transform((n) => (n.type === 'SymbolNode' && (n as unknown as Sym).name === HOLE ? node : n));
+  return parsed(template).transform((n) => (n.type === 'SymbolNode' && (n as unknown as Sym).name === HOLE ? node : n));
 }
 
 /**
@@ -101,7 +114,7 @@ export function linearModel(flow: ParsedModel, bottleneck: ParsedModel, N: numbe
 
   const inline = (text: string, delayed: boolean, depth = 0): MathNode => {
     if (depth > 50) throw new InputError('models', `outputs of ${flow.file} or ${bottleneck.file} refer to each other in a cycle`);
-    return parse(text).transform((n, path): MathNode => {
+    return parsed(text).transform((n, path): MathNode => {
       // A function's own name is a child of its node: not a variable.
       if (path === 'fn') return n;
       if (n.type === 'FunctionNode') {
@@ -126,14 +139,14 @@ export function linearModel(flow: ParsedModel, bottleneck: ParsedModel, N: numbe
       // The loop is broken at the drop probability: p stays a variable (p, p_tau) in the flows'
       // equations. pdiffuse (the losses that are not a full queue's bursts) is p wherever the queue is
       // not full, the only place a loop through p exists (a full queue answers with discrete cuts).
-      if ((name === 'p' || name === 'pdiffuse') && keepP) return parse(d ? 'p_tau' : 'p');
-      if (flowStates.has(name) && !flow.states.find((s) => s.name === name)!.discrete) return parse(d ? `${name}_tau` : name);
-      if (bnStates.has(name)) return parse(d ? `${name}_tau` : name);
+      if ((name === 'p' || name === 'pdiffuse') && keepP) return parsed(d ? 'p_tau' : 'p');
+      if (flowStates.has(name) && !flow.states.find((s) => s.name === name)!.discrete) return parsed(d ? `${name}_tau` : name);
+      if (bnStates.has(name)) return parsed(d ? `${name}_tau` : name);
       if (flowOut.has(name)) return new ParenthesisNode(inline(flowOut.get(name)!, d, dp + 1));
       if (bnOut.has(name)) return new ParenthesisNode(inline(bnOut.get(name)!, d, dp + 1));
       if (name === 'R') return around(`(${values.Tp} + (${HOLE}))`, inline(delay, d, dp + 1));
       if (name === 'A') return around(`(${N} * (${HOLE}))`, inline(flowOut.get('rate') ?? 'W / R', d, dp + 1));
-      if (name in values) return parse(`(${values[name]})`);
+      if (name in values) return parsed(`(${values[name]})`);
       if (name === 't') throw new InputError('models', `${flow.file} uses t: a time-varying right-hand side has no equilibrium`);
       throw new InputError('models', `'${name}' has no value for the linearisation (${flow.file}, ${bottleneck.file})`);
     }
@@ -153,8 +166,8 @@ export function linearModel(flow: ParsedModel, bottleneck: ParsedModel, N: numbe
   keepP = false;
   // A counter (the expected timeouts so far, nto) integrates a rate and feeds back into nothing: it
   // has no equilibrium and no part in the loop, so it is left out. A state no right-hand side reads.
-  const reads = (node: MathNode, name: string): boolean => node.filter((n) => n.type === 'SymbolNode' && [name, `${name}_tau`].includes((n as unknown as Sym).name)).length > 0;
-  const kept = states.map((name) => rhs.some((r) => reads(r, name)));
+  const read = symbolsRead(rhs);
+  const kept = states.map((name) => read.has(name) || read.has(`${name}_tau`));
   return {
     states: states.filter((_, i) => kept[i]),
     rhs: rhs.filter((_, i) => kept[i]),
@@ -166,12 +179,31 @@ export function linearModel(flow: ParsedModel, bottleneck: ParsedModel, N: numbe
 }
 
 /**
+ * Every symbol name the nodes read, each shared node visited once (the children mathjs's own
+ * `traverse` visits, i.e. `forEach`'s). The inlined definitions are shared, so a right-hand side is a
+ * DAG: walked as a tree (`node.filter`, once per state) it was ~80% of building a linear model.
+ */
+function symbolsRead(nodes: readonly MathNode[]): Set<string> {
+  const names = new Set<string>();
+  const seen = new Set<MathNode>();
+  const stack = [...nodes];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (seen.has(n)) continue;
+    seen.add(n);
+    if (n.type === 'SymbolNode') names.add((n as unknown as Sym).name);
+    n.forEach((child) => stack.push(child));
+  }
+  return names;
+}
+
+/**
  * The expression with every conditional, min, max, abs and sign replaced by the branch taken at `point`
  * (a linearisation is local: the branch does not change in a neighbourhood, except exactly on a
  * switching surface, where the side of `point` is taken).
  */
 export function resolveAt(node: MathNode, point: Record<string, number>): MathNode {
-  const value = (n: MathNode): number => Number(n.compile().evaluate({ ...point }));
+  const value = (n: MathNode): number => Number(compiled(n).evaluate({ ...point }));
   return node.transform(function pick(n: MathNode): MathNode {
     if (n.type === 'ConditionalNode') {
       const c = n as unknown as { condition: MathNode; trueExpr: MathNode; falseExpr: MathNode };
@@ -193,6 +225,18 @@ export function resolveAt(node: MathNode, point: Record<string, number>): MathNo
     return n;
   });
 }
+
+/**
+ * A node's compiled form, once per node: the conditions {@link resolveAt} evaluates are the model's own
+ * nodes (a transform hands its callback the original nodes), asked again at every point of every
+ * Newton try (~9,000 compiles of a few hundred conditions in the seed study's analyses).
+ */
+function compiled(n: MathNode): EvalFunction {
+  let f = compiledNodes.get(n);
+  if (!f) compiledNodes.set(n, (f = n.compile()));
+  return f;
+}
+const compiledNodes = new WeakMap<MathNode, EvalFunction>();
 
 /** d node / d variable at `point` (the branch at `point`, then mathjs `derivative`). */
 export function partialAt(node: MathNode, variable: string, point: Record<string, number>): number {
@@ -248,7 +292,7 @@ export function equationPartialsAt(
   return out;
 }
 
-/** Compiled evaluation of an expression (conditionals evaluated natively). */
+/** Compiled evaluation of an expression (conditionals evaluated natively), compiled once per node ({@link compiled}: an equilibrium's Newton tries and the loop compile the same right-hand sides). */
 export function evaluator(node: MathNode): EvalFunction {
-  return node.compile();
+  return compiled(node);
 }
