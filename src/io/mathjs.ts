@@ -11,4 +11,26 @@ import { createRequire } from 'node:module';
  */
 const math = createRequire(import.meta.url)('mathjs/lib/browser/math.js') as typeof import('mathjs');
 
+/**
+ * mathjs compiles an expression node by node, each child once per occurrence; the linear models
+ * (src/theory/linearModel.ts) share their inlined definitions, so a right-hand side is a DAG that
+ * compiled as a tree cost ~1 CPU-s of the seed study's stability analyses. Each node class's
+ * `_compile` is memoised per (argNames, node): `compile()` passes a fresh argNames object down the
+ * tree, so the memo lasts one compile, and the closure two occurrences share is the one each would
+ * have built (a function of the node, its children and the scope it is called with, nothing else).
+ */
+type NodeCompile = (this: object, mathWithTransform: unknown, argNames: object) => unknown;
+const compiledIn = new WeakMap<object, WeakMap<object, unknown>>();
+for (const name of ['AccessorNode', 'ArrayNode', 'AssignmentNode', 'BlockNode', 'ConditionalNode', 'ConstantNode', 'FunctionAssignmentNode', 'FunctionNode', 'IndexNode', 'ObjectNode', 'OperatorNode', 'ParenthesisNode', 'RangeNode', 'RelationalNode', 'SymbolNode'] as const) {
+  const proto = (math[name] as unknown as { prototype: { _compile: NodeCompile } }).prototype;
+  const own = proto._compile;
+  proto._compile = function (this: object, mathWithTransform: unknown, argNames: object): unknown {
+    let byNode = compiledIn.get(argNames);
+    if (!byNode) compiledIn.set(argNames, (byNode = new WeakMap()));
+    let f = byNode.get(this);
+    if (f === undefined) byNode.set(this, (f = own.call(this, mathWithTransform, argNames)));
+    return f;
+  };
+}
+
 export const { parse, derivative, evaluate, det, inv, multiply, ConstantNode, ParenthesisNode, SymbolNode } = math;
