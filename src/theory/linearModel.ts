@@ -204,26 +204,38 @@ function symbolsRead(nodes: readonly MathNode[]): Set<string> {
  */
 export function resolveAt(node: MathNode, point: Record<string, number>): MathNode {
   const value = (n: MathNode): number => Number(compiled(n).evaluate({ ...point }));
-  return node.transform(function pick(n: MathNode): MathNode {
+  // node.transform(pick) with each shared node resolved once (the right-hand sides are DAGs: their
+  // inlined definitions are shared): the same tree, shared where the input is.
+  const done = new Map<MathNode, MathNode>();
+  const tr = (n: MathNode): MathNode => {
+    let r = done.get(n);
+    if (!r) {
+      const picked = pick(n);
+      done.set(n, (r = picked !== n ? picked : n.map(tr)));
+    }
+    return r;
+  };
+  function pick(n: MathNode): MathNode {
     if (n.type === 'ConditionalNode') {
       const c = n as unknown as { condition: MathNode; trueExpr: MathNode; falseExpr: MathNode };
-      return (value(c.condition) ? c.trueExpr : c.falseExpr).transform(pick);
+      return tr(value(c.condition) ? c.trueExpr : c.falseExpr);
     }
     if (n.type === 'FunctionNode') {
       const f = n as unknown as Fn;
       if ((f.fn.name === 'min' || f.fn.name === 'max') && f.args.length >= 2) {
         const vals = f.args.map(value);
         const k = vals.indexOf(f.fn.name === 'min' ? Math.min(...vals) : Math.max(...vals));
-        return f.args[k]!.transform(pick);
+        return tr(f.args[k]!);
       }
       if (f.fn.name === 'abs' && f.args.length === 1) {
-        return value(f.args[0]!) >= 0 ? f.args[0]!.transform(pick) : parse(`-(${f.args[0]!.transform(pick).toString()})`);
+        return value(f.args[0]!) >= 0 ? tr(f.args[0]!) : parse(`-(${tr(f.args[0]!).toString()})`);
       }
       // Locally constant away from its one jump (mathjs has no derivative for it).
       if (f.fn.name === 'sign' && f.args.length === 1) return new ConstantNode(Math.sign(value(f.args[0]!)));
     }
     return n;
-  });
+  }
+  return tr(node);
 }
 
 /**
