@@ -4,29 +4,16 @@
  * other states, to set beside scripts/westwoodLowMode.ts's packet cuts.
  *   npx tsx scripts/westwoodFluidTrace.ts lossy|ns3-lossy|lfn|ns3-lfn [--profile ns3|none] [--every 1] [--models DIR] [--param k=v,...] [--access-delay S] [--bottleneck-delay S] [--loss P]
  */
-import { loadRecipe, resolveContrast, resolveScenarios } from '../src/report/recipe.js';
 import { fluidSystem } from '../src/fluid/run/runFluid.js';
 import { solve } from '../src/solver/index.js';
 import { applyProfile, parseProfile } from '../src/scenario/resolveProfile.js';
 import { numberArg, stringArg } from './scriptArgs.js';
+import { applyLineFlags, seedStudyLine } from './seedStudyLine.js';
 
-const line = process.argv[2] ?? 'lossy';
-const recipe = loadRecipe('reports/recipes/seed-study.yaml');
-const s = [...resolveScenarios(recipe), ...resolveContrast(recipe)].find((x) => x.name === line);
-if (!s) {
-  console.error(`usage: westwoodFluidTrace.ts <lossy|ns3-lossy|lfn|ns3-lfn|normal|ns3-normal> (got ${line})`);
-  process.exit(2);
-}
-s.variant = 'westwood';
-for (const f of s.flows) delete f.variant;
+const s = seedStudyLine(process.argv[2] ?? 'lossy', 'westwood', 'westwoodFluidTrace.ts');
 const profile = stringArg('profile') ?? 'ns3';
 if (profile !== 'none') applyProfile(s, parseProfile(profile, '--profile'));
-const accessDelayS = stringArg('access-delay');
-if (accessDelayS !== undefined) for (const f of s.flows) f.access!.delayS = Number(accessDelayS);
-const bottleneckDelayS = stringArg('bottleneck-delay');
-if (bottleneckDelayS !== undefined) s.bottleneck.delayS = Number(bottleneckDelayS);
-const loss = stringArg('loss');
-if (loss !== undefined) s.bottleneck.loss!.rate = Number(loss);
+applyLineFlags(s);
 const modelsDir = stringArg('models');
 const params = Object.fromEntries((stringArg('param') ?? '').split(',').filter(Boolean).map((kv) => [kv.split('=')[0]!, Number(kv.split('=')[1])]));
 const sys = fluidSystem(s, { ...(modelsDir !== undefined ? { modelsDir } : {}), params });

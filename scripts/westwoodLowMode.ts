@@ -4,21 +4,15 @@
  * behind it, and each run's escape time (the first cut above --escape segments).
  *   npx tsx scripts/westwoodLowMode.ts lossy|ns3-lossy|lfn|ns3-lfn [--seeds 1-30] [--profile ns3|none] [--escape 8] [--cuts] [--duration 100] [--access-delay S] [--bottleneck-delay S] [--loss P] [--tcp k=v,...]
  */
-import { loadRecipe, resolveContrast, resolveScenarios } from '../src/report/recipe.js';
 import { reportSeed } from '../src/report/replicates.js';
 import { buildPacketModel } from '../src/packet/run.js';
 import { secondsToNs } from '../src/engine/simulator.js';
 import { applyProfile, parseProfile } from '../src/scenario/resolveProfile.js';
 import type { WestwoodPlus } from '../src/cc/westwood.js';
 import { hasFlag, numberArg, stringArg } from './scriptArgs.js';
+import { applyLineFlags, seedStudy, seedStudyLine } from './seedStudyLine.js';
 
-const line = process.argv[2] ?? 'lossy';
-const recipe = loadRecipe('reports/recipes/seed-study.yaml');
-const base = [...resolveScenarios(recipe), ...resolveContrast(recipe)].find((s) => s.name === line);
-if (!base) {
-  console.error(`usage: westwoodLowMode.ts <lossy|ns3-lossy|lfn|ns3-lfn|normal|ns3-normal> (got ${line})`);
-  process.exit(2);
-}
+const base = seedStudyLine(process.argv[2] ?? 'lossy', 'westwood', 'westwoodLowMode.ts');
 const [from, to] = (stringArg('seeds') ?? '1-10').split('-').map(Number) as [number, number];
 const profileName = stringArg('profile') ?? 'ns3';
 const escapeSeg = numberArg('escape', 8);
@@ -27,18 +21,11 @@ const durationS = numberArg('duration', base.durationS);
 
 for (let rep = from - 1; rep < to; rep++) {
   const s = structuredClone(base);
-  s.variant = 'westwood';
-  for (const f of s.flows) delete f.variant;
   s.durationS = durationS;
-  s.seed = reportSeed(recipe.seed, s.name, rep);
+  s.seed = reportSeed(seedStudy.seed, s.name, rep);
   if (profileName !== 'none') applyProfile(s, parseProfile(profileName, '--profile'));
   // One choice changed at a time, to see what moves the escape rate.
-  const accessDelayS = stringArg('access-delay');
-  if (accessDelayS !== undefined) for (const f of s.flows) f.access!.delayS = Number(accessDelayS);
-  const bottleneckDelayS = stringArg('bottleneck-delay');
-  if (bottleneckDelayS !== undefined) s.bottleneck.delayS = Number(bottleneckDelayS);
-  const loss = stringArg('loss');
-  if (loss !== undefined) s.bottleneck.loss!.rate = Number(loss);
+  applyLineFlags(s);
   for (const kv of (stringArg('tcp') ?? '').split(',').filter(Boolean)) {
     const [k, v] = kv.split('=') as [string, string];
     (s.tcp as unknown as Record<string, unknown>)[k] = v === 'true' ? true : v === 'false' ? false : Number.isFinite(Number(v)) ? Number(v) : v;
