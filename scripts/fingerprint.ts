@@ -58,6 +58,20 @@ function cases(): Array<[string, Scenario]> {
   out.push(['dumbbell/cubic3', db]);
   const many = ns3('normal', 'reno', { durationS: 4, seed: 9, flows: 30, startStaggerS: 0.01 });
   out.push(['normal/reno30', many]);
+  // BBR and BBRv3 (paced, rate-sampled) with many flows, packet engine only (> 4 flows): the dumbbell
+  // with flows 1 ms apart as bench/bbr.ts's 100-flow case, and ns3-lossy with and without SACK (the
+  // duplicate-ACK delivery credit) and a random loss rate that keeps recoveries going.
+  for (const v of ['bbr', 'bbr3'] as const) {
+    const d = dumbbellScenario(v, 40);
+    d.durationS = 3;
+    d.flows.forEach((f, i) => (f.startS = i * 1e-3));
+    out.push([`dumbbell/${v}/40flows`, d]);
+    for (const sack of [true, false]) {
+      const l = ns3('lossy', v, { durationS: 6, seed: 4, flows: 6, startStaggerS: 0.05 });
+      l.tcp.sack = sack;
+      out.push([`lossy/${v}/6flows/${sack ? 'sack' : 'nosack'}`, l]);
+    }
+  }
   return out;
 }
 
