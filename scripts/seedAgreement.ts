@@ -7,7 +7,7 @@
  *   npx tsx scripts/seedAgreement.ts [--models DIR] [--setup own|ns3|both] [--variants a,b] [--workers N] [--cache DIR] [--reps N] [--lines lfn,lossy] [--detail]
  * own: the recipe's contrast (each line its own bottleneck: normal 10 s, lfn and lossy 100 s, 6 seeds);
  * ns3: the recipe's scenarios (the ns-3 example's literal setup, 100 s, 10 seeds).
- * --profile ns3 lays a profile over the scenarios; --tcp k=v,... and --cc variant.knob=v,... set single choices.
+ * The presets run under ns-3's profile (as every preset); --profile NAME resolves them under another; --tcp k=v,... and --cc variant.knob=v,... set single choices.
  * --detail adds each pair's median timeouts, fast recoveries and mean cwnd (segments), packet and fluid, and every run's goodput by seed.
  */
 import { resolve } from 'node:path';
@@ -21,7 +21,7 @@ import { defaultWorkers } from '../src/runs/execute.js';
 import { randomLossEvents } from '../src/runs/modelRuns.js';
 import { RunPool } from '../src/runs/pool.js';
 import { medianInterval } from '../src/runs/stats.js';
-import { applyProfile, parseProfile } from '../src/scenario/resolveProfile.js';
+import { parseProfile } from '../src/scenario/resolveProfile.js';
 import type { Scenario } from '../src/scenario/types.js';
 import type { Variant } from '../src/variants.js';
 
@@ -38,19 +38,19 @@ const detail = args.includes('--detail');
 /** Replications instead of the recipe's (more seeds than the page runs, to tell seed noise from a model's bias). */
 const repsArg = opt('--reps') !== undefined ? Number(opt('--reps')) : undefined;
 const recipe = loadRecipe('reports/recipes/seed-study.yaml');
+/** --profile NAME: the recipe's presets are resolved under it (ns-3's by default, as every preset), as `--profile` does. */
+if (opt('--profile') !== undefined) recipe.profile = parseProfile(opt('--profile'), '--profile');
 const variants = (opt('--variants')?.split(',') as Variant[] | undefined) ?? recipe.variants;
 const hybrid = randomLossEvents(modelsDir);
 /** Only these lines (normal, lfn, lossy), on either setup. */
 const lines = opt('--lines')?.split(',');
 /**
- * --profile NAME lays a behaviour profile over every scenario; --tcp k=v,... then sets `tcp` fields and
- * --cc variant.knob=v,... ccDefaults knobs (one choice at a time, to find which moves a pair).
+ * --tcp k=v,... sets `tcp` fields and --cc variant.knob=v,... ccDefaults knobs over the resolved
+ * scenarios (one choice at a time, to find which moves a pair).
  */
-const profile = opt('--profile') !== undefined ? parseProfile(opt('--profile'), '--profile') : undefined;
 const value = (v: string): unknown => (v === 'true' ? true : v === 'false' ? false : Number.isFinite(Number(v)) ? Number(v) : v);
 const pairs = (o: string | undefined) => (o ? o.split(',').map((kv) => kv.split('=') as [string, string]) : []);
 function adjust(s: Scenario): Scenario {
-  if (profile !== undefined) applyProfile(s, profile);
   for (const [k, v] of pairs(opt('--tcp'))) (s.tcp as unknown as Record<string, unknown>)[k] = value(v);
   for (const [k, v] of pairs(opt('--cc'))) {
     const [variant, knob] = k.split('.') as [Variant, string];

@@ -249,8 +249,9 @@ export function scenarioWithFlags(base: string | Scenario, opts: ScenarioFlags, 
       bottleneckDelayS: f.delayS,
       lossRate: f.loss,
       startStaggerS: f.startStaggerS,
+      // ns-3's profile unless --profile names another (which replaces it, not mixed with it).
+      ...(profile !== undefined && { profile }),
     });
-    if (profile !== undefined) applyProfile(s, profile);
     if (f.flows !== undefined && f.startStaggerS === undefined) checkPresetStarts(s, '--flows');
   } else if (/\.(json|ya?ml)$/i.test(name)) {
     s = loadScenarioFile(name, variant, profile);

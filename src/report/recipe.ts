@@ -94,14 +94,14 @@ function listOf(raw: unknown, field: string, source?: string): unknown[] {
 }
 
 /** A scenario entry: preset name, scenario file (relative to the recipe), or an inline partial scenario with `name` (and optional `base`). */
-function scenarioEntry(raw: unknown, i: number, source: string | undefined, baseDir: string, variant: Variant): PresetName | Scenario {
+function scenarioEntry(raw: unknown, i: number, source: string | undefined, baseDir: string, variant: Variant, profile: ProfileName | undefined): PresetName | Scenario {
   const field = `scenarios[${i}]`;
   if (typeof raw === 'string') {
     if (isPresetName(raw)) return raw;
     if (/\.(json|ya?ml)$/i.test(raw)) {
       const path = isAbsolute(raw) ? raw : resolve(baseDir, raw);
       try {
-        return loadScenarioFile(path, variant);
+        return loadScenarioFile(path, variant, profile);
       } catch (e) {
         if (e instanceof InputError && e.field === '--scenario') fail(field, e.problem, source);
         throw e;
@@ -113,7 +113,7 @@ function scenarioEntry(raw: unknown, i: number, source: string | undefined, base
     const o = raw as Record<string, unknown>;
     if (typeof o.name !== 'string' || !NAME_RE.test(o.name)) fail(`${field}.name`, `must be a name of letters, digits, '.', '_' or '-', got ${JSON.stringify(o.name)}`, source);
     // Same rules as a scenario file (`base:` preset or the dumbbell, every key checked); JSON text is valid YAML.
-    return parseScenarioText(JSON.stringify(o), `${source ?? 'recipe'}: ${field}`, variant);
+    return parseScenarioText(JSON.stringify(o), `${source ?? 'recipe'}: ${field}`, variant, profile);
   }
   return fail(field, `must be a preset name, a scenario file or a mapping, got ${JSON.stringify(raw)}`, source);
 }
@@ -137,12 +137,15 @@ export function validateRecipe(raw: unknown, source?: string, baseDir = process.
   const variants = variantsRaw.map((v, i) => (isVariant(v) ? v : fail(`variants[${i}]`, `must be one of ${VARIANTS.join(', ')}, got '${String(v)}'`, source)));
   if (new Set(variants).size !== variants.length) fail('variants', 'lists a variant twice', source);
 
+  // The profile first: a file or inline scenario is resolved under it (a preset base under ns-3's
+  // otherwise), and one that names another tcp.profile is refused there.
+  const profile = o.profile === undefined ? undefined : parseProfile(o.profile, 'profile', source);
   // A grid (mixes x buffers, src/report/recipeGrid.ts) adds its scenarios after the listed ones.
   const grid = o.grid === undefined ? [] : expandGrid(validateGrid(o.grid, source), variants[0]!, source);
   const scenariosRaw = listOf(o.scenarios ?? (grid.length > 0 ? [] : [...LINE_NAMES]), 'scenarios', source);
   if (scenariosRaw.length === 0 && grid.length === 0) fail('scenarios', `must list at least one of ${PRESET_NAMES.join(', ')} (or scenario files)`, source);
   // Each scenario runs with every variant: it is checked with each (ccParams must suit them all).
-  const scenarios = [...scenariosRaw.map((s, i) => scenarioEntry(s, i, source, baseDir, variants[0]!)), ...grid].map((entry, i) => {
+  const scenarios = [...scenariosRaw.map((s, i) => scenarioEntry(s, i, source, baseDir, variants[0]!, profile)), ...grid].map((entry, i) => {
     if (typeof entry !== 'string') for (const v of variants.slice(1)) validateScenario({ ...entry, variant: v }, `${source ?? 'recipe'}: ${i < scenariosRaw.length ? `scenarios[${i}]` : `grid ${entry.name}`} with ${v}`);
     return entry;
   });
@@ -169,10 +172,10 @@ export function validateRecipe(raw: unknown, source?: string, baseDir = process.
 
   const recipe: ReportRecipe = { name, title, scenarios, variants, durationS, seed, reps, engines, charts };
   if (typeof o.description === 'string') recipe.description = o.description;
-  if (o.contrast !== undefined) recipe.contrast = contrastOf(o.contrast, scenarios, variants, source, baseDir);
-  if (o.profile !== undefined) {
-    const profile = parseProfile(o.profile, 'profile', source);
-    for (const e of [...scenarios, ...(recipe.contrast?.scenarios ?? [])]) if (typeof e !== 'string') pickProfile(e.tcp.profile, profile, `${source ?? 'recipe'}: scenario '${e.name}'`);
+  if (o.contrast !== undefined) recipe.contrast = contrastOf(o.contrast, scenarios, variants, source, baseDir, profile);
+  if (profile !== undefined) {
+    // The grid's scenarios are built here, not read from a file: each must not name another profile.
+    for (const e of grid) pickProfile(e.tcp.profile, profile, `${source ?? 'recipe'}: scenario '${e.name}'`);
     recipe.profile = profile;
   }
   if (source !== undefined) recipe.source = source;
@@ -198,7 +201,7 @@ function repsOf(raw: unknown, field: string, source?: string): number {
   return raw;
 }
 
-function contrastOf(raw: unknown, main: readonly (PresetName | Scenario)[], variants: Variant[], source: string | undefined, baseDir: string): RecipeContrast {
+function contrastOf(raw: unknown, main: readonly (PresetName | Scenario)[], variants: Variant[], source: string | undefined, baseDir: string, profile: ProfileName | undefined): RecipeContrast {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('contrast', 'must be a mapping with scenarios, duration and reps', source);
   const o = raw as Record<string, unknown>;
   for (const k of Object.keys(o)) {
@@ -206,7 +209,7 @@ function contrastOf(raw: unknown, main: readonly (PresetName | Scenario)[], vari
   }
   const list = listOf(o.scenarios ?? [...LINE_NAMES], 'contrast.scenarios', source);
   const scenarios = list.map((s, i) => {
-    const e = scenarioEntry(s, i, source, baseDir, variants[0]!);
+    const e = scenarioEntry(s, i, source, baseDir, variants[0]!, profile);
     const line = entryLine(e);
     const partner = main.find((m) => entryLine(m) === line && m !== e);
     if (line === undefined || !partner) fail(`contrast.scenarios[${i}]`, `must be a preset whose line (${LINE_NAMES.join(', ')}) is among the recipe's scenarios, got ${JSON.stringify(s)}`, source);

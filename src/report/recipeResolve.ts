@@ -59,8 +59,8 @@ export function resolvedRecipeData(recipe: ReportRecipe, scenarios: readonly Sce
 function resolveEntries(entries: readonly (PresetName | Scenario)[], variant: Variant, durationS: number, seed: number, profile: ProfileName | undefined): Scenario[] {
   return entries.map((s) => {
     if (typeof s === 'string') {
-      const p = presetScenario(s, variant, { durationS, seed });
-      return profile === undefined ? p : applyProfile(p, profile);
+      // ns-3's profile unless the recipe or --profile names another.
+      return presetScenario(s, variant, { durationS, seed, ...(profile !== undefined && { profile }) });
     }
     const c = structuredClone(s);
     // A scenario already resolved under the recipe's profile (a file's tcp.profile, `--profile`) keeps its explicit fields.

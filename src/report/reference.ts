@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../io/packageRoot.js';
 import { isPresetName, presetLine, presetScenario, presetSetup } from '../scenario/presets.js';
-import { applyProfile } from '../scenario/resolveProfile.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Variant } from '../variants.js';
 
@@ -73,9 +72,8 @@ export function usesSack(s: Scenario): boolean {
  */
 export function referencePreset(s: Scenario): string | undefined {
   if (!isPresetName(s.name) || presetSetup(s.name) !== 'ns3-example') return undefined;
-  const p = presetScenario(s.name, s.variant, { durationS: s.durationS, seed: s.seed });
-  // The same preset under the scenario's behaviour profile is still ns-3's example setup.
-  if (s.tcp.profile !== undefined) applyProfile(p, s.tcp.profile);
+  // The same preset under the scenario's behaviour profile (or none) is still ns-3's example setup.
+  const p = presetScenario(s.name, s.variant, { durationS: s.durationS, seed: s.seed, profile: s.tcp.profile ?? null });
   // SACK on or off both have a reference (ns-3's rows for each setting); ns-3's example recovers
   // with TcpClassicRecovery, but a PRR run is still the same line.
   const strip = (x: Scenario) => JSON.stringify({ ...x, trace: null, ccParams: null, tcp: { ...x.tcp, sack: null, recovery: null } });

@@ -1,4 +1,6 @@
 import type { Variant } from '../variants.js';
+import type { ProfileName } from './profiles.js';
+import { applyProfile } from './resolveProfile.js';
 import type { FlowSpec, Scenario, TcpSpec } from './types.js';
 
 /**
@@ -16,7 +18,10 @@ import type { FlowSpec, Scenario, TcpSpec } from './types.js';
  * - every device queue holds floor(BDP / MTU) packets (ns-3's PfifoFast limit) plus the 100-packet
  *   device queue behind it, BDP = min(access, bottleneck rate) x 2 x (access + bottleneck delay);
  * - Bernoulli loss `error_p` on the bottleneck in both directions (data at the sink, ACKs at the gateway);
- * - the application starts at 0.1 s and stops 3 s before the end; goodput is measured over [0, duration].
+ * - the application starts at 0.1 s and stops 3 s before the end; goodput is measured over [0, duration];
+ * - TCP behaves as ns-3's does: every preset is resolved under the `ns3` behaviour profile
+ *   (PRESET_PROFILE; src/scenario/profiles.ts), since a preset is an ns-3 setup and its results are
+ *   read against ns-3's. The generic dumbbell (src/scenario/defaults.ts) keeps cclab's own mix.
  */
 export const LINE_NAMES = ['normal', 'lfn', 'lossy'] as const;
 export type LineName = (typeof LINE_NAMES)[number];
@@ -108,7 +113,20 @@ export interface PresetOptions {
   lossRate?: number;
   /** Gap between consecutive flows' starts (default 0.1 s, as ns-3's example). */
   startStaggerS?: number;
+  /**
+   * Behaviour profile the preset is resolved under (default PRESET_PROFILE). Another profile replaces
+   * it (`--profile linux` on a preset is Linux's behaviour on ns-3's links, not a mix of the two);
+   * null keeps cclab's own mix (no profile), which the library offers for measuring the difference.
+   */
+  profile?: ProfileName | null;
 }
+
+/**
+ * The profile every preset is resolved under: a preset is ns-3's example (literally, or with the line
+ * as its own bottleneck), so it behaves as ns-3's TCP does, and its numbers are read against ns-3's.
+ * An explicit field, flag or `--cc-param` still wins (they are laid over the resolved preset).
+ */
+export const PRESET_PROFILE: ProfileName = 'ns3';
 
 /** ns-3's example starts its first application at 0.1 s and the next ones 0.1 s apart. */
 export const PRESET_FIRST_START_S = 0.1;
@@ -143,7 +161,7 @@ export function presetScenario(name: PresetName, variant: Variant, opts: PresetO
       bytes: null,
     });
   }
-  return {
+  const s: Scenario = {
     name,
     variant,
     durationS,
@@ -162,4 +180,6 @@ export function presetScenario(name: PresetName, variant: Variant, opts: PresetO
     ccParams: {},
     trace: { maxPoints: 4000 },
   };
+  const profile = opts.profile === undefined ? PRESET_PROFILE : opts.profile;
+  return profile === null ? s : applyProfile(s, profile);
 }

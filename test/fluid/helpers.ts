@@ -8,7 +8,8 @@ import type { Variant } from '../../src/variants.js';
  * window is loss-limited: the regime where the closed forms and the mean-field models should hold.
  */
 export function fatPipe(variant: Variant, p: number, durationS = 100): Scenario {
-  const s = presetScenario('ns3-lfn', variant, { durationS, accessBps: 1e9, accessDelayS: 0.005 });
+  // A generic fat pipe, not ns-3's setup: cclab's own mix, as the generic dumbbell (no profile).
+  const s = presetScenario('ns3-lfn', variant, { durationS, accessBps: 1e9, accessDelayS: 0.005, profile: null });
   s.name = `fatpipe-p${p}`;
   s.bottleneck.bandwidthBps = 1e9;
   s.bottleneck.delayS = 0.045;

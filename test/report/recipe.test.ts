@@ -48,7 +48,8 @@ describe('report recipes', () => {
   });
 
   it("a page's recipe.json reads back as the same recipe: the same scenarios and contrast lines, resolved in full, with and without a profile", () => {
-    for (const profile of [undefined, 'ns3'] as const) {
+    // Without one the presets are ns-3's (PRESET_PROFILE); another replaces it in the contrast too.
+    for (const [profile, resolved] of [[undefined, 'ns3'], ['linux', 'linux']] as const) {
       const r = recipeFromReportFlags({ name: 'seed-study', ...(profile ? { profile } : {}) });
       const text = JSON.stringify(resolvedRecipeData(r, resolveScenarios(r)), null, 1);
       const back = parseRecipeText(text, '/tmp/page/recipe.json');
@@ -56,7 +57,7 @@ describe('report recipes', () => {
       expect(resolveScenarios(back)).toEqual(resolveScenarios(r));
       // normal keeps its 10 s through durations, keyed by the resolved scenario's name.
       expect(resolveContrast(back)).toEqual(resolveContrast(r));
-      expect(resolveContrast(back).map((s) => [s.name, s.durationS, s.tcp.profile])).toEqual([['normal', 10, profile], ['lfn', 100, profile], ['lossy', 100, profile]]);
+      expect(resolveContrast(back).map((s) => [s.name, s.durationS, s.tcp.profile])).toEqual([['normal', 10, resolved], ['lfn', 100, resolved], ['lossy', 100, resolved]]);
       expect([back.reps, back.contrast?.reps, back.seed, back.variants, back.profile]).toEqual([10, 6, 1, r.variants, profile]);
       // Written back again, byte for byte the same file.
       expect(JSON.stringify(resolvedRecipeData(back, resolveScenarios(back)), null, 1)).toBe(text);
@@ -80,9 +81,15 @@ describe('report recipes', () => {
       ['ns3-lossy', 100, 'ns3', 'dupAck', 1],
       ['lossy', 20, 'ns3', 'dupAck', 1],
     ]);
-    // Without one, the presets keep cclab's own mix.
+    // Without one, the presets are ns-3's all the same (a preset means ns-3's behaviour).
     const none = parseRecipeText('scenarios: [ns3-lossy]\ncontrast: {scenarios: [lossy]}\n', 'p.yaml');
-    expect([...resolveScenarios(none), ...resolveContrast(none)].map((s) => s.tcp.profile)).toEqual([undefined, undefined]);
+    expect([...resolveScenarios(none), ...resolveContrast(none)].map((s) => [s.name, s.tcp.profile, s.tcp.sackAdvanceAck, s.ccDefaults?.cubic?.cntArithmetic])).toEqual([
+      ['ns3-lossy', 'ns3', 'dupAck', 1],
+      ['lossy', 'ns3', 'dupAck', 1],
+    ]);
+    // Another profile replaces ns-3's everywhere (Linux's HyStart thresholds, not ns-3's).
+    const linux = parseRecipeText('scenarios: [ns3-lossy, {name: own, base: lossy}]\nvariants: cubic\nprofile: linux\n', 'p.yaml');
+    expect(resolveScenarios(linux).map((s) => [s.tcp.profile, s.tcp.recovery, s.ccDefaults?.cubic?.hystartNs3])).toEqual([['linux', 'prr', 0], ['linux', 'prr', 0]]);
     // The flag reaches the contrast too (it used to reach the recipe's scenarios only).
     const flagged = recipeFromReportFlags({ name: 'seed-study', profile: 'ns3' });
     expect(resolveContrast(flagged).map((s) => [s.name, s.tcp.profile])).toEqual([['normal', 'ns3'], ['lfn', 'ns3'], ['lossy', 'ns3']]);

@@ -48,18 +48,37 @@ describe('behaviour profiles: the table', () => {
 });
 
 describe('behaviour profiles: resolution', () => {
-  it('without a profile nothing changes: no profile, no ccDefaults, the optional rules absent', () => {
+  it('without a profile nothing changes: no profile, no ccDefaults, the optional rules absent (the dumbbell; a preset asked for none)', () => {
+    for (const s of [presetScenario('lossy', 'cubic', { profile: null }), dumbbellScenario('cubic')]) {
+      expect(s.tcp.profile).toBeUndefined();
+      expect(s.ccDefaults).toBeUndefined();
+      expect(JSON.stringify(s)).not.toMatch(/initialWindow"|recoverCheck|rtoBackoffReset|sackSsthreshInput/);
+    }
+    expect(parseScenarioText('variant: cubic\n', 'd.yaml').tcp.profile).toBeUndefined();
+  });
+
+  it("a preset is ns-3's behaviour: resolved under ns3 by default, on the command line and as a file's base too", () => {
     const s = presetScenario('lossy', 'cubic');
-    expect(s.tcp.profile).toBeUndefined();
-    expect(s.ccDefaults).toBeUndefined();
+    expect(s).toEqual(applyProfile(presetScenario('lossy', 'cubic', { profile: null }), 'ns3'));
+    expect(s.tcp).toMatchObject({ profile: 'ns3', ...profileTcp('ns3') });
+    expect(flowCc(s, 0).ccParams).toEqual(profileCcDefaults('ns3').cubic);
     expect(scenarioWithFlags('lossy', {}, 'cubic')).toEqual(s);
-    expect(JSON.stringify(s)).not.toMatch(/initialWindow"|recoverCheck|rtoBackoffReset|sackSsthreshInput/);
+    expect(parseScenarioText('base: lossy\nvariant: cubic\n', 'lossy.yaml')).toEqual(s);
+  });
+
+  it("another profile on a preset replaces ns-3's (not mixed with it): the same as that profile over the bare preset", () => {
+    for (const p of PROFILES) {
+      const bare = applyProfile(presetScenario('lfn', 'cubic', { profile: null }), p);
+      expect(presetScenario('lfn', 'cubic', { profile: p })).toEqual(bare);
+      expect(scenarioWithFlags('lfn', { profile: p }, 'cubic')).toEqual(bare);
+      expect(parseScenarioText('base: lfn\nvariant: cubic\n', 'lfn.yaml', undefined, p)).toEqual(bare);
+    }
   });
 
   it('every profile resolves into a valid scenario for every variant, and flowCc sees its knobs', () => {
     for (const p of PROFILES) {
       for (const v of VARIANTS) {
-        const base = presetScenario('lfn', v);
+        const base = presetScenario('lfn', v, { profile: null });
         if (getCongestionControl(v).needsEcn === true) base.tcp.ecn = true; // DCTCP runs only with ECN
         const s = validateScenario(applyProfile(base, p));
         expect(s.tcp).toMatchObject(profileTcp(p));
@@ -109,7 +128,7 @@ describe('behaviour profiles: bad input (one line naming the field)', () => {
   it('two different profiles (the file says one, --profile another) are refused; the same one is fine', () => {
     expect(() => parseScenarioText('tcp: {profile: ns3}\n', 'n.yaml', undefined, 'linux')).toThrow(/--profile is 'linux' but n.yaml sets tcp.profile: ns3; give one profile/);
     expect(parseScenarioText('tcp: {profile: ns3}\n', 'n.yaml', undefined, 'ns3').tcp.profile).toBe('ns3');
-    const resolved = applyProfile(presetScenario('lossy', 'reno'), 'rfc');
+    const resolved = presetScenario('lossy', 'reno', { profile: 'rfc' });
     expect(() => scenarioWithFlags(resolved, { profile: 'ns3' })).toThrow(/--profile is 'ns3' but scenario 'lossy' sets tcp.profile: rfc/);
   });
 

@@ -3,7 +3,6 @@ import { secondsToNs } from '../../src/engine/simulator.js';
 import { buildPacketModel } from '../../src/packet/run.js';
 import { baseRttS, handshakeRttS } from '../../src/scenario/path.js';
 import { presetScenario } from '../../src/scenario/presets.js';
-import { applyProfile } from '../../src/scenario/resolveProfile.js';
 
 /**
  * TcpSpec.handshakeRtt: the SYN / SYN-ACK exchange's RTT is the connection's first sample (ns-3
@@ -22,7 +21,7 @@ describe('handshake RTT sample', () => {
 
   it('with handshakeRtt the RTO estimator starts from it when the application starts (RFC 6298 2.2: SRTT = R, RTTVAR = R/2); without it nothing is measured before the first data ACK', () => {
     for (const on of [true, false]) {
-      const s = applyProfile(presetScenario('ns3-lossy', 'westwood', { durationS: 1 }), 'ns3');
+      const s = presetScenario('ns3-lossy', 'westwood', { durationS: 1 });
       s.tcp.handshakeRtt = on;
       const m = buildPacketModel(s);
       const snd = m.senders[0]!;
@@ -41,8 +40,8 @@ describe('handshake RTT sample', () => {
     }
   });
 
-  it('the ns3 profile turns it on; a scenario without a profile keeps it off', () => {
-    expect(applyProfile(presetScenario('ns3-lossy', 'reno'), 'ns3').tcp.handshakeRtt).toBe(true);
-    expect(presetScenario('ns3-lossy', 'reno').tcp.handshakeRtt).toBeUndefined();
+  it('the ns3 profile (every preset) turns it on; a scenario without a profile keeps it off', () => {
+    expect(presetScenario('ns3-lossy', 'reno').tcp.handshakeRtt).toBe(true);
+    expect(presetScenario('ns3-lossy', 'reno', { profile: null }).tcp.handshakeRtt).toBeUndefined();
   });
 });

@@ -42,12 +42,15 @@ export function parseScenarioText(text: string, source: string, variantOverride?
     throw new InputError('variant', `must be one of ${VARIANTS.join(', ')}, got '${String(fields.variant)}'`, source);
   }
   const variantField = variantOverride ?? (fields.variant as Variant | undefined) ?? DEFAULT_VARIANT;
-  let start: Scenario;
-  if (base === undefined || base === 'dumbbell') start = dumbbellScenario(variantField);
-  else if (isPresetName(base)) start = presetScenario(base, variantField);
-  else throw new InputError('base', `must be one of dumbbell, ${PRESET_NAMES.join(', ')}, got '${String(base)}'`, source);
   const profile = pickProfile(fileProfile(fields, source), profileOverride, source);
-  if (profile !== undefined) applyProfile(start, profile);
+  let start: Scenario;
+  if (base === undefined || base === 'dumbbell') {
+    start = dumbbellScenario(variantField);
+    if (profile !== undefined) applyProfile(start, profile);
+  } else if (isPresetName(base)) {
+    // A preset is resolved under ns-3's profile unless the file or --profile names another.
+    start = presetScenario(base, variantField, profile === undefined ? {} : { profile });
+  } else throw new InputError('base', `must be one of dumbbell, ${PRESET_NAMES.join(', ')}, got '${String(base)}'`, source);
 
   const merged = mergeScenario(start, fields, source);
   if (fields.name === undefined) merged.name = basename(source, extname(source));
