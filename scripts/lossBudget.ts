@@ -178,13 +178,17 @@ interface FluidBudget {
   activeS: number;
   /** W over the active time (1 - x). */
   cwnd: number;
-  /** Expected timeout sequences (nto) and, of them, ACK-clock deaths (nack; Tahoe only). */
+  /** Expected timeout sequences (nto) and, of them, ACK-clock deaths (ndead; Tahoe only). */
   timeouts: number;
   nack: number;
   /** Loss events (the hybrid models' reductions). */
   events: number;
   /** Active time in Tahoe's wait for the lone segment's delayed ACK. */
   waitS: number;
+  /** Loss events by the window (segments, floor) they cut from. */
+  byWindow: Map<number, number>;
+  /** Segments sent over the run. */
+  sent: number;
 }
 
 function fluid(seed: number): FluidBudget {
@@ -210,16 +214,26 @@ function fluid(seed: number): FluidBudget {
     n++;
   }
   const active = n * dt - idle;
-  const events = sol.events.filter((e) => /^(loss event|congestion event)/.test(e.name)).length;
+  const lossEvents = sol.events.filter((e) => /^(loss event|congestion event)/.test(e.name));
+  const events = lossEvents.length;
+  const byWindow = new Map<number, number>();
+  for (const e of lossEvents) {
+    sol.stateInto(e.t - 1e-9, y);
+    const k = Math.floor(v('W'));
+    byWindow.set(k, (byWindow.get(k) ?? 0) + 1);
+  }
   sol.stateInto(s.durationS, y);
-  const nack = sys.layout.yFlow(0, 'nack') >= 0 ? v('nack') : NaN;
-  const goodputKbps = runFluid(s, opts).summary.goodputBps / 1e3;
-  return { goodputKbps, idleS: idle, activeS: active, cwnd: wInt / active, timeouts: v('nto'), events, nack, waitS };
+  const nack = sys.layout.yFlow(0, 'ndead') >= 0 ? v('ndead') : NaN;
+  const summary = runFluid(s, opts).summary;
+  const goodputKbps = summary.goodputBps / 1e3;
+  const sent = (summary.throughputBps * s.durationS) / (8 * s.mssBytes);
+  return { goodputKbps, idleS: idle, activeS: active, cwnd: wInt / active, timeouts: v('nto'), events, nack, waitS, byWindow, sent };
 }
 
 const f1 = (x: number): string => x.toFixed(1);
 const f2 = (x: number): string => x.toFixed(2);
 const all = new Map<number, [number, number]>();
+const fAll = new Map<number, number>();
 const tot = { ackDeaths: 0, idle: 0, active: 0, seq: 0, exp: 0, rec: 0, fIdle: 0, fSeq: 0, fAck: 0, fEv: 0, n: 0 };
 for (const seed of seeds) {
   const p = packet(seed);
@@ -234,18 +248,20 @@ for (const seed of seeds) {
   tot.exp += p.expiries;
   tot.rec += p.recoveries;
   tot.n++;
-  let line = `seed ${seed}: packet ${f1(p.goodputKbps)} kbit/s idle ${f1(p.idleS)} s active ${f1(p.activeS)} s cwnd ${f2(p.cwnd)} sent/s ${f1(p.sentPerS)} timeouts ${p.timeouts} (ACK-clock deaths ${p.ackDeaths}, expiries ${p.expiries}) recoveries ${p.recoveries} gaps ${p.gaps.join('/')}`;
+  let line = `seed ${seed}: packet ${f1(p.goodputKbps)} kbit/s idle ${f1(p.idleS)} s active ${f1(p.activeS)} s cwnd ${f2(p.cwnd)} sent ${(p.sentPerS * p.activeS).toFixed(0)} sent/s ${f1(p.sentPerS)} timeouts ${p.timeouts} (ACK-clock deaths ${p.ackDeaths}, expiries ${p.expiries}) recoveries ${p.recoveries} gaps ${p.gaps.join('/')}`;
   if (!hasFlag('packet-only')) {
     const f = fluid(seed);
     tot.fIdle += f.idleS;
     tot.fSeq += f.timeouts;
     tot.fAck += f.nack;
     tot.fEv += f.events;
-    line += ` | fluid ${f1(f.goodputKbps)} kbit/s idle ${f1(f.idleS)} s active ${f1(f.activeS)} s cwnd ${f2(f.cwnd)} timeouts ${f1(f.timeouts)} (ACK-clock deaths ${f1(f.nack)}) events ${f.events} waiting ${f1(f.waitS)} s`;
+    for (const [k, e] of f.byWindow) fAll.set(k, (fAll.get(k) ?? 0) + e);
+    line += ` | fluid ${f1(f.goodputKbps)} kbit/s sent ${f.sent.toFixed(0)} idle ${f1(f.idleS)} s active ${f1(f.activeS)} s cwnd ${f2(f.cwnd)} timeouts ${f1(f.timeouts)} (ACK-clock deaths ${f1(f.nack)}) events ${f.events} waiting ${f1(f.waitS)} s`;
   }
   console.log(line);
 }
 console.log('loss episodes (fast retransmits and data timeouts without one) by the window they started from, timeouts/episodes (packet, all seeds): ' + [...all].sort((a, b) => a[0] - b[0]).map(([k, [e, t]]) => `${k}: ${t}/${e} (${f2(t / e)})`).join(', '));
+if (fAll.size > 0) console.log('fluid loss events by the window they cut from, per run: ' + [...fAll].sort((a, b) => a[0] - b[0]).map(([k, e]) => `${k}: ${(e / seeds.length).toFixed(1)}`).join(', '));
 const per = (x: number): string => (x / tot.n).toFixed(2);
 console.log(`mean per run: packet idle ${per(tot.idle)} s, active ${per(tot.active)} s, fast recoveries ${per(tot.rec)}, timeout sequences ${per(tot.seq)} (ACK-clock deaths ${per(tot.ackDeaths)}), expiries ${per(tot.exp)} (a retry per expiry ${f2((tot.exp - tot.seq) / tot.exp)}), idle per sequence ${f2(tot.idle / tot.seq)} s` +
   (hasFlag('packet-only') ? '' : `; fluid idle ${per(tot.fIdle)} s, loss events ${per(tot.fEv)}, sequences ${per(tot.fSeq)} (ACK-clock deaths ${per(tot.fAck)}), idle per sequence ${f2(tot.fIdle / tot.fSeq)} s`));

@@ -9,7 +9,8 @@
  *   X t gw|sink ...    the bottleneck's error model drops an ACK (gw) or a data segment (sink)
  *   C/S t bytes        cwnd / ssthresh after a change;  G t STATE (every transition);  O t rto_ns (on each timeout)
  *
- *   npx tsx scripts/pkt-trace.ts lossy westwood [--seed 1] [--profile ns3] [--duration 100] [--sack off] [--draws ns3.draws]
+ *   npx tsx scripts/pkt-trace.ts lossy westwood [--seed 1] [--profile ns3] [--duration 100] [--sack off] [--draws ns3.draws] [--own]
+ * --own: the line as its own bottleneck (the preset `lossy`, not `ns3-lossy`).
  */
 import { readFileSync } from 'node:fs';
 import { buildPacketModel } from '../src/packet/run.js';
@@ -26,7 +27,7 @@ function flag(name: string, fallback: string): string {
 }
 
 const [preset, variant] = process.argv.slice(2);
-const name = `ns3-${preset}`;
+const name = process.argv.includes('--own') ? preset : `ns3-${preset}`;
 if (!isPresetName(name) || !variant) {
   console.error('usage: npx tsx scripts/pkt-trace.ts <normal|lfn|lossy> <variant> [--seed n] [--profile ns3|none] [--duration s] [--sack on|off]');
   process.exit(2);

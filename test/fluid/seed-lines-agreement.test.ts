@@ -127,6 +127,21 @@ describe('the seed study\'s own-bottleneck lines (issue 21)', () => {
     }
   }, 240_000);
 
+  it('lossy Tahoe under the ns3 profile on both setups (30 seeds): the model with its post-loss rounds, detection delay and ACK-clock deaths as loss events is within 6% of the packet median (own lossy was -9.1%)', () => {
+    // Measured (models/README.md, "Tahoe at one or two segments"): own lossy -9.1% -> -3.4% (packet
+    // 20.9 kbit/s), ns3-lossy +0.3% -> +4.4%; the model's budget on own lossy now follows the packet
+    // runs' (idle 72.1 s against 71.4, timeout sequences 45.5 against 46.0, ACK-clock deaths 19.1
+    // against 20.2), where before its idle share (86.4 s) was made up by sending twice as fast while active.
+    for (const name of ['lossy', 'ns3-lossy'] as PresetName[]) {
+      const s = applyProfile(presetScenario(name, 'tahoe'), 'ns3');
+      const seeds = Array.from({ length: 30 }, (_, rep) => reportSeed(1, name, rep));
+      const packet = seeds.map((seed) => runPacket({ ...s, seed }).summary.goodputBps);
+      const fluid = fluidRunPlan(randomLossEvents()(s), seeds).map((f) => runFluid({ ...s, seed: f.seed }, f.lossProcess ? { lossProcess: f.lossProcess } : {}).summary.goodputBps);
+      const a = modelAgreement(packet, fluid);
+      expect(Math.abs(a.error!), `${name}: fluid ${a.fluid.median} against the packet median ${a.packet.median}`).toBeLessThanOrEqual(0.06);
+    }
+  }, 240_000);
+
   it('lossy Westwood+ under the ns3 profile on both setups (30 seeds): the model of the low mode and its escape rate is within 10% of the packet median; the model that starts above it (synRtt 0) is more than 30% above on both', () => {
     for (const name of ['ns3-lossy', 'lossy'] as PresetName[]) {
       const s = applyProfile(presetScenario(name, 'westwood'), 'ns3');

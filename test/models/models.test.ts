@@ -55,12 +55,13 @@ describe('models/', () => {
     expect(typeof set.system('bad').flowRhs).toBe('function');
   });
 
-  it("equationPartialsAt(tahoe, W) in congestion avoidance: d/dR and d/db of W / (mss b R) are -W / (mss b R^2) and -W / (mss b^2 R)", () => {
-    // wait = 0, ss = 0, per-ACK counting, no idle share (x = 0: the growth carries 1 - x); W > mss makes max(1, floor(mss / W)) = 1.
-    const point = { wait: 0, ss: 0, segmentCounting: 0, W: 10, mss: 1, b: 2, R: 0.1, x: 0 };
+  it("equationPartialsAt(tahoe, W) in congestion avoidance: d/dR and d/db of (W - 1/2) / (mss b R) are -(W - 1/2) / (mss b R^2) and -(W - 1/2) / (mss b^2 R)", () => {
+    // wait = 0, seen = 0, ss = 0, per-ACK counting, no idle share (x = 0: the growth carries 1 - x); W > mss makes
+    // max(1, floor(mss / W)) = 1. The ACKs come from the whole-segment flight, floor(W): W - 1/2 on average.
+    const point = { wait: 0, seen: 0, ss: 0, segmentCounting: 0, W: 10, mss: 1, b: 2, R: 0.1, x: 0 };
     const d = equationPartialsAt(getModel('tahoe'), 'W', ['R', 'b'], point);
-    expect(d.R).toBeCloseTo(-10 / (1 * 2 * 0.1 ** 2), 9);
-    expect(d.b).toBeCloseTo(-10 / (1 * 2 ** 2 * 0.1), 9);
+    expect(d.R).toBeCloseTo(-9.5 / (1 * 2 * 0.1 ** 2), 9);
+    expect(d.b).toBeCloseTo(-9.5 / (1 * 2 ** 2 * 0.1), 9);
   });
 });
 
