@@ -14,7 +14,6 @@ import { solve } from '../src/solver/index.js';
 import { reportSeed } from '../src/report/replicates.js';
 import { isPresetName, presetScenario } from '../src/scenario/presets.js';
 import { isProfileName } from '../src/scenario/profiles.js';
-import { applyProfile } from '../src/scenario/resolveProfile.js';
 import type { Scenario } from '../src/scenario/types.js';
 import type { Variant } from '../src/variants.js';
 import { hasFlag, numberArg, stringArg } from './scriptArgs.js';
@@ -30,12 +29,9 @@ const page = numberArg('page', 0);
 const seeds = page > 0 ? Array.from({ length: page }, (_, r) => reportSeed(1, preset, r)) : (stringArg('seeds') ?? '1').split(',').map(Number);
 
 function scenario(seed: number): Scenario {
-  const s = presetScenario(preset!, variant as Variant, { durationS: numberArg('duration', 100), seed });
-  if (profile !== 'none') {
-    if (!isProfileName(profile)) throw new Error(`unknown profile ${profile}`);
-    applyProfile(s, profile);
-  }
-  return s;
+  // A preset is resolved under ns3 by default; `none` keeps cclab's own mix (profile: null).
+  if (profile !== 'none' && !isProfileName(profile)) throw new Error(`unknown profile ${profile}`);
+  return presetScenario(preset!, variant as Variant, { durationS: numberArg('duration', 100), seed, profile: profile === 'none' ? null : profile });
 }
 
 interface Budget {
