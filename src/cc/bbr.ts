@@ -34,6 +34,7 @@ import { CA_ORDER, setCwnd } from './bbr-cwnd.js';
 import { inflightBytes, tsoSegs } from './bbr-bdp.js';
 import { BBR_CYCLE_LEN, BBR_PARAMS } from './bbr-params.js';
 import { updateMinRtt } from './bbr-probe-rtt.js';
+import { sharedParams } from './shared-params.js';
 import { WindowedFilter } from './windowedFilter.js';
 
 export { BBR_CYCLE_LEN, BBR_PARAMS } from './bbr-params.js';
@@ -331,5 +332,5 @@ export const bbr: CongestionControlFactory = {
   id: 'bbr',
   title: 'BBR (v1)',
   params: BBR_PARAMS,
-  create: (params, env) => new Bbr(params, env),
+  create: (params, env) => new Bbr(sharedParams(BBR_PARAMS, params), env),
 };

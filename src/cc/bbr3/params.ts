@@ -16,6 +16,7 @@
  * Differences that are not numbers are documented where the code makes the choice (bbr3.ts and the
  * modules beside this one).
  */
+import { sharedParams } from '../shared-params.js';
 import type { ParamSpec } from '../types.js';
 
 export const BBR3_PARAMS: readonly ParamSpec[] = [
@@ -83,7 +84,5 @@ export interface Bbr3Config {
 
 /** Defaults filled in (the registry passes complete, checked params; bare tests may pass a few). */
 export function bbr3Config(params: Readonly<Record<string, number>> = {}): Bbr3Config {
-  const out: Record<string, number> = {};
-  for (const spec of BBR3_PARAMS) out[spec.name] = params[spec.name] ?? spec.default;
-  return out as unknown as Bbr3Config;
+  return sharedParams(BBR3_PARAMS, params) as unknown as Bbr3Config;
 }
