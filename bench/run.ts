@@ -13,6 +13,7 @@ const parts: Record<string, () => Promise<void>> = {
   startup: async () => (await import('./startup.js')).benchStartup(),
   packet: async () => (await import('./packet.js')).benchPacket(),
   flows: async () => (await import('./flows.js')).benchFlows(),
+  floor: async () => (await import('./floor.js')).benchFloor(),
   qdisc: async () => (await import('./qdisc.js')).benchQdisc(),
   bbr: async () => (await import('./bbr.js')).benchBbr(),
   fluid: async () => (await import('./fluid.js')).benchFluid(),
