@@ -59,7 +59,10 @@ export interface Endpoints {
  * discipline on the bottleneck's forward direction, drop-tail elsewhere), so ACKs are serialised
  * too. Bernoulli loss sits at the far end of the bottleneck, as ns-3's receive error model: a packet
  * uses the bottleneck, then data packets (and ACKs when direction is 'both') are dropped with
- * probability `loss.rate`.
+ * probability `loss.rate`. Data draw from the stream 'loss'; ACKs from the same one (`ackStream`
+ * 'shared', ns-3's example's one RateErrorModel on both devices) or from their own, 'loss-ack'
+ * (`ackStream: own`: the same law, but a data packet's fate no longer depends on how many ACKs
+ * crossed before it, so a fluid run reads its seed's data losses exactly: src/fluid/run/lossThresholds.ts).
  */
 export class Dumbbell {
   readonly links: Link[] = [];
@@ -72,6 +75,7 @@ export class Dumbbell {
   private readonly lossRate: number;
   private readonly lossAcks: boolean;
   private readonly lossDraw: Uniform;
+  private readonly ackLossDraw: Uniform;
   private endpoints: Endpoints | null = null;
   /** Simulator channel of each link (its arrivals come in time order). */
   private readonly channelOfList: number[] = [];
@@ -108,6 +112,7 @@ export class Dumbbell {
     this.lossRate = loss.rate;
     this.lossAcks = loss.direction === 'both';
     this.lossDraw = rngStream(scenario.seed, 'loss');
+    this.ackLossDraw = loss.ackStream === 'own' ? rngStream(scenario.seed, 'loss-ack') : this.lossDraw;
     this.counters = scenario.flows.map(() => new FlowCounters());
   }
 
@@ -191,7 +196,7 @@ export class Dumbbell {
     if (this.lossRate > 0) {
       const isData = r[b + F_TYPE] === DATA;
       const linkId = this.pathLinks[(2 * r[b + F_FLOW]! + (isData ? 0 : 1)) * PATH_SLOTS + hop]!;
-      if ((linkId === this.bottleneckForward || linkId === this.bottleneckReverse) && (isData || this.lossAcks) && this.lossDraw() < this.lossRate) {
+      if ((linkId === this.bottleneckForward || linkId === this.bottleneckReverse) && (isData ? this.lossDraw() : this.lossAcks ? this.ackLossDraw() : 1) < this.lossRate) {
         this.drop(p, false);
         return;
       }

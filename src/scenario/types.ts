@@ -78,6 +78,15 @@ export interface LossSpec {
   rate: number;
   /** 'data': only data packets are dropped; 'both': ACKs crossing the bottleneck too (as ns-3's example). */
   direction: 'data' | 'both';
+  /**
+   * With direction 'both', where the ACKs' draws come from: 'shared' (default) one stream for both
+   * directions in the order packets reach the error model, as ns-3's example's one RateErrorModel on
+   * both bottleneck devices; 'own' a stream of their own. The same law either way (each packet an
+   * independent Bernoulli(rate)); with 'own' a data packet's fate no longer depends on how many ACKs
+   * crossed before it, so a lone flow's fluid run reads its seed's data losses exactly (common random
+   * numbers, src/fluid/run/lossThresholds.ts).
+   */
+  ackStream?: 'shared' | 'own';
 }
 
 export interface BottleneckSpec {

@@ -34,6 +34,9 @@ describe('scenario files', () => {
 
   it('reject out-of-range values with the accepted range', () => {
     expect(() => parseScenarioText('bottleneck: {loss: {rate: 1}}', 'l.yaml')).toThrow(/bottleneck.loss.rate must be in \[0, 1\), got 1/);
+    // The ACKs' loss stream: shared (default, absent) or their own; anything else names the field.
+    expect(parseScenarioText('base: lfn\nbottleneck: {loss: {ackStream: own}}', 'a.yaml').bottleneck.loss).toEqual({ rate: 1e-3, direction: 'both', ackStream: 'own' });
+    expect(() => parseScenarioText('bottleneck: {loss: {ackStream: two}}', 'a.yaml')).toThrow(/bottleneck.loss.ackStream must be one of shared, own, got 'two'/);
     expect(() => parseScenarioText('bottleneck: {bandwidthBps: 0}', 'b.yaml')).toThrow(/bottleneck.bandwidthBps must be in \(0, 1e13\], got 0/);
     expect(() => parseScenarioText('flows: [{startS: 200}]', 'f.yaml')).toThrow(/flows\[0\].startS must be below durationS/);
     expect(() => parseScenarioText('variant: vegas', 'v.yaml')).toThrow(/variant must be one of tahoe, reno, newreno, westwood, cubic, dctcp, bbr, bbr3/);

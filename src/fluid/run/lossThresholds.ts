@@ -18,11 +18,14 @@ import { rngStream } from '../../engine/rng.js';
  * which independent draws left to chance in every fluid-packet comparison. (p x n itself, mean 1 too,
  * moved the Tahoe fluid -5% on the lossy line, p = 0.1, by its steps of p.)
  *
- * When ACKs draw from the stream too (loss.direction 'both'), which draws are ACKs depends on the
- * packet run's timing; the fluid takes every (b + 1)-th draw for an ACK's (one ACK per b segments,
- * b = tcp.delAckCount) and skips its hits. The data positions are then a fixed subset of i.i.d.
- * draws, so the law stays exact; the coupling holds where the pattern and the run agree on the hit's
- * kind (the data count before a hit is right within a few packets either way).
+ * When ACKs draw from the stream too (loss.direction 'both', ackStream 'shared': ns-3's one error
+ * model), which draws are ACKs depends on the packet run's timing; the fluid takes every (b + 1)-th
+ * draw for an ACK's (one ACK per b segments, b = tcp.delAckCount) and skips its hits. The data
+ * positions are then a fixed subset of i.i.d. draws, so the law stays exact; the coupling holds where
+ * the pattern and the run agree on the hit's kind, which no rule the fluid can follow does much better
+ * than chance: the kinds' phase is set by the packet run's sub-RTT timing (ns3-lfn CUBIC, page seeds:
+ * first cut within 0.15 s of the packet run's on 5 of 10). With `ackStream: own` the ACKs draw from
+ * a stream of their own ('loss-ack') and the coupling is exact in both directions (10 of 10).
  *
  * Elsewhere (several flows: whose packet a draw was is the packet run's timing again; no random
  * loss) each threshold is an Exp(1) draw seeded by the scenario's seed.

@@ -129,7 +129,7 @@ export function fluidSystem(scenario: Scenario, opts: RunFluidOptions = {}): Flu
     random: lossEvents === 'poisson' && drawsThresholds(systems[i]!),
   }));
   // Common random numbers with the packet run of the same seed: one flow, random loss on the line (lossThresholds.ts).
-  const stream = (opts.commonRandomNumbers ?? true) && flows.length === 1 && link.pr > 0 && link.pr <= COUPLED_MAX_LOSS ? { p: link.pr, ackEvery: link.pra > 0 ? flows[0]!.b : 0 } : null;
+  const stream = (opts.commonRandomNumbers ?? true) && flows.length === 1 && link.pr > 0 && link.pr <= COUPLED_MAX_LOSS ? { p: link.pr, ackEvery: link.pra > 0 && scenario.bottleneck.loss.ackStream !== 'own' ? flows[0]!.b : 0 } : null;
   return buildSystem(link, groupFlows(fluidFlows, opts.aggregate ?? true), scenario.durationS, { process: lossEvents, seed: scenario.seed, stream });
 }
 

@@ -40,7 +40,8 @@ export const SCENARIO_SCHEMA: Schema = {
         queue,
         loss: {
           kind: 'object',
-          fields: { rate: num(0, 1, { maxExclusive: true }), direction: { kind: 'enum', values: ['data', 'both'] } },
+          fields: { rate: num(0, 1, { maxExclusive: true }), direction: { kind: 'enum', values: ['data', 'both'] }, ackStream: { kind: 'enum', values: ['shared', 'own'] } },
+          optional: ['ackStream'],
         },
         rateChanges: {
           kind: 'array',
