@@ -110,6 +110,8 @@ export function scenarioTableHtml(scenarios: readonly Scenario[]): string {
     ['receive buffer', (s) => formatBytes(s.tcp.rcvBufBytes)],
     ['delayed ACK', (s) => (s.tcp.delAckCount > 1 ? `every ${s.tcp.delAckCount} segments, ${formatSeconds(s.tcp.delAckTimeoutS)}` : 'off')],
     ['min RTO', (s) => formatSeconds(s.tcp.minRtoS)],
+    // Which implementation's choices the TCP follows where ns-3, Linux and the RFCs differ (a preset: ns-3's).
+    ['TCP behaviour', (s) => (s.tcp.profile === undefined ? "cclab's own mix (no profile)" : `${s.tcp.profile} profile`)],
     ['duration / measured from', (s) => `${formatSeconds(s.durationS)} / ${formatSeconds(s.measureFromS)}`],
     ['seed', (s) => String(s.seed)],
   ];
