@@ -6,13 +6,10 @@
  */
 import { fluidSystem } from '../src/fluid/run/runFluid.js';
 import { solve } from '../src/solver/index.js';
-import { applyProfile, parseProfile } from '../src/scenario/resolveProfile.js';
 import { numberArg, stringArg } from './scriptArgs.js';
 import { applyLineFlags, seedStudyLine } from './seedStudyLine.js';
 
 const s = seedStudyLine(process.argv[2] ?? 'lossy', 'westwood', 'westwoodFluidTrace.ts');
-const profile = stringArg('profile') ?? 'ns3';
-if (profile !== 'none') applyProfile(s, parseProfile(profile, '--profile'));
 applyLineFlags(s);
 const modelsDir = stringArg('models');
 const params = Object.fromEntries((stringArg('param') ?? '').split(',').filter(Boolean).map((kv) => [kv.split('=')[0]!, Number(kv.split('=')[1])]));

@@ -7,14 +7,12 @@
 import { reportSeed } from '../src/report/replicates.js';
 import { buildPacketModel } from '../src/packet/run.js';
 import { secondsToNs } from '../src/engine/simulator.js';
-import { applyProfile, parseProfile } from '../src/scenario/resolveProfile.js';
 import type { WestwoodPlus } from '../src/cc/westwood.js';
 import { hasFlag, numberArg, stringArg } from './scriptArgs.js';
 import { applyLineFlags, seedStudy, seedStudyLine } from './seedStudyLine.js';
 
 const base = seedStudyLine(process.argv[2] ?? 'lossy', 'westwood', 'westwoodLowMode.ts');
 const [from, to] = (stringArg('seeds') ?? '1-10').split('-').map(Number) as [number, number];
-const profileName = stringArg('profile') ?? 'ns3';
 const escapeSeg = numberArg('escape', 8);
 const showCuts = hasFlag('cuts');
 const durationS = numberArg('duration', base.durationS);
@@ -23,7 +21,6 @@ for (let rep = from - 1; rep < to; rep++) {
   const s = structuredClone(base);
   s.durationS = durationS;
   s.seed = reportSeed(seedStudy.seed, s.name, rep);
-  if (profileName !== 'none') applyProfile(s, parseProfile(profileName, '--profile'));
   // One choice changed at a time, to see what moves the escape rate.
   applyLineFlags(s);
   for (const kv of (stringArg('tcp') ?? '').split(',').filter(Boolean)) {
