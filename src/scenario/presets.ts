@@ -17,7 +17,8 @@ import type { FlowSpec, Scenario, TcpSpec } from './types.js';
  *   12, IP 20, PPP 2);
  * - every device queue holds floor(BDP / MTU) packets (ns-3's PfifoFast limit) plus the 100-packet
  *   device queue behind it, BDP = min(access, bottleneck rate) x 2 x (access + bottleneck delay);
- * - Bernoulli loss `error_p` on the bottleneck in both directions (data at the sink, ACKs at the gateway);
+ * - Bernoulli loss `error_p` on the bottleneck in both directions (data at the sink, ACKs at the gateway;
+ *   on the study's normal and lfn the ACKs from a loss stream of their own, the same law: OWN_ACK_STREAM_MAX_LOSS);
  * - the application starts at 0.1 s and stops 3 s before the end; goodput is measured over [0, duration];
  * - TCP behaves as ns-3's does: every preset is resolved under the `ns3` behaviour profile
  *   (PRESET_PROFILE; src/scenario/profiles.ts), since a preset is an ns-3 setup and its results are
@@ -128,6 +129,16 @@ export interface PresetOptions {
  */
 export const PRESET_PROFILE: ProfileName = 'ns3';
 
+/**
+ * ns-3's example draws both loss directions from one error model (ackStream 'shared', the default),
+ * which the ns3-* presets keep: they are read against ns-3's runs. The study's own lines have no ns-3
+ * reference; where a lone flow's fluid run reads the packet run's loss stream (p <= 0.01, the fluid's
+ * COUPLED_MAX_LOSS in src/fluid/run/runFluid.ts: normal and lfn) their ACKs draw from a stream of their
+ * own, the same law, so that fluid run reads its seed's data losses exactly (lossThresholds.ts). On
+ * lossy (p = 0.1, not coupled) it would only re-draw the packet runs.
+ */
+export const OWN_ACK_STREAM_MAX_LOSS = 0.01;
+
 /** ns-3's example starts its first application at 0.1 s and the next ones 0.1 s apart. */
 export const PRESET_FIRST_START_S = 0.1;
 export const PRESET_START_STAGGER_S = 0.1;
@@ -173,7 +184,7 @@ export function presetScenario(name: PresetName, variant: Variant, opts: PresetO
       bandwidthBps: line.bottleneckBps,
       delayS: line.bottleneckDelayS,
       queue: { kind: 'droptail', limitPackets: queuePackets },
-      loss: { rate: line.lossRate, direction: 'both' },
+      loss: { rate: line.lossRate, direction: 'both', ...(study && line.lossRate <= OWN_ACK_STREAM_MAX_LOSS && { ackStream: 'own' as const }) },
     },
     flows,
     tcp: defaultTcp(),

@@ -8,13 +8,16 @@ import { validateScenario } from '../../src/scenario/check/validate.js';
 describe('presets', () => {
   it('mirror the seed study Table 1 lines, on both setups', () => {
     for (const [line, ns3] of [['normal', 'ns3-normal'], ['lfn', 'ns3-lfn'], ['lossy', 'ns3-lossy']] as const) {
-      expect(presetScenario(ns3, 'reno').bottleneck).toEqual({ ...presetScenario(line, 'reno').bottleneck, queue: presetScenario(ns3, 'reno').bottleneck.queue });
+      // The same line; the ACKs' loss stream is ns-3's shared one on ns3-*, their own on the study's normal and lfn.
+      const own = presetScenario(line, 'reno').bottleneck;
+      expect(own.loss.ackStream).toBe(line === 'lossy' ? undefined : 'own');
+      expect(presetScenario(ns3, 'reno').bottleneck).toEqual({ ...own, loss: { rate: own.loss.rate, direction: 'both' }, queue: presetScenario(ns3, 'reno').bottleneck.queue });
       expect(presetLine(ns3)).toBe(line);
     }
     const normal = presetScenario('normal', 'reno');
     expect(normal.bottleneck.bandwidthBps).toBe(1e9);
     expect(normal.bottleneck.delayS).toBe(0.001);
-    expect(normal.bottleneck.loss).toEqual({ rate: 1e-4, direction: 'both' });
+    expect(normal.bottleneck.loss).toEqual({ rate: 1e-4, direction: 'both', ackStream: 'own' });
     const lfn = presetScenario('lfn', 'reno');
     expect([lfn.bottleneck.bandwidthBps, lfn.bottleneck.delayS, lfn.bottleneck.loss.rate]).toEqual([100e6, 0.1, 1e-3]);
     const lossy = presetScenario('lossy', 'reno');
