@@ -101,7 +101,7 @@ export function scenarioTableHtml(scenarios: readonly Scenario[]): string {
   const rows: [string, (s: Scenario) => string][] = [
     ['bottleneck rate', (s) => formatBps(s.bottleneck.bandwidthBps)],
     ['bottleneck delay (one-way)', (s) => formatSeconds(s.bottleneck.delayS)],
-    ['random loss p', (s) => `${formatNumber(s.bottleneck.loss.rate)} (${s.bottleneck.loss.direction === 'both' ? 'data and ACKs' : 'data only'})`],
+    ['random loss p', (s) => `${formatNumber(s.bottleneck.loss.rate)} (${s.bottleneck.loss.direction === 'data' ? 'data only' : s.bottleneck.loss.ackStream === 'own' ? 'data and ACKs, each its own stream' : 'data and ACKs, one stream'})`],
     ['bottleneck queue', (s) => `${s.bottleneck.queue.kind}, ${s.bottleneck.queue.limitPackets} packets`],
     ['access link', (s) => (s.flows[0] ? `${formatBps(s.flows[0].access.bandwidthBps)}, ${formatSeconds(s.flows[0].access.delayS)}, ${s.flows[0].access.queuePackets} packets` : '–')],
     ['flows', (s) => String(s.flows.length)],
