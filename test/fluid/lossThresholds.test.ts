@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { rngStream } from '../../src/engine/rng.js';
-import { fluidSystem, runFluid } from '../../src/fluid/run/runFluid.js';
+import { COUPLED_MAX_LOSS, fluidSystem, runFluid } from '../../src/fluid/run/runFluid.js';
 import { runPacket } from '../../src/packet/run.js';
 import type { RunResult } from '../../src/result/types.js';
 import { lossThresholds } from '../../src/fluid/run/lossThresholds.js';
-import { presetScenario } from '../../src/scenario/presets.js';
+import { OWN_ACK_STREAM_MAX_LOSS, presetScenario } from '../../src/scenario/presets.js';
 
 /** Data packets up to and including the first draw below p in the packet engine's loss stream (src/net/dumbbell.ts onArrive). */
 function firstDropPacket(seed: number, p: number, ackEvery: number): number {
@@ -78,5 +78,11 @@ describe('Poisson-mode loss thresholds on the packet engine\'s loss stream (comm
       expect(packet).toBeLessThan(5);  // a cut while the application sends
       expect(Math.abs(firstCutS(runFluid(s, { lossProcess: 'poisson' })) - packet)).toBeLessThan(0.15);
     }
+  });
+
+  it("the presets give ACKs their own stream exactly where the fluid reads the packet run's (p <= COUPLED_MAX_LOSS): own normal and lfn, not lossy, never ns3-*", () => {
+    expect(OWN_ACK_STREAM_MAX_LOSS).toBe(COUPLED_MAX_LOSS);
+    const layout = (name: Parameters<typeof presetScenario>[0]) => presetScenario(name, 'cubic').bottleneck.loss.ackStream ?? 'shared';
+    expect(['normal', 'lfn', 'lossy', 'ns3-normal', 'ns3-lfn', 'ns3-lossy'].map((n) => layout(n as Parameters<typeof presetScenario>[0]))).toEqual(['own', 'own', 'shared', 'shared', 'shared', 'shared']);
   });
 });

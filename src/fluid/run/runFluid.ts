@@ -140,7 +140,7 @@ export function fluidSystem(scenario: Scenario, opts: RunFluidOptions = {}): Flu
  * both setups (page: lossy -7.9% -> -13.9%, ns3-lossy -1.1% -> -11.8%), unexplained while the law is
  * the same: kept to where it was measured to help (ns3-lfn CUBIC under the ns3 profile +17.2% -> +7.0%).
  */
-const COUPLED_MAX_LOSS = 0.01;
+export const COUPLED_MAX_LOSS = 0.01;
 
 /**
  * Whether the fluid run of `scenario` has random loss events when the run asks for Poisson ones (as
