@@ -196,14 +196,18 @@ export function equilibrium(lm: LinearModel, values: Record<string, number>, N: 
   const B = values.B!;
   const Tp = values.Tp!;
   const qi = lm.states.indexOf('q');
-  const tries: { regime: QueueRegime; q: number | null }[] = [{ regime: 'standing', q: null }, { regime: 'full', q: B }, { regime: 'empty', q: 0 }];
+  const regimes: { regime: QueueRegime; q: number | null }[] = [{ regime: 'standing', q: null }, { regime: 'full', q: B }, { regime: 'empty', q: 0 }];
+  // Newton starts from the window that fills the link; where none of the three regimes converges from
+  // there, smaller starting windows are tried (a heavily lossy line's window is a few segments against a
+  // BDP of tens: Reno on ns3-lossy, 4 against 34, ran to W -> 0 from the full-link start).
+  const tries = [1, 1 / 4, 1 / 16].flatMap((wScale) => regimes.map((r) => ({ ...r, wScale })));
   let last = '';
   for (const t of tries) {
     // Initial guess: the queue in the middle of RED's range (or of the buffer), the window that fills the link.
     const q0 = t.q ?? guesses.q ?? (values.red === 1 ? Math.min(B, (values.minTh! + values.maxTh!) / 2) : B / 2);
     const x: Record<string, number> = {};
     lm.states.forEach((s) => (x[s] = s === 'q' || s === 'v' ? q0 : s in guesses ? guesses[s]! : 0));
-    x.W = ((Tp + q0 / C) * C) / N;
+    x.W = Math.max(1, (t.wScale * (Tp + q0 / C) * C) / N);
     const free = lm.states.filter((s, i) => !(i === qi && t.q !== null) && !isZeroAt(lm.rhs[i]!, scopeOf(lm, x, pEval)));
     // Other states (filters) start at their own fixed point given W and q: a few relaxation passes.
     for (const s of free) if (s !== 'W' && s !== 'q' && s !== 'v' && !(s in guesses)) x[s] = guessFilter(lm, s, x, f, pEval);
@@ -257,7 +261,7 @@ export function equilibrium(lm: LinearModel, values: Record<string, number>, N: 
     }
     last = `${t.regime}: residual ${norm.toExponential(2)}, q ${q.toFixed(2)}, A/C ${(A / C).toFixed(4)}${stop ? `, ${stop}` : ''}`;
   }
-  throw new InputError('stability', `no equilibrium found for ${N} flows (tried a standing queue, a full and an empty one; ${last})`);
+  throw new InputError('stability', `no equilibrium found for ${N} flows (tried a standing queue, a full and an empty one, each from the window that fills the link and from 1/4 and 1/16 of it; ${last})`);
 }
 
 /** A filter state's value when everything else is held: solve its own equation alone (it is linear in it). */

@@ -119,6 +119,19 @@ describe('linear stability from the models\' own equations (Hollot et al., INFOC
     expect(a.crossoverRadS).toBeNull();
     expect(a.note).toMatch(/no loop through p/);
   });
+  it('finds a heavily lossy line\'s few-segment window from below: Reno on ns3-lossy (p = 0.1, W0 ~ 4.4 against a BDP of ~34) as on own lossy', () => {
+    // Newton from the window that fills the link (34 segments) ran to W -> 0 here; the smaller starts
+    // find it. With the queue empty, Reno's window balance depends on p, b and D, not on the link: the
+    // same W0 on both setups of the line (their RTTs 114 and 22 ms).
+    const ns3 = scenarioStability(presetScenario('ns3-lossy', 'reno', { durationS: 100, seed: 1 })).equilibrium;
+    const own = scenarioStability(presetScenario('lossy', 'reno', { durationS: 100, seed: 1 })).equilibrium;
+    expect(ns3.regime).toBe('empty');
+    expect(own.regime).toBe('empty');
+    expect(ns3.R0).toBeCloseTo(0.1139424, 6);
+    expect(ns3.W0).toBeGreaterThan(3);
+    expect(ns3.W0).toBeLessThan(6);
+    expect(ns3.W0 / own.W0 - 1).toBeCloseTo(0, 9);
+  });
   it('a drop-tail queue held full is unstable (as a loss rate, the overflow is a cliff: gain margin far below 1)', () => {
     const s = dumbbellScenario('reno');
     const r = scenarioStability(s, { params: MGT });
