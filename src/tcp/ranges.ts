@@ -136,6 +136,18 @@ export class RangeSet {
     return added;
   }
 
+  /**
+   * Moves range i's end up to `end`, which the caller knows lies below the next range's start (not
+   * touching it: add would merge the two).
+   * @returns bytes newly covered.
+   */
+  extendEnd(i: number, end: number): number {
+    const added = end - this.ends[i]!;
+    this.ends[i] = end;
+    this.bytes += added;
+    return added;
+  }
+
   /** Removes everything below x. */
   removeBelow(x: number): void {
     const starts = this.starts;

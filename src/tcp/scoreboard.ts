@@ -172,8 +172,24 @@ export class Scoreboard extends SegmentRing {
     const s = start > this.una ? start : this.una;
     const e = end < this.highTx ? end : this.highTx;
     if (e <= s) return 0;
-    // Walk the gaps of the SACKed set inside [s, e): only those segments change state.
+    const sacked = this.sacked;
+    // Most SACK blocks repeat what an earlier ACK said (RFC 2018: blocks after the first repeat the
+    // most recent ones, and the first grows by the segment that triggered the ACK): one binary search
+    // finds the range holding the block's start; a block inside it changes nothing, and a block that
+    // grows it short of the next range SACKs just [end of the range, e) (what the gap walk and add
+    // below would find, with three more searches). Linux's tcp_sacktag_write_queue likewise skips
+    // the part of a block its cache says is tagged (tcp_sack_cache).
     let cur = s;
+    const r = sacked.indexOf(s);
+    if (r >= 0) {
+      cur = sacked.endAt(r);
+      if (cur >= e) return 0;
+      if (r + 1 === sacked.count || e < sacked.startAt(r + 1)) {
+        this.markSegmentsSacked(cur, e);
+        return sacked.extendEnd(r, e);
+      }
+    }
+    // Walk the gaps of the SACKed set inside [cur, e): only those segments change state.
     while (cur < e) {
       const i = this.sacked.indexOf(cur);
       if (i >= 0) {
@@ -184,7 +200,7 @@ export class Scoreboard extends SegmentRing {
       this.markSegmentsSacked(cur, gapEnd);
       cur = gapEnd;
     }
-    return this.sacked.add(s, e);
+    return sacked.add(s, e);
   }
 
   private markSegmentsSacked(from: number, to: number): void {

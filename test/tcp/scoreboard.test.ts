@@ -156,6 +156,41 @@ describe('Scoreboard: NextSeg rules', () => {
   });
 });
 
+describe('Scoreboard: SACK blocks that repeat or grow a known range (RFC 2018 section 4)', () => {
+  it('a repeated block SACKs nothing; a first block growing its range SACKs only the new segments, and merges when it reaches the next range', () => {
+    const sb = board(20);
+    const delivered: number[] = [];
+    sb.onDelivered = (seq) => delivered.push(seq / MSS);
+    expect(sackSegs(sb, 2, 4)).toBe(2 * MSS);
+    expect(sackSegs(sb, 8, 10)).toBe(2 * MSS);
+    // The next ACK: the first block grew by one segment, the second repeats.
+    expect(sackSegs(sb, 8, 11)).toBe(MSS);
+    expect(sackSegs(sb, 2, 4)).toBe(0);
+    expect(sackSegs(sb, 8, 11)).toBe(0);
+    expect(sackSegs(sb, 3, 4)).toBe(0);
+    // Growing [2, 4) up to the next range's start merges the two: [2, 11).
+    expect(sackSegs(sb, 2, 8)).toBe(4 * MSS);
+    expect(sb.sacked.count).toBe(1);
+    expect([sb.sacked.startAt(0), sb.sacked.endAt(0)]).toEqual([2 * MSS, 11 * MSS]);
+    expect(delivered).toEqual([2, 3, 8, 9, 10, 4, 5, 6, 7]);
+    expect(sb.sackedBytes).toBe(9 * MSS);
+    expect(sb.pipeBytes).toBe(setPipe(sb));
+  });
+
+  it('a growing block clears the lost and retransmitted marks of the segments it newly covers', () => {
+    const sb = board(20);
+    sackSegs(sb, 5, 9);
+    sb.markLost(DUP_THRESH); // 0..4 lost
+    sb.retransmitted(0);
+    sackSegs(sb, 0, 1); // block [0, 1) below the range
+    expect(sackSegs(sb, 0, 3)).toBe(2 * MSS); // grows [0, 1) to [0, 3), short of [5, 9)
+    expect(lostSegs(sb)).toEqual([3, 4]);
+    expect(sb.lostBytes).toBe(2 * MSS);
+    expect(sb.retransBytes).toBe(0);
+    expect(sb.pipeBytes).toBe(setPipe(sb));
+  });
+});
+
 describe('Scoreboard: cumulative ACKs and timeouts', () => {
   it('ackTo returns the SACKed bytes it covers and drops every mark below SND.UNA', () => {
     const sb = board(10);
@@ -328,8 +363,11 @@ describe('Scoreboard: property test against recount() and a naive model', () => 
             case 'sack': {
               // Blocks are relative to SND.UNA, as a receiver's would be (possibly reaching past SND.MAX: clipped).
               const a = m.una + o.a;
-              sb.sack(a * MSS, (a + o.len) * MSS);
+              const before = m.sacked.size;
+              const newly = sb.sack(a * MSS, (a + o.len) * MSS);
               m.sack(a, a + o.len);
+              // The bytes sack reports newly SACKed (what RFC 6675's duplicate-ACK test and the delivery count read).
+              expect(newly).toBe((m.sacked.size - before) * MSS);
               break;
             }
             case 'ackTo': {
