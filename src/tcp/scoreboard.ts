@@ -1,8 +1,7 @@
 import { RangeSet } from './ranges.js';
 import { LOST as LOST_FLAG, RETRANS as RETRANS_FLAG, SACKED as SACKED_FLAG, SegmentRing } from './segment-ring.js';
 
-// Module-local copies: imported bindings are read through accessor functions under tsx/vite, which
-// costs a call per use on the hot path; these are read once at load.
+// Module-local copies: tsx/vite read imported bindings through accessors, a call per hot-path use.
 const SACKED: number = SACKED_FLAG;
 const LOST: number = LOST_FLAG;
 const RETRANS: number = RETRANS_FLAG;
@@ -173,12 +172,9 @@ export class Scoreboard extends SegmentRing {
     const e = end < this.highTx ? end : this.highTx;
     if (e <= s) return 0;
     const sacked = this.sacked;
-    // Most SACK blocks repeat what an earlier ACK said (RFC 2018: blocks after the first repeat the
-    // most recent ones, and the first grows by the segment that triggered the ACK): one binary search
-    // finds the range holding the block's start; a block inside it changes nothing, and a block that
-    // grows it short of the next range SACKs just [end of the range, e) (what the gap walk and add
-    // below would find, with three more searches). Linux's tcp_sacktag_write_queue likewise skips
-    // the part of a block its cache says is tagged (tcp_sack_cache).
+    // Most blocks repeat earlier ones (RFC 2018; the first grows by one segment): a block inside the
+    // range holding its start changes nothing, one growing it short of the next range SACKs just its
+    // new end (as the gap walk below, with fewer searches; Linux's tcp_sack_cache skips likewise).
     let cur = s;
     const r = sacked.indexOf(s);
     if (r >= 0) {
@@ -191,14 +187,13 @@ export class Scoreboard extends SegmentRing {
     }
     // Walk the gaps of the SACKed set inside [cur, e): only those segments change state.
     while (cur < e) {
-      const i = this.sacked.indexOf(cur);
-      if (i >= 0) {
-        cur = this.sacked.endAt(i);
-        continue;
+      const i = sacked.indexOf(cur);
+      if (i >= 0) cur = sacked.endAt(i);
+      else {
+        const gapEnd = Math.min(e, sacked.nextStartAbove(cur));
+        this.markSegmentsSacked(cur, gapEnd);
+        cur = gapEnd;
       }
-      const gapEnd = Math.min(e, this.sacked.nextStartAbove(cur));
-      this.markSegmentsSacked(cur, gapEnd);
-      cur = gapEnd;
     }
     return sacked.add(s, e);
   }
