@@ -13,10 +13,9 @@ import { fluidSystem, runFluid } from '../src/fluid/run/runFluid.js';
 import { solve } from '../src/solver/index.js';
 import { reportSeed } from '../src/report/replicates.js';
 import { isPresetName, presetScenario } from '../src/scenario/presets.js';
-import { isProfileName } from '../src/scenario/profiles.js';
 import type { Scenario } from '../src/scenario/types.js';
 import type { Variant } from '../src/variants.js';
-import { hasFlag, numberArg, stringArg } from './scriptArgs.js';
+import { hasFlag, numberArg, presetProfile, stringArg } from './scriptArgs.js';
 
 const [preset, variant] = process.argv.slice(2);
 if (!preset || !isPresetName(preset) || !variant) {
@@ -29,9 +28,7 @@ const page = numberArg('page', 0);
 const seeds = page > 0 ? Array.from({ length: page }, (_, r) => reportSeed(1, preset, r)) : (stringArg('seeds') ?? '1').split(',').map(Number);
 
 function scenario(seed: number): Scenario {
-  // A preset is resolved under ns3 by default; `none` keeps cclab's own mix (profile: null).
-  if (profile !== 'none' && !isProfileName(profile)) throw new Error(`unknown profile ${profile}`);
-  return presetScenario(preset!, variant as Variant, { durationS: numberArg('duration', 100), seed, profile: profile === 'none' ? null : profile });
+  return presetScenario(preset!, variant as Variant, { durationS: numberArg('duration', 100), seed, profile: presetProfile(profile) });
 }
 
 interface Budget {

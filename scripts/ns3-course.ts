@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { buildPacketModel } from '../src/packet/run.js';
 import { secondsToNs } from '../src/engine/simulator.js';
 import { isPresetName, presetScenario } from '../src/scenario/presets.js';
-import { isProfileName } from '../src/scenario/profiles.js';
+import { presetProfile } from './scriptArgs.js';
 
 const NS3: Record<string, string> = { newreno: 'TcpNewReno', reno: 'TcpLinuxReno', westwood: 'TcpWestwoodPlus', cubic: 'TcpCubic' };
 const DURATION_S = 100;
@@ -53,9 +53,7 @@ function cclabSamples(preset: string, variant: string, seed: number, profile: st
   // ns-3's runs are the example's literal setup: the ns3-* presets.
   const name = `ns3-${preset}`;
   if (!isPresetName(name)) throw new Error(`unknown preset ${name}`);
-  // A preset is resolved under its profile when built; `none` keeps cclab's own mix.
-  if (profile !== 'none' && !isProfileName(profile)) throw new Error(`unknown profile ${profile}`);
-  const s = presetScenario(name, variant as 'reno', { durationS: DURATION_S, seed, profile: profile === 'none' ? null : profile });
+  const s = presetScenario(name, variant as 'reno', { durationS: DURATION_S, seed, profile: presetProfile(profile) });
   const m = buildPacketModel(s);
   const snd = m.senders[0]!;
   const rcv = m.receivers[0]!;

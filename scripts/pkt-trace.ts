@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { buildPacketModel } from '../src/packet/run.js';
 import { secondsToNs } from '../src/engine/simulator.js';
 import { isPresetName, presetScenario } from '../src/scenario/presets.js';
-import { isProfileName } from '../src/scenario/profiles.js';
+import { presetProfile } from './scriptArgs.js';
 import { DATA, F_FLOW, F_PAYLOAD_OR_RWND, F_RETX_OR_SACKS, F_SEQ, F_TYPE, ROW_SLOTS, SACK_SLOTS } from '../src/net/packets.js';
 import type { Variant } from '../src/variants.js';
 
@@ -31,10 +31,7 @@ if (!isPresetName(name) || !variant) {
   console.error('usage: npx tsx scripts/pkt-trace.ts <normal|lfn|lossy> <variant> [--seed n] [--profile ns3|none] [--duration s] [--sack on|off]');
   process.exit(2);
 }
-// A preset is resolved under ns3 by default; `none` keeps cclab's own mix (profile: null).
-const profile = flag('profile', 'ns3');
-if (profile !== 'none' && !isProfileName(profile)) throw new Error(`unknown profile ${profile}`);
-const s = presetScenario(name, variant as Variant, { durationS: Number(flag('duration', '100')), seed: Number(flag('seed', '1')), profile: profile === 'none' ? null : profile });
+const s = presetScenario(name, variant as Variant, { durationS: Number(flag('duration', '100')), seed: Number(flag('seed', '1')), profile: presetProfile(flag('profile', 'ns3')) });
 if (flag('sack', 'on') === 'off') s.tcp.sack = false;
 const m = buildPacketModel(s);
 const snd = m.senders[0]!;

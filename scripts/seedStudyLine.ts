@@ -6,17 +6,15 @@
 import { loadRecipe, resolveContrast, resolveScenarios } from '../src/report/recipe.js';
 import { isPresetName, presetScenario } from '../src/scenario/presets.js';
 import type { ProfileName } from '../src/scenario/profiles.js';
-import { parseProfile } from '../src/scenario/resolveProfile.js';
 import type { Scenario } from '../src/scenario/types.js';
 import type { Variant } from '../src/variants.js';
-import { stringArg } from './scriptArgs.js';
+import { presetProfile, stringArg } from './scriptArgs.js';
 
 export const seedStudy = loadRecipe('reports/recipes/seed-study.yaml');
 
 /** --profile: a behaviour profile (default ns3, what every preset is resolved under) or `none`, cclab's own mix. */
 export function profileFlag(): ProfileName | null {
-  const raw = stringArg('profile') ?? 'ns3';
-  return raw === 'none' ? null : parseProfile(raw, '--profile');
+  return presetProfile(stringArg('profile') ?? 'ns3');
 }
 
 /**

@@ -207,7 +207,8 @@ export function equilibrium(lm: LinearModel, values: Record<string, number>, N: 
     const q0 = t.q ?? guesses.q ?? (values.red === 1 ? Math.min(B, (values.minTh! + values.maxTh!) / 2) : B / 2);
     const x: Record<string, number> = {};
     lm.states.forEach((s) => (x[s] = s === 'q' || s === 'v' ? q0 : s in guesses ? guesses[s]! : 0));
-    x.W = Math.max(1, (t.wScale * (Tp + q0 / C) * C) / N);
+    const fillW = ((Tp + q0 / C) * C) / N;
+    x.W = t.wScale === 1 ? fillW : Math.max(1, t.wScale * fillW);
     const free = lm.states.filter((s, i) => !(i === qi && t.q !== null) && !isZeroAt(lm.rhs[i]!, scopeOf(lm, x, pEval)));
     // Other states (filters) start at their own fixed point given W and q: a few relaxation passes.
     for (const s of free) if (s !== 'W' && s !== 'q' && s !== 'v' && !(s in guesses)) x[s] = guessFilter(lm, s, x, f, pEval);
