@@ -10,8 +10,14 @@ import type { CaState, RateConnection, RateSample, TcpState } from './types.js';
  * recovery, the cwnd from before it restored on the way out; PROBE_RTT caps it at the minimum.
  */
 
-/** Linux's congestion-state order (TCP_CA_Open < Disorder < CWR < Recovery < Loss). */
-export const CA_ORDER: Readonly<Record<CaState, number>> = { open: 0, disorder: 1, cwr: 2, recovery: 3, loss: 4 };
+/**
+ * Linux's `state >= TCP_CA_Recovery` (TCP_CA_Open < Disorder < CWR < Recovery < Loss). Two string
+ * compares: a table read with the state as key went through V8's megamorphic keyed lookup, twice
+ * per ACK.
+ */
+export function inRecoveryOrLoss(state: CaState): boolean {
+  return state === 'recovery' || state === 'loss';
+}
 
 /** bbr_set_cwnd. */
 export function setCwnd(b: Bbr, tcb: TcpState, rs: RateSample, conn: RateConnection): void {
@@ -46,7 +52,7 @@ function recoverOrRestore(b: Bbr, tcb: TcpState, rs: RateSample, conn: RateConne
     b.packetConservation = true;
     b.nextRoundDeliveredBytes = conn.deliveredBytes; // the round starts now
     cwnd = tcb.bytesInFlight + acked;
-  } else if (CA_ORDER[prev] >= CA_ORDER.recovery && CA_ORDER[state] < CA_ORDER.recovery) {
+  } else if (inRecoveryOrLoss(prev) && !inRecoveryOrLoss(state)) {
     cwnd = Math.max(cwnd, b.priorCwndBytes);
     b.packetConservation = false;
   }

@@ -30,7 +30,7 @@ import { rngStream, type Uniform } from '../engine/rng.js';
 import type { CaState, CcEnvironment, CongestionControl, CongestionControlFactory, LossKind, RateConnection, RateSample, TcpState } from './types.js';
 import { BbrAckAggregation } from './bbr-ack-aggregation.js';
 import { BbrLongTermSampler, LT_EXPIRED, LT_POLICER_FOUND, RTO_LOSS_SAMPLE } from './bbr-long-term.js';
-import { CA_ORDER, setCwnd } from './bbr-cwnd.js';
+import { inRecoveryOrLoss, setCwnd } from './bbr-cwnd.js';
 import { inflightBytes, tsoSegs } from './bbr-bdp.js';
 import { BBR_CYCLE_LEN, BBR_PARAMS } from './bbr-params.js';
 import { updateMinRtt } from './bbr-probe-rtt.js';
@@ -316,7 +316,7 @@ export class Bbr implements CongestionControl {
 
   /** bbr_save_cwnd: the last good cwnd, for after recovery or PROBE_RTT. */
   saveCwnd(tcb: TcpState): void {
-    if (CA_ORDER[this.prevCaState] < CA_ORDER.recovery && this.mode !== 'probe_rtt') this.priorCwndBytes = tcb.cwndBytes;
+    if (!inRecoveryOrLoss(this.prevCaState) && this.mode !== 'probe_rtt') this.priorCwndBytes = tcb.cwndBytes;
     else this.priorCwndBytes = Math.max(this.priorCwndBytes, tcb.cwndBytes);
   }
 

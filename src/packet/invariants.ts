@@ -21,7 +21,8 @@ export class InvariantError extends Error {
  * Conservation and window bounds are checked by {@link checkFlowAccounting} at the end of a run.
  */
 export class InvariantMonitor implements SenderAudit {
-  private readonly pacing = new Map<number, PacingWindow>();
+  /** Per flow, indexed by flow number (a Map lookup per paced departure was measurable at 100 flows). */
+  private readonly pacing: (PacingWindow | undefined)[] = [];
 
   constructor(
     private readonly receivers: readonly TcpReceiver[],
@@ -52,8 +53,8 @@ export class InvariantMonitor implements SenderAudit {
 
   /** Pacing never sends faster than the pacing rate over any window of 10 segments. */
   pacedDeparture(s: TcpSender, nowNs: number, len: number, rateBps: number): void {
-    let w = this.pacing.get(s.flow);
-    if (w === undefined) this.pacing.set(s.flow, (w = new PacingWindow()));
+    let w = this.pacing[s.flow];
+    if (w === undefined) this.pacing[s.flow] = w = new PacingWindow();
     const problem = w.depart(nowNs, rateBps === Infinity ? 0 : Math.ceil((len * 8e9) / rateBps));
     if (problem !== null) throw new InvariantError(`flow ${s.flow}: at ${s.nowS} s ${problem}`);
   }
@@ -128,27 +129,32 @@ const PACING_WINDOW = 10;
 /**
  * The last departures of one paced flow: segment i may leave no sooner than segment i - 1 plus its
  * slot (len x 8 / rate at its departure), so any 10 consecutive departures span at least the slots
- * of the first 9.
+ * of the first 9. The slots' sum over the last 9 departures is kept running: slots are whole ns (or
+ * 0), so the sum is exact and equals adding the 9 up each time.
  */
 class PacingWindow {
   private readonly atNs = new Float64Array(PACING_WINDOW);
   private readonly slotNs = new Float64Array(PACING_WINDOW);
   private count = 0;
+  /** Sum of the slots of the last PACING_WINDOW - 1 departures recorded. */
+  private lastSlotsNs = 0;
 
   /** Records a departure; returns what is wrong, or null. */
   depart(nowNs: number, slotNs: number): string | null {
     const k = this.count % PACING_WINDOW;
     let problem: string | null = null;
     if (this.count >= PACING_WINDOW - 1) {
-      // The oldest of the 10 (this one included) is PACING_WINDOW - 1 departures back.
-      const first = (this.count - (PACING_WINDOW - 1)) % PACING_WINDOW;
-      let needNs = 0;
-      for (let j = 0; j < PACING_WINDOW - 1; j++) needNs += this.slotNs[(first + j) % PACING_WINDOW]!;
+      // The oldest of the 10 (this one included) is PACING_WINDOW - 1 departures back, slot k + 1.
+      const first = k === PACING_WINDOW - 1 ? 0 : k + 1;
+      const needNs = this.lastSlotsNs;
       const spanNs = nowNs - this.atNs[first]!;
       if (spanNs < needNs) problem = `10 paced segments left within ${spanNs} ns, their pacing slots need ${needNs} ns`;
+      // The oldest leaves the running sum: the next check's 9 start one later.
+      this.lastSlotsNs -= this.slotNs[first]!;
     }
     this.atNs[k] = nowNs;
     this.slotNs[k] = slotNs;
+    this.lastSlotsNs += slotNs;
     this.count++;
     return problem;
   }
