@@ -193,16 +193,26 @@ export class Dumbbell {
     const r = this.pool.rows;
     const b = p * ROW;
     const hop = r[b + F_HOP]!;
-    if (this.lossRate > 0) {
-      const isData = r[b + F_TYPE] === DATA;
-      const linkId = this.pathLinks[(2 * r[b + F_FLOW]! + (isData ? 0 : 1)) * PATH_SLOTS + hop]!;
-      if ((linkId === this.bottleneckForward || linkId === this.bottleneckReverse) && (isData ? this.lossDraw() : this.lossAcks ? this.ackLossDraw() : 1) < this.lossRate) {
-        this.drop(p, false);
-        return;
-      }
-    }
+    if (this.lossRate > 0 && this.lostAtBottleneck(p, hop)) return;
     r[b + F_HOP] = hop + 1;
     this.forward(p);
+  }
+
+  /**
+   * Random loss at the far end of the bottleneck: draws for p if it just crossed it, and drops it
+   * if the draw says so. Out of line: arrivals are ~all events, and V8 inlines the hop path into
+   * the simulator loop only while the loop's inlining budget (bytecode size) lasts.
+   */
+  private lostAtBottleneck(p: number, hop: number): boolean {
+    const r = this.pool.rows;
+    const b = p * ROW;
+    const isData = r[b + F_TYPE] === DATA;
+    const linkId = this.pathLinks[(2 * r[b + F_FLOW]! + (isData ? 0 : 1)) * PATH_SLOTS + hop]!;
+    if ((linkId === this.bottleneckForward || linkId === this.bottleneckReverse) && (isData ? this.lossDraw() : this.lossAcks ? this.ackLossDraw() : 1) < this.lossRate) {
+      this.drop(p, false);
+      return true;
+    }
+    return false;
   }
 
   /** Offers p to the link at its hop, or delivers it if the path is done. */
@@ -225,15 +235,18 @@ export class Dumbbell {
     }
     const now = this.sim.nowNs;
     const inNs = link.admit(now, r[b + F_WIRE_BYTES]!, p);
-    if (linkId === this.tracedQueueLink) {
-      if (this.onTracedQueue !== null) this.onTracedQueue(link.queueLength(now));
-      if (inNs >= 0 && this.onTracedSojourn !== null) this.onTracedSojourn(flow, link.lastWaitNs);
-    }
+    if (linkId === this.tracedQueueLink) this.traceFifo(link, flow, inNs >= 0);
     if (inNs < 0) {
       this.dropAtQueue(p, linkId);
       return;
     }
     this.sim.scheduleOnChannelAfter(this.channelOf[linkId]!, inNs, p);
+  }
+
+  /** The traced FIFO queue after a packet was offered: its length, and the packet's wait if admitted. */
+  private traceFifo(link: Link, flow: number, admitted: boolean): void {
+    if (this.onTracedQueue !== null) this.onTracedQueue(link.queueLength(this.sim.nowNs));
+    if (admitted && this.onTracedSojourn !== null) this.onTracedSojourn(flow, link.lastWaitNs);
   }
 
   /** A discipline that holds packets: enqueue, and start a transmission if the transmitter is idle. */

@@ -3,7 +3,7 @@ import type { CongestionControl } from '../cc/types.js';
 import type { Simulator } from '../engine/simulator.js';
 import { secondsToNs } from '../engine/simulator.js';
 import { LazyTimer } from '../engine/timer.js';
-import type { Dumbbell } from '../net/dumbbell.js';
+import type { Dumbbell, Endpoints } from '../net/dumbbell.js';
 import { flowCc } from '../scenario/flowCc.js';
 import { handshakeRttS } from '../scenario/path.js';
 import type { Scenario } from '../scenario/types.js';
@@ -89,18 +89,33 @@ export function createReceivers(scenario: Scenario, sim: Simulator, net: Dumbbel
 }
 
 /**
- * The network's data delivery to the receivers. With a finite transfer in the scenario it also
- * notes when each finite flow's last byte arrives in order (its completion time); bulk-only
- * scenarios keep the bare call.
+ * The network's deliveries to the flows' endpoints: data to the receivers, ACKs to the senders. With
+ * a finite transfer in the scenario it also notes when each finite flow's last byte arrives in order
+ * (its completion time). A class rather than closures made per model, for the same reason as
+ * PacketEvents (src/packet/events.ts): one call target in every run of a process.
  */
-export function deliverData(scenario: Scenario, receivers: TcpReceiver[], completedNs: Float64Array, clock: { readonly nowNs: number }) {
-  const totals = scenario.flows.map((f) => f.bytes ?? Infinity);
-  if (totals.every((b) => b === Infinity)) {
-    return (flow: number, seq: number, len: number, ts: number, ecnBits: number) => receivers[flow]!.onData(seq, len, ts, ecnBits);
+export class PacketEndpoints implements Endpoints {
+  /** Per flow, bytes of its finite transfer (Infinity: bulk); null when every flow is bulk. */
+  private readonly totals: number[] | null;
+
+  constructor(
+    scenario: Scenario,
+    private readonly senders: TcpSender[],
+    private readonly receivers: TcpReceiver[],
+    private readonly completedNs: Float64Array,
+    private readonly clock: { readonly nowNs: number },
+  ) {
+    const totals = scenario.flows.map((f) => f.bytes ?? Infinity);
+    this.totals = totals.every((b) => b === Infinity) ? null : totals;
   }
-  return (flow: number, seq: number, len: number, ts: number, ecnBits: number) => {
-    const r = receivers[flow]!;
-    r.onData(seq, len, ts, ecnBits);
-    if (r.deliveredBytes >= totals[flow]! && Number.isNaN(completedNs[flow]!)) completedNs[flow] = clock.nowNs;
-  };
+
+  deliverData(flow: number, seq: number, len: number, tsValNs: number, ecnBits: number): void {
+    const r = this.receivers[flow]!;
+    r.onData(seq, len, tsValNs, ecnBits);
+    if (this.totals !== null && r.deliveredBytes >= this.totals[flow]! && Number.isNaN(this.completedNs[flow]!)) this.completedNs[flow] = this.clock.nowNs;
+  }
+
+  deliverAck(flow: number, ackNo: number, tsEcrNs: number, rwndBytes: number, sackCount: number, sackBlocks: Float64Array, ece: boolean): void {
+    this.senders[flow]!.onAck(ackNo, tsEcrNs, rwndBytes, sackCount, sackBlocks, ece);
+  }
 }

@@ -6,8 +6,8 @@ import type { RunResult } from '../result/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { TcpReceiver } from '../tcp/receiver.js';
 import { initialWindowBytes } from '../tcp/sender.js';
-import { createReceivers, createSenders, deliverData } from './endpoints.js';
-import { EV_APP_START, EV_APP_STOP, EV_MEASURE, EV_RATE_CHANGE, makeDispatch } from './events.js';
+import { createReceivers, createSenders, PacketEndpoints } from './endpoints.js';
+import { EV_APP_START, EV_APP_STOP, EV_MEASURE, EV_RATE_CHANGE, PacketEvents } from './events.js';
 import { FlowStats, StatsObserver } from './flow-stats.js';
 import { checkEngineInput } from './input.js';
 import { checkFlowAccounting, checkQueueAccounting, InvariantMonitor } from './invariants.js';
@@ -54,10 +54,7 @@ export function buildPacketModel(scenario: Scenario, options: RunOptions = {}): 
   const senders = createSenders(scenario, sim, net, new StatsObserver(stats, sim), new InvariantMonitor(receivers, net), options.makeCc);
   receivers.push(...createReceivers(scenario, sim, net));
   const completedNs = new Float64Array(scenario.flows.length).fill(NaN);
-  net.setEndpoints({
-    deliverData: deliverData(scenario, receivers, completedNs, sim),
-    deliverAck: (flow, ack, ts, rwnd, n, blocks, ece) => senders[flow]!.onAck(ack, ts, rwnd, n, blocks, ece),
-  });
+  net.setEndpoints(new PacketEndpoints(scenario, senders, receivers, completedNs, sim));
   const { queueTrace, queueDelay } = traceQueue(scenario, sim, net, series);
   const model: PacketModel = { sim, net, senders, receivers, stats, queueTrace, queueDelay, completedNs, atMeasureStart: [] };
   dispatchEvents(scenario, model);
@@ -85,25 +82,9 @@ function traceQueue(scenario: Scenario, sim: Simulator, net: Dumbbell, series: b
  * rate changes. The snapshot is taken once now too (a run measured from 0).
  */
 function dispatchEvents(scenario: Scenario, model: PacketModel): void {
-  const { sim, net, senders, receivers } = model;
-  const snapshot = (): void => {
-    model.atMeasureStart = senders.map((s, i) => ({ deliveredBytes: receivers[i]!.deliveredBytes, sentBytes: s.bytesSent }));
-  };
-  snapshot();
+  const { sim } = model;
+  sim.setDispatch(new PacketEvents(model, scenario));
   const rateChanges = scenario.bottleneck.rateChanges ?? [];
-  sim.setDispatch(
-    makeDispatch({
-      arrive: (p) => net.onArrive(p),
-      rto: (flow) => senders[flow]!.onRtoEvent(),
-      delAck: (flow) => receivers[flow]!.onDelAckTimer(),
-      appStart: (flow) => senders[flow]!.startApp(scenario.flows[flow]!.bytes),
-      appStop: (flow) => senders[flow]!.stopApp(),
-      measure: snapshot,
-      txEnd: (link) => net.onTxEnd(link),
-      pace: (flow) => senders[flow]!.onPaceEvent(),
-      rateChange: (i) => net.links[net.bottleneckForward]!.setBandwidth(rateChanges[i]!.bandwidthBps),
-    }),
-  );
   scenario.flows.forEach((f, i) => {
     sim.scheduleAt(secondsToNs(f.startS), EV_APP_START, i);
     if (f.stopS !== null) sim.scheduleAt(secondsToNs(f.stopS), EV_APP_STOP, i);
