@@ -199,11 +199,15 @@ class EventChannel {
     this.lastTimeNs = timeNs;
   }
 
-  /** Removes the head; returns its arg. */
+  /**
+   * Removes the head; returns its arg. An emptied ring starts again at slot 0: a flow's access link
+   * mostly holds one packet, but its ring grows to its largest burst (32-64 slots, 0.8-1.5 kB, at
+   * 1000 flows), and a head walking round it touched a new cache line on most of its events.
+   */
   shift(): number {
     const arg = this.ring[3 * this.head + 2]!;
-    this.head = this.head + 1 === this.slots ? 0 : this.head + 1;
-    this.count--;
+    if (--this.count === 0) this.head = 0;
+    else this.head = this.head + 1 === this.slots ? 0 : this.head + 1;
     return arg;
   }
 
