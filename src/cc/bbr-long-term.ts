@@ -34,15 +34,18 @@ export class BbrLongTermSampler {
   /** A policer was found: BBR uses {@link bwBytesPerS} (Linux lt_use_bw). */
   useBw = false;
   /** The long-term rate, bytes/s (Linux lt_bw); 0 before the first lossy interval. */
-  bwBytesPerS = 0;
+  bwBytesPerS = -0;
   private isSampling = false;
   /** Rounds in the interval, or since the policed rate was taken (Linux lt_rtt_cnt). */
   private roundCount = 0;
-  private lastDeliveredBytes = 0;
-  private lastStampS = 0;
-  private lastLostBytes = 0;
+  private lastDeliveredBytes = -0;
+  private lastStampS = -0;
+  private lastLostBytes = -0;
 
-  constructor(private readonly p: LtParams) {}
+  constructor(private readonly p: LtParams) {
+    // Declared `= -0`, held as doubles from the start, +0 from here (src/tcp/rate-sampler.ts says why).
+    this.bwBytesPerS = this.lastDeliveredBytes = this.lastStampS = this.lastLostBytes = 0;
+  }
 
   /** bbr_lt_bw_sampling: one rate sample; `inProbeBw` when BBR is in PROBE_BW. */
   sample(rs: RateSample, conn: RateConnection, roundStart: boolean, inProbeBw: boolean): LtOutcome {

@@ -24,7 +24,7 @@ export function updateMinRtt(b: Bbr, tcb: TcpState, rs: RateSample, conn: RateCo
   if (p.probeRttS! > 0 && expired && b.mode !== 'probe_rtt') {
     b.enterProbeRtt();
     b.saveCwnd(tcb);
-    b.probeRttDoneS = -1;
+    b.probeRttDoneS = -Infinity;
   }
   if (b.mode !== 'probe_rtt') return;
   // Samples while inflight is held down would drag the estimate: mark them app-limited.

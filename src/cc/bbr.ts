@@ -55,24 +55,24 @@ export class Bbr implements CongestionControl {
   readonly bwFilter: WindowedFilter;
   /** Min RTT estimate, s (Linux min_rtt_us); Infinity before a sample. */
   minRttS = Infinity;
-  minRttStampS = 0;
-  /** End of PROBE_RTT's minimum-cwnd time, s; -1 while not set. */
-  probeRttDoneS = -1;
+  minRttStampS = -0;
+  /** End of PROBE_RTT's minimum-cwnd time, s; -Infinity while not set (a double: the rate sampler's note on `= -0`). */
+  probeRttDoneS = -Infinity;
   probeRttRoundDone = false;
   /** Packet-timed rounds so far (Linux rtt_cnt). */
   roundCount = 0;
   roundStart = false;
   /** conn.deliveredBytes at which the next packet-timed round starts (Linux next_rtt_delivered). */
-  nextRoundDeliveredBytes = 0;
+  nextRoundDeliveredBytes = -0;
   packetConservation = false;
   /** The congestion state at the previous ACK (Linux prev_ca_state). */
   prevCaState: CaState = 'open';
   priorCwndBytes = 0;
   fullBwReached = false;
-  private fullBwBps = 0;
+  private fullBwBps = -0;
   private fullBwCount = 0;
   cycleIndex = 0;
-  private cycleStampS = 0;
+  private cycleStampS = -0;
   private hasSeenRtt = false;
   /** Long-term (policer) sampling (Linux lt_*; src/cc/bbr-long-term.ts). */
   readonly longTerm: BbrLongTermSampler;
@@ -99,6 +99,8 @@ export class Bbr implements CongestionControl {
       pacingMarginPercent: p.pacingMarginPercent!,
     });
     this.ackAggregation = new BbrAckAggregation(p.extraAckedWindowRounds!);
+    // Declared `= -0`, held as doubles from the start, +0 from here (src/tcp/rate-sampler.ts says why).
+    this.minRttStampS = this.nextRoundDeliveredBytes = this.fullBwBps = this.cycleStampS = 0;
   }
 
   /** A policer was found and its rate is in use (Linux lt_use_bw). */

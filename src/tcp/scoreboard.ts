@@ -26,17 +26,17 @@ const RETRANS: number = RETRANS_FLAG;
 export class Scoreboard extends SegmentRing {
   readonly sacked = new RangeSet();
   /** Bytes marked lost and not SACKed. */
-  lostBytes = 0;
+  lostBytes = -0;
   /** Bytes retransmitted since they were last marked lost, not SACKed. */
-  retransBytes = 0;
+  retransBytes = -0;
   /** Every unSACKed byte below this is marked lost. */
-  lostBelow = 0;
+  lostBelow = -0;
   /** RFC 6675 HighRxt + 1: retransmission rules 1 and 3 look at and above it. */
-  highRxt = 0;
+  highRxt = -0;
   /** RFC 6675 RescueRxt + 1, or -1 while undefined. */
   rescueRxt = -1;
   /** Bytes ever marked lost, re-marks included (Linux tp->lost): the rate sample's losses per ACK. */
-  markedLostBytes = 0;
+  markedLostBytes = -0;
   /**
    * Told of every segment the receiver newly holds: newly SACKed, or cumulatively acknowledged without
    * having been SACKed (Linux calls tcp_rate_skb_delivered at the same two places). Null unless a
@@ -44,15 +44,14 @@ export class Scoreboard extends SegmentRing {
    */
   onDelivered: ((seq: number, end: number) => void) | null = null;
   /**
-   * Told of every segment newly counted in {@link markedLostBytes} (RFC 6675 IsLost marks, the head
-   * marked at a fast retransmit without SACK, lost retransmissions, a timeout's marks), just after
-   * the count includes it: Linux tcp_mark_skb_lost -> tcp_notify_skb_loss_event. Null unless an
-   * algorithm with a lost-segment hook listens (src/tcp/rate-control.ts).
+   * Told of every segment newly counted in {@link markedLostBytes} (RFC 6675 IsLost marks, the head marked at a fast
+   * retransmit without SACK, lost retransmissions, a timeout's marks), just after the count includes it: Linux
+   * tcp_mark_skb_lost -> tcp_notify_skb_loss_event. Null unless an algorithm with a lost-segment hook listens (rate-control.ts).
    */
   onMarkedLost: ((seq: number, end: number) => void) | null = null;
 
-  /** Newest last-sent time among the segments SACKed by the ACK being processed, ns (-1: none). */
-  private newestSackedSentNs = -1;
+  /** Newest last-sent time among the segments SACKed by the ACK being processed, ns (-Infinity: none). */
+  private newestSackedSentNs = -Infinity;
   /** Retransmissions in the order they were sent (seq, time): oldest first. */
   private rtxSeq: number[] = [];
   private rtxNs: number[] = [];
@@ -63,6 +62,7 @@ export class Scoreboard extends SegmentRing {
   /** @param sack SACK negotiated: without it no SACK marks exist and retransmissions are not queued for loss detection. */
   constructor(mssBytes: number, private readonly sackOn = true) {
     super(mssBytes);
+    this.lostBytes = this.retransBytes = this.markedLostBytes = this.lostBelow = this.highRxt = 0; // `= -0`: see RateSampler()
   }
 
   get sackedBytes(): number {
