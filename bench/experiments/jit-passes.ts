@@ -39,6 +39,7 @@ for (let p = 0; p < passes; p++) {
   const m0 = mainCpu();
   let ev = 0;
   if (mode === 'target') ev += runOne('ns3-normal', 'reno', { durationS: 20, accessBps: 10e9, accessDelayS: 1e-4 }, 0, p % 2 === 0 ? 'all' : 'summary');
+  else if (mode === 'large-all') ev += runOne('ns3-normal', 'reno', { durationS: 20, accessBps: 10e9, accessDelayS: 1e-4 }, 0, 'all');
   else if (mode === 'large') ev += runOne('ns3-normal', 'reno', { durationS: 20, accessBps: 10e9, accessDelayS: 1e-4 }, 0);
   else
     for (const name of ['ns3-normal', 'ns3-lfn', 'ns3-lossy'] as PresetName[])
@@ -46,5 +47,6 @@ for (let p = 0; p < passes; p++) {
   const s = cpu() - c0;
   const ms = mainCpu() - m0;
   out.push(`${s.toFixed(3)}s (main ${ms.toFixed(2)}) ${(ev / s / 1e6).toFixed(2)}M`);
+  if (process.env.JIT_PASS_MARKS) console.log(`=== pass ${p}: ${out[p]}`);
 }
 console.log(`${mode}: ${out.join(' | ')}`);

@@ -206,6 +206,11 @@ export class TraceRecorder {
     this.group.record(0, tNs, v);
   }
 
+  /** {@link record} at `clock`'s time, read here: a time passed to a call V8 did not inline is boxed in a new heap number. */
+  recordNow(clock: { readonly nowNs: number }, v: number): void {
+    this.group.record(0, clock.nowNs, v);
+  }
+
   /** The recorded series, times in seconds (recording may go on afterwards). */
   toSeries(): Series {
     return this.group.toSeries(0);

@@ -243,9 +243,9 @@ export class Dumbbell {
     this.sim.scheduleOnChannelAfter(this.channelOf[linkId]!, inNs, p);
   }
 
-  /** The traced FIFO queue after a packet was offered: its length, and the packet's wait if admitted. */
+  /** The traced FIFO queue just after a packet was offered: its length, and the packet's wait if admitted. */
   private traceFifo(link: Link, flow: number, admitted: boolean): void {
-    if (this.onTracedQueue !== null) this.onTracedQueue(link.queueLength(this.sim.nowNs));
+    if (this.onTracedQueue !== null) this.onTracedQueue(link.waitingAfterAdmit);
     if (admitted && this.onTracedSojourn !== null) this.onTracedSojourn(flow, link.lastWaitNs);
   }
 

@@ -90,6 +90,15 @@ export class Link {
   }
 
   /**
+   * FIFO disciplines: packets waiting right after an {@link admit} at the same instant (its
+   * queueLength(now) and the one it queued), what queueLength(now) would return then, without a
+   * time argument (a time past 2^31 ns handed to a call V8 did not inline is boxed: issue 24).
+   */
+  get waitingAfterAdmit(): number {
+    return this.count;
+  }
+
+  /**
    * FIFO disciplines: offers packet `packet` of `wireBytes` at nowNs. Returns how long after nowNs it
    * reaches the far end (ns: queueing, serialisation and propagation), or -1 if the discipline
    * dropped it (lastVerdict says so, its stats why). A span from now, not a time: it stays a small

@@ -71,8 +71,8 @@ function traceQueue(scenario: Scenario, sim: Simulator, net: Dumbbell, series: b
   const queueDelay = new QueueDelayStats(scenario.flows.length, secondsToNs(scenario.measureFromS), durationNs, scenario.trace.maxPoints);
   if (!series) return { queueTrace, queueDelay };
   queueTrace.record(0, 0);
-  net.onTracedQueue = (q) => queueTrace.record(sim.nowNs, q);
-  net.onTracedSojourn = (flow, sojournNs) => queueDelay.record(flow, sim.nowNs, sojournNs);
+  net.onTracedQueue = (q) => queueTrace.recordNow(sim, q);
+  net.onTracedSojourn = (flow, sojournNs) => queueDelay.record(flow, sim, sojournNs);
   return { queueTrace, queueDelay };
 }
 

@@ -40,7 +40,7 @@ describe('Link', () => {
     expect(l.admit(0, 1000)).toBe(-1);
   });
 
-  it('matches a plain FIFO model while its ring grows past its first slots and wraps (fast-check)', async () => {
+  it('matches a plain FIFO model (queueLength, and waitingAfterAdmit right after each offer) while its ring grows past its first slots and wraps (fast-check)', async () => {
     const fc = await import('fast-check');
     // Offers at nondecreasing times; the reference keeps every waiting packet's start in a list.
     const offer = fc.record({ gapNs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 400_000 }), fc.integer({ min: 0, max: 3_000_000 })), bytes: fc.integer({ min: 40, max: 1500 }) });
@@ -62,6 +62,8 @@ describe('Link', () => {
             expected = freeAt + 1_000_000;
           }
           expect(l.admit(now, o.bytes)).toBe(expected < 0 ? -1 : expected - now);
+          // What the traced queue reads right after an offer (admitted or dropped), without a time.
+          expect(l.waitingAfterAdmit).toBe(waiting.length);
           expect(l.queueLength(now)).toBe(waiting.length);
         }
       }),
