@@ -59,35 +59,35 @@ export interface Bbr3LostPacket {
 /** The draft's BBR.* variables (names kept, units added). */
 export class Bbr3State {
   mode: Bbr3Mode = 'startup';
-  pacingGain = 1;
-  cwndGain = 1;
+  pacingGain = -0;
+  cwndGain = -0;
 
   // Round counting (draft 5.5.1).
   roundCount = 0;
   roundStart = false;
-  nextRoundDeliveredBytes = 0;
+  nextRoundDeliveredBytes = -0;
 
   // Data-rate model.
-  maxBwBytesPerS = 0;
+  maxBwBytesPerS = -0;
   bwShorttermBytesPerS = Infinity;
-  bwBytesPerS = 0;
+  bwBytesPerS = -0;
   cycleCount = 0;
-  bwLatestBytesPerS = 0;
+  bwLatestBytesPerS = -0;
 
   // Data-volume model.
   minRttS = Infinity;
-  minRttStampS = 0;
-  extraAckedBytes = 0;
-  extraAckedIntervalStartS = 0;
-  extraAckedDeliveredBytes = 0;
+  minRttStampS = -0;
+  extraAckedBytes = -0;
+  extraAckedIntervalStartS = -0;
+  extraAckedDeliveredBytes = -0;
   inflightLongtermBytes = Infinity;
   inflightShorttermBytes = Infinity;
-  inflightLatestBytes = 0;
-  maxInflightBytes = 0;
+  inflightLatestBytes = -0;
+  maxInflightBytes = -0;
 
   // Congestion signals.
   isLossInRound = false;
-  lossRoundDeliveredBytes = 0;
+  lossRoundDeliveredBytes = -0;
   lossRoundStart = false;
   /** ACKs that marked losses in this loss round (v3 loss_events_in_round; STARTUP's loss exit). */
   lossEventsInRound = 0;
@@ -95,42 +95,55 @@ export class Bbr3State {
   // STARTUP / full pipe.
   fullBwReached = false;
   fullBwNow = false;
-  fullBwBytesPerS = 0;
+  fullBwBytesPerS = -0;
   fullBwCount = 0;
   drainStartRound = 0;
 
   // ProbeBW.
   ackPhase: AckPhase = 'init';
   isBwProbeSample = false;
-  bwProbeUpAckedBytes = 0;
+  bwProbeUpAckedBytes = -0;
   probeUpAckedPerIncBytes = Infinity;
   bwProbeUpRounds = 0;
   roundsSinceProbeUp = 0;
-  bwProbeWaitS = 0;
-  cycleStampS = 0;
+  bwProbeWaitS = -0;
+  cycleStampS = -0;
   prevProbeTooHigh = false;
   prevProbePrecautionary = false;
 
   // ProbeRTT and min_rtt.
   probeRttMinDelayS = Infinity;
-  probeRttMinStampS = 0;
+  probeRttMinStampS = -0;
   probeRttExpired = false;
-  probeRttDoneStampS = 0;
+  probeRttDoneStampS = -0;
   probeRttRoundDone = false;
   idleRestart = false;
-  priorCwndBytes = 0;
+  priorCwndBytes = -0;
 
   // Undo (draft 5.5.10).
   undoState: Bbr3Mode | null = null;
-  undoBwShorttermBytesPerS = 0;
-  undoInflightShorttermBytes = 0;
-  undoInflightLongtermBytes = 0;
+  undoBwShorttermBytesPerS = -0;
+  undoInflightShorttermBytes = -0;
+  undoInflightLongtermBytes = -0;
 
   // Control parameters (C.*) BBR owns.
-  pacingRateBytesPerS = 0;
-  sendQuantumBytes = 0;
+  pacingRateBytesPerS = -0;
+  sendQuantumBytes = -0;
   /** The first RTT sample re-seeds the initial pacing rate (draft InitPacingRate; v3 has_seen_rtt). */
   hasSeenRtt = false;
+
+  constructor() {
+    // The fields declared `= -0` hold doubles and start as one, then are set here (src/tcp/rate-sampler.ts
+    // says why: a field typed a small integer at first and a double later throws away the optimized ACK
+    // path when the double arrives; at 100 BBRv3 flows that happened after it was compiled).
+    this.pacingGain = this.cwndGain = 1;
+    this.nextRoundDeliveredBytes = this.maxBwBytesPerS = this.bwBytesPerS = this.bwLatestBytesPerS = 0;
+    this.minRttStampS = this.extraAckedBytes = this.extraAckedIntervalStartS = this.extraAckedDeliveredBytes = 0;
+    this.inflightLatestBytes = this.maxInflightBytes = this.lossRoundDeliveredBytes = this.fullBwBytesPerS = 0;
+    this.bwProbeUpAckedBytes = this.bwProbeWaitS = this.cycleStampS = this.probeRttMinStampS = 0;
+    this.probeRttDoneStampS = this.priorCwndBytes = this.undoBwShorttermBytesPerS = 0;
+    this.undoInflightShorttermBytes = this.undoInflightLongtermBytes = this.pacingRateBytesPerS = this.sendQuantumBytes = 0;
+  }
 }
 
 export function isInProbeBwState(mode: Bbr3Mode): boolean {
