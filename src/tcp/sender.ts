@@ -54,9 +54,9 @@ export class TcpSender implements RecoveryContext {
    */
   recoverEnd = -1;
   /** FlightSize when the first duplicate ACK arrived, before limited transmit added to it (RFC 5681 3.2 step 2). */
-  flightAtDisorderBytes = 0;
+  flightAtDisorderBytes = -0;
   /** Remainder of acknowledged bytes not yet counted as a segment (ns-3 m_bytesAckedNotProcessed). */
-  ackCarryBytes = 0;
+  ackCarryBytes = -0;
 
   /** ECN state (RFC 3168 6.1), null for a flow without ECN. */
   readonly ecn: EcnSender | null;
@@ -64,7 +64,7 @@ export class TcpSender implements RecoveryContext {
   retransmits = 0;
   timeouts = 0;
   fastRecoveries = 0;
-  bytesSent = 0;
+  bytesSent = -0;
   segmentsSent = 0;
   /** Reused for every hook call: no allocation per ACK. */
   readonly sample: AckSample = { nowS: 0, bytesAcked: 0, segmentsAcked: 0, duplicate: false, rttS: undefined };
@@ -99,6 +99,7 @@ export class TcpSender implements RecoveryContext {
       this.pacer = new Pacer(paceTimer);
     }
     this.ecn = config.ecn === true ? new EcnSender() : null;
+    this.flightAtDisorderBytes = this.ackCarryBytes = this.bytesSent = 0; // `= -0`: doubles from the start, see RateSampler()
   }
 
   get nowS(): number {
