@@ -1,5 +1,5 @@
 import { RangeSet } from './ranges.js';
-import { LOST as LOST_FLAG, RETRANS as RETRANS_FLAG, SACKED as SACKED_FLAG, SegmentRing } from './segment-ring.js';
+import { emptyDoubles, LOST as LOST_FLAG, RETRANS as RETRANS_FLAG, SACKED as SACKED_FLAG, SegmentRing } from './segment-ring.js';
 
 // Module-local copies: tsx/vite read imported bindings through accessors, a call per hot-path use.
 const SACKED: number = SACKED_FLAG;
@@ -53,11 +53,11 @@ export class Scoreboard extends SegmentRing {
   /** Newest last-sent time among the segments SACKed by the ACK being processed, ns (-Infinity: none). */
   private newestSackedSentNs = -Infinity;
   /** Retransmissions in the order they were sent (seq, time): oldest first. */
-  private rtxSeq: number[] = [];
-  private rtxNs: number[] = [];
+  private rtxSeq = emptyDoubles();
+  private rtxNs = emptyDoubles();
   private rtxHead = 0;
   /** Retransmissions found lost again, to be resent before anything else (ascending order not needed). */
-  private relost: number[] = [];
+  private relost = emptyDoubles();
 
   /** @param sack SACK negotiated: without it no SACK marks exist and retransmissions are not queued for loss detection. */
   constructor(mssBytes: number, private readonly sackOn = true) {

@@ -112,3 +112,15 @@ export class SegmentRing {
     return { sackedBytes, lostBytes, retransBytes };
   }
 }
+
+/**
+ * An empty number array that holds doubles from the start (V8's PACKED_DOUBLE_ELEMENTS): the
+ * scoreboard's retransmission queue gets send times past 2^30 ns and sequence numbers read from
+ * Float64Arrays, and an array that started with small integers changed kind on the first of those,
+ * throwing away the optimized code that pushed to it (issue 24).
+ */
+export function emptyDoubles(): number[] {
+  const a = [0.5];
+  a.length = 0;
+  return a;
+}
