@@ -42,7 +42,8 @@ async function once(): Promise<void> {
   const args = ['bin/cclab.js', 'report', ...(recipe ? ['--recipe', recipe, '--out', `${ROOT}reports/start-cost`] : ['--name', 'seed-study']), '--quiet', '--workers', String(workers)];
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
   const t0 = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const nodeFlags = (process.env.START_COST_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeFlags, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   const cpu = new Map<number, number>();
   const poll = setInterval(() => threadCpuS(child.pid!, cpu), 100);
   const code = await new Promise<number | null>((r) => child.on('exit', r));
