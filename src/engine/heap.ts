@@ -27,6 +27,12 @@ export class EventHeap {
   private n = 0;
   /** The time {@link pushAfter}'s delays count from: the simulator keeps it at its clock. */
   baseNs = 0;
+  /**
+   * Deferred pop ({@link consumeTop}): the top node is the event being dispatched, already taken.
+   * The next push takes its place (one sift-down from the root, where pop + push were the last
+   * leaf's sift-down plus the new node's sift-up); any read first removes it.
+   */
+  private topConsumed = false;
 
   /** Key and payload of the event last returned by {@link pop} or {@link peek}. */
   topTime = 0;
@@ -39,11 +45,12 @@ export class EventHeap {
   }
 
   get size(): number {
-    return this.n;
+    return this.topConsumed ? this.n - 1 : this.n;
   }
 
   /** Smallest time in the heap; Infinity when empty. */
   peekTime(): number {
+    if (this.topConsumed) this.dropConsumed();
     return this.n > 0 ? this.nodes[STRIDE]! : Infinity;
   }
 
@@ -53,7 +60,7 @@ export class EventHeap {
     h[1] = seq;
     h[2] = kind;
     h[3] = arg;
-    this.siftUp();
+    this.place();
   }
 
   /** {@link push} at baseNs + delayNs (a span, which stays a small integer across the call). */
@@ -63,7 +70,31 @@ export class EventHeap {
     h[1] = seq;
     h[2] = kind;
     h[3] = arg;
-    this.siftUp();
+    this.place();
+  }
+
+  /** Adds the node in slot 0: in a consumed top's place if there is one, else as a new leaf. */
+  private place(): void {
+    if (this.topConsumed) {
+      this.topConsumed = false;
+      this.siftDown(this.n);
+    } else this.siftUp();
+  }
+
+  /**
+   * Marks the top (just read by {@link peek}) as taken without removing it: the deferred pop of the
+   * simulator's loop. The next push replaces it (as {@link replaceTop}); if none comes, the next
+   * peek, peekTime or pop removes it first, and size does not count it. A handler at time t pushes
+   * at >= t with a later seq, so its first event often belongs near the top (a pacing timer, the
+   * next hop's channel head): a sift-down that stops after a level or two.
+   */
+  consumeTop(): void {
+    this.topConsumed = true;
+  }
+
+  private dropConsumed(): void {
+    this.topConsumed = false;
+    this.removeTop();
   }
 
   /** Removes the smallest event into top*; returns false when the heap is empty. */
@@ -75,6 +106,7 @@ export class EventHeap {
 
   /** Copies the smallest event into top* without removing it; returns false when the heap is empty. */
   peek(): boolean {
+    if (this.topConsumed) this.dropConsumed();
     if (this.n === 0) return false;
     const h = this.nodes;
     this.topTime = h[STRIDE]!;
@@ -84,7 +116,7 @@ export class EventHeap {
     return true;
   }
 
-  /** Removes the smallest event (the heap must not be empty). */
+  /** Removes the smallest event (the heap must not be empty, nor its top consumed). */
   removeTop(): void {
     const last = this.n--;
     if (last === 1) return;
@@ -98,7 +130,7 @@ export class EventHeap {
   }
 
   /**
-   * Replaces the smallest event by a new one (the heap must not be empty): pop + push in one
+   * Replaces the smallest event by a new one (the heap must not be empty, nor its top consumed): pop + push in one
    * sift-down from the root. A channel's next head is usually due soon, so it stops near the top,
    * where pop + push would walk the former last leaf down the whole depth and the new event back up.
    */

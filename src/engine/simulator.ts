@@ -153,10 +153,14 @@ export class Simulator {
         kind = ch.kind;
         // The channel's next head takes the top's place: one sift-down instead of pop + push.
         if (ch.count > 0) heap.replaceTopFrom(ch.ring, 3 * ch.head, heap.topKind);
-        else heap.removeTop();
-      } else {
+        else heap.consumeTop();
+      } else if (cancelled.size > 0 && cancelled.delete(heap.topSeq)) {
         heap.removeTop();
-        if (cancelled.size > 0 && cancelled.delete(heap.topSeq)) continue;
+        continue;
+      } else {
+        // Deferred pop: the handler's first push takes the top's place (EventHeap.consumeTop): 20%
+        // of BBR's events at 100 flows (a pacing timer, the next hop's channel head), 0.1% of CUBIC's.
+        heap.consumeTop();
       }
       this.nowNs = heap.topTime;
       this.events++;
