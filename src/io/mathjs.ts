@@ -33,4 +33,7 @@ for (const name of ['AccessorNode', 'ArrayNode', 'AssignmentNode', 'BlockNode', 
   };
 }
 
-export const { parse, derivative, evaluate, det, inv, multiply, ConstantNode, ParenthesisNode, SymbolNode } = math;
+export const { parse, derivative, evaluate, det, inv, multiply, and, or, ConstantNode, ParenthesisNode, SymbolNode } = math;
+
+/** The functions a compiled expression calls (mathjs's namespace with its expression transforms: lazy and/or, one-based dimensions). */
+export const mathWithTransform = (math as unknown as { expression: { mathWithTransform: Record<string, unknown> } }).expression.mathWithTransform;

@@ -2,6 +2,7 @@ import type { EvalFunction, MathNode } from 'mathjs';
 import { ConstantNode, derivative, ParenthesisNode, parse } from '../io/mathjs.js';
 import { InputError } from '../errors.js';
 import type { ParsedModel } from '../fluid/language/modelDoc.js';
+import { nativeEvaluator } from './nativeEval.js';
 
 /**
  * A fluid model's equations as plain expressions of its variables, for equilibria and
@@ -306,5 +307,8 @@ export function equationPartialsAt(
 
 /** Compiled evaluation of an expression (conditionals evaluated natively), compiled once per node ({@link compiled}: an equilibrium's Newton tries and the loop compile the same right-hand sides). */
 export function evaluator(node: MathNode): EvalFunction {
-  return compiled(node);
+  let f = nativeNodes.get(node);
+  if (!f) nativeNodes.set(node, (f = nativeEvaluator(node, () => compiled(node))));
+  return f;
 }
+const nativeNodes = new WeakMap<MathNode, EvalFunction>();

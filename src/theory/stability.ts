@@ -84,8 +84,12 @@ export interface LoopModels {
  */
 export function loopModels(variant: string, dir: string = DEFAULT_MODELS_DIR, bottleneck?: string): LoopModels {
   const sys = modelSystems(dir).system(variant, bottleneck);
-  return { dir, bottleneck: describe(sys.bottleneck), flow: describe(sys.flow) };
+  return { dir, bottleneck: described(sys.bottleneck), flow: described(sys.flow) };
 }
+
+/** Described once per file object (one per content, systemCache.ts): describe typesets LaTeX the analysis never reads, ~10% of it again per case. */
+const descriptions = new WeakMap<object, ParsedModel>();
+const described = (m: Parameters<typeof describe>[0]): ParsedModel => descriptions.get(m) ?? descriptions.set(m, describe(m)).get(m)!;
 
 /** Every parameter both models need, from the scenario (as the fluid engine binds them). */
 export function loopValues(s: Scenario, modelsDir?: string, params: Record<string, number> = {}): { values: Record<string, number>; N: number; variant: string; models: LoopModels } {
