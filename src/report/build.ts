@@ -12,7 +12,7 @@ import { resolvedRecipeData, type ReportRecipe } from './recipe.js';
 import { cwndSections } from './sections/cwnd.js';
 import { errorsHtml } from './sections/errors.js';
 import { goodputHtml } from './sections/goodput.js';
-import { modelsHtmlOf } from './sections/models.js';
+import { modelsSection, prebuildModels, type PrebuiltModels } from './sections/models.js';
 import { cwndIntro, headline, rerunHtml, scenarioTableHtml, validityIntro } from './sections/prose.js';
 import { referenceHtml } from './sections/reference.js';
 import { lineFigures } from './seedStudy.js';
@@ -88,11 +88,11 @@ function finishReport(ctx: ReportContext, sections: Section[], math: boolean): B
 
 /**
  * The charts of the cwnd section, which read the charted runs alone, built ahead by request
- * ({@link chartKey}): a report builds them while the workers still run its replications, and
- * buildReport then takes them instead of building them again (a request that differs by then is
- * simply built again).
+ * ({@link chartKey}), and the models section: a report builds them while the workers still run its
+ * replications, and buildReport then takes them instead of building them again (a request or a
+ * models section whose inputs differ by then is simply built again).
  */
-export async function prebuildCharts(recipe: ReportRecipe, cases: readonly ComparisonCase[], opts: BuildOptions = {}): Promise<Map<string, BuiltChart>> {
+export async function prebuildCharts(recipe: ReportRecipe, cases: readonly ComparisonCase[], opts: BuildOptions = {}): Promise<{ charts: Map<string, BuiltChart>; models: PrebuiltModels }> {
   const built = new Map<string, BuiltChart>();
   const ctx = reportContext(recipe, cases, opts);
   ctx.add = async (r) => {
@@ -103,9 +103,7 @@ export async function prebuildCharts(recipe: ReportRecipe, cases: readonly Compa
     return chartFigure(c.page);
   };
   await cwndSections(ctx);
-  // The model equations' KaTeX, kept by page/math.ts's renderLatex for the page (a thrown-away context: its warnings are the page's to give).
-  await modelsHtmlOf(ctx);
-  return built;
+  return { charts: built, models: await prebuildModels(ctx) };
 }
 
 /**
@@ -121,7 +119,7 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
   const goodput = await goodputHtml(ctx);
   const errors = await errorsHtml(ctx);
   const cwnd = await cwndSections(ctx);
-  const models = await modelsHtmlOf(ctx);
+  const models = await modelsSection(ctx);
 
   const dataFiles = ['goodput.csv', 'goodput.json', 'comparison.csv', 'comparison.json', 'scenarios.csv', 'scenarios.json', 'recipe.json', ...(contrastLines.length > 0 ? ['contrast.csv'] : []), 'charts/'];
   const sections: Section[] = [

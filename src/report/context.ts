@@ -13,6 +13,7 @@ import type { ReportRecipe } from './recipe.js';
 import { caseKey, summarise, type ReplicatedFigures } from './replicates.js';
 import { lineFigures, type LineFigures } from './seedStudy.js';
 import type { StabilityPrep } from './stability.js';
+import type { PrebuiltModels } from './sections/models.js';
 import { FlagNotes } from './tables.js';
 
 export interface BuildOptions {
@@ -32,6 +33,8 @@ export interface BuildOptions {
   contrast?: { scenarios: readonly Scenario[]; figures: ReadonlyMap<string, ReplicatedFigures>; fluid?: ReadonlyMap<string, readonly number[]> };
   /** Charts built ahead from the same requests (build.ts prebuildCharts), by {@link chartKey}: taken instead of building them again. */
   prebuilt?: ReadonlyMap<string, BuiltChart>;
+  /** The models section made ahead (sections/models.ts modelsSection takes it when made from the same inputs). */
+  prebuiltModels?: PrebuiltModels;
 }
 
 /** A chart request's identity: buildChart is a pure function of it. */

@@ -14,6 +14,7 @@ import { assertReplaceable, writeDirAtomic } from './atomicDir.js';
 import type { BuildOptions } from './context.js';
 import type { BuiltChart } from '../page/chartkit.js';
 import { defaultModelDocs, type ModelDocSource } from './models.js';
+import type { PrebuiltModels } from './sections/models.js';
 import { resolveContrast, resolveScenarios, type ReportRecipe } from './recipe.js';
 import { planPackets, planReport, progressTotal, RunCounter, type PacketPlan, type ReportPlan } from './reportPlan.js';
 
@@ -222,8 +223,8 @@ interface Ran {
   contrast: BuildOptions['contrast'];
   stability: StabilityPrep;
   models: ModelDocSource | null;
-  /** The cwnd section's charts, built while the workers ran (build.ts prebuildCharts). */
-  prebuilt?: Map<string, BuiltChart>;
+  /** The cwnd section's charts and the models section, built while the workers ran (build.ts prebuildCharts). */
+  prebuilt?: { charts: Map<string, BuiltChart>; models: PrebuiltModels };
 }
 
 /** The fluid models' equations for the page (run-independent): the recipe's own, the default ones when it shows equations, else none. */
@@ -308,7 +309,7 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
     ...(replicates ? { replicates } : {}),
     ...(contrast ? { contrast } : {}),
     stability,
-    ...(prebuilt ? { prebuilt } : {}),
+    ...(prebuilt ? { prebuilt: prebuilt.charts, prebuiltModels: prebuilt.models } : {}),
     ...(opts.now ? { now: opts.now } : {}),
     ...(progress ? { onChart: (d: number, _t: number, label: string) => progress(runs + reps + d, total, `chart ${label}`) } : {}),
   });

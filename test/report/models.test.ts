@@ -6,7 +6,9 @@ import { defaultModelDocs, sharedSubexpressions, splitSum } from '../../src/repo
 import { fluidVariants } from '../../src/variants.js';
 import { ruleModels } from '../../src/fluid/run/modelChoice.js';
 import { runComparison } from '../../src/compare/run.js';
-import { buildReport } from '../../src/report/build.js';
+import { buildReport, prebuildCharts } from '../../src/report/build.js';
+import { InputError } from '../../src/errors.js';
+import type { ModelDocSource } from '../../src/report/models.js';
 import { resolveScenarios, validateRecipe } from '../../src/report/recipe.js';
 import { fakeEngines } from './fakeEngines.js';
 
@@ -102,5 +104,35 @@ describe('model equations for the report', () => {
     const built = await buildReport(recipe, cases, { models: (id) => (asked.push(id), [{ id, title: `model ${id}`, equations: [] }]) });
     expect(asked).toEqual(['reno', 'cubic', 'reno-sawtooth']);
     expect(built.html).toContain('model reno-sawtooth');
+  });
+
+  it('takes the models section made while the runs went on (prebuildCharts) when made from the same cases, its warnings in their place; builds it again for other cases', async () => {
+    const recipe = validateRecipe({ name: 'ahead', scenarios: [{ name: 'one', bottleneck: { bandwidthBps: 20e6, delayS: 0.01 }, flows: [{}] }], variants: ['reno', 'cubic'], duration: 10, charts: ['cwnd', 'equations'] });
+    const cases = await runComparison(resolveScenarios(recipe), recipe.variants, { engines: fakeEngines });
+    const asked: string[] = [];
+    // CUBIC's file "broken": the page warns about it whichever way the section was made.
+    const models: ModelDocSource = (id) => {
+      asked.push(id);
+      if (id === 'cubic') throw new InputError('models', 'cubic.model.yaml is broken');
+      return [{ id, title: `model ${id}`, equations: [{ latex: `W_{${id}}` }] }];
+    };
+    const ahead = await prebuildCharts(recipe, cases, { models });
+    const askedAhead = [...asked];
+    expect(askedAhead).toEqual(expect.arrayContaining(['reno', 'cubic']));
+    const now = new Date(0);
+    const built = await buildReport(recipe, cases, { models, prebuilt: ahead.charts, prebuiltModels: ahead.models, now });
+    expect(asked).toEqual(askedAhead);
+    // The same charts (vega numbers its SVG clip paths per process: a chart rendered again is not the same bytes).
+    const fresh = await buildReport(recipe, cases, { models, prebuilt: ahead.charts, now });
+    expect(asked.length).toBe(2 * askedAhead.length);
+    expect(built.html).toBe(fresh.html);
+    expect(built.html).toContain('model reno');
+    expect(built.warnings).toEqual(fresh.warnings);
+    expect(built.warnings.filter((w) => w.includes('cubic.model.yaml is broken'))).toHaveLength(1);
+    // Other cases (Reno alone): the section is made again from them.
+    asked.length = 0;
+    const renoOnly = await buildReport({ ...recipe, variants: ['reno'] }, cases.filter((c) => c.comparison.variant === 'reno'), { models, prebuiltModels: ahead.models, now });
+    expect(asked).toEqual(['reno']);
+    expect(renoOnly.warnings.some((w) => w.includes('cubic'))).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { escapeHtml } from '../../page/html.js';
 import { hasEngine } from '../../variants.js';
 import type { ReportContext } from '../context.js';
-import type { ModelDoc } from '../models.js';
+import type { ModelDoc, ModelDocSource } from '../models.js';
 import { modelsHtml } from './prose.js';
 
 /**
@@ -41,4 +41,39 @@ export async function modelsHtmlOf(ctx: ReportContext): Promise<string> {
     for (const id of picked) if (!(modelled as string[]).includes(id)) await add(id);
   }
   return modelsHtml(docs, warnings) + (modelErrors.length ? `<p class="untrusted">Not shown: ${modelErrors.map(escapeHtml).join('; ')}</p>` : '');
+}
+
+/** The section's HTML made ahead (build.ts prebuildCharts), what it warned, and what it was made from. */
+export interface PrebuiltModels {
+  key: string;
+  source: ModelDocSource | null | undefined;
+  html: string;
+  warnings: string[];
+}
+
+/** What {@link modelsHtmlOf} reads of a context besides the model source: its HTML is a function of these. */
+export function modelsKey(ctx: ReportContext): string {
+  return JSON.stringify([ctx.recipe.charts.includes('equations'), ctx.variants, ctx.opts.modelsDir ?? null, ctx.cases.map((c) => [c.scenario, c.comparison.variant])]);
+}
+
+/** {@link modelsHtmlOf} made while the workers ran, with its warnings, for {@link modelsSection}. */
+export async function prebuildModels(ctx: ReportContext): Promise<PrebuiltModels> {
+  const before = ctx.warnings.length;
+  const html = await modelsHtmlOf(ctx);
+  return { key: modelsKey(ctx), source: ctx.opts.models, html, warnings: ctx.warnings.slice(before) };
+}
+
+/**
+ * The section's HTML: the prebuilt one when it was made from the same inputs (its warnings said
+ * again, in their place), else made now. Made again after the last run it was ~30% of the page's
+ * build, the part that is on npm start's wall time (the mathjs common-subexpression search and LaTeX
+ * of every model); ahead, it runs while the workers do.
+ */
+export async function modelsSection(ctx: ReportContext): Promise<string> {
+  const p = ctx.opts.prebuiltModels;
+  if (p && p.source === ctx.opts.models && p.key === modelsKey(ctx)) {
+    ctx.warnings.push(...p.warnings);
+    return p.html;
+  }
+  return modelsHtmlOf(ctx);
 }
