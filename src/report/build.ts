@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ComparisonCase } from '../compare/run.js';
 import { toCsv } from '../page/csv.js';
-import { chartFigure, escapeHtml, renderPage, type Section } from '../page/html.js';
+import { escapeHtml, renderPage, type Section } from '../page/html.js';
 import { agreementSentence, bimodalNotesHtml, caseAgreements, lineVerdicts, verdictCount } from './agreement.js';
 import { bufferSections } from './bufferSections.js';
 import { AQM_FILES, aqmSections } from './aqmSections.js';
@@ -9,7 +9,7 @@ import { competitionSection } from './competition.js';
 import { chartKey, reportContext, type BuildOptions, type ReportContext } from './context.js';
 import { buildChart, type BuiltChart } from '../page/chartkit.js';
 import { resolvedRecipeData, type ReportRecipe } from './recipe.js';
-import { cwndSections } from './sections/cwnd.js';
+import { cwndSectionsOf, prebuildCwnd, type PrebuiltCwnd } from './sections/cwnd.js';
 import { errorsHtml } from './sections/errors.js';
 import { goodputHtml } from './sections/goodput.js';
 import { modelsSection, prebuildModels, type PrebuiltModels } from './sections/models.js';
@@ -26,6 +26,8 @@ export interface BuiltReport {
   html: string;
   /** Relative path -> content: index.html and everything beside it. */
   files: Map<string, string>;
+  /** Size of index.html in bytes. */
+  pageBytes: number;
   warnings: string[];
   charts: number;
 }
@@ -83,7 +85,7 @@ function finishReport(ctx: ReportContext, sections: Section[], math: boolean): B
   if (bytes > PAGE_LIMIT_BYTES) warnings.push(`index.html is ${(bytes / 1e6).toFixed(1)} MB (over ${PAGE_LIMIT_BYTES / 1e6} MB): split the recipe into fewer scenarios x variants per report`);
   for (const c of charts) files.set(c.specFile.path, c.specFile.text);
   files.set('index.html', html);
-  return { html, files, warnings, charts: charts.length };
+  return { html, files, pageBytes: bytes, warnings, charts: charts.length };
 }
 
 /**
@@ -92,7 +94,7 @@ function finishReport(ctx: ReportContext, sections: Section[], math: boolean): B
  * replications, and buildReport then takes them instead of building them again (a request or a
  * models section whose inputs differ by then is simply built again).
  */
-export async function prebuildCharts(recipe: ReportRecipe, cases: readonly ComparisonCase[], opts: BuildOptions = {}): Promise<{ charts: Map<string, BuiltChart>; models: PrebuiltModels }> {
+export async function prebuildCharts(recipe: ReportRecipe, cases: readonly ComparisonCase[], opts: BuildOptions = {}): Promise<{ charts: Map<string, BuiltChart>; cwnd: PrebuiltCwnd; models: PrebuiltModels }> {
   const built = new Map<string, BuiltChart>();
   const ctx = reportContext(recipe, cases, opts);
   ctx.add = async (r) => {
@@ -100,10 +102,10 @@ export async function prebuildCharts(recipe: ReportRecipe, cases: readonly Compa
     await nextTurn();
     const c = await buildChart(r);
     built.set(chartKey(r), c);
-    return chartFigure(c.page);
+    return ctx.take(c);
   };
-  await cwndSections(ctx);
-  return { charts: built, models: await prebuildModels(ctx) };
+  const cwnd = await prebuildCwnd(ctx);
+  return { charts: built, cwnd, models: await prebuildModels(ctx) };
 }
 
 /**
@@ -118,7 +120,7 @@ export async function buildReport(recipe: ReportRecipe, cases: readonly Comparis
   const reference = referenceHtml(ctx, contrastLines);
   const goodput = await goodputHtml(ctx);
   const errors = await errorsHtml(ctx);
-  const cwnd = await cwndSections(ctx);
+  const cwnd = await cwndSectionsOf(ctx);
   const models = await modelsSection(ctx);
 
   const dataFiles = ['goodput.csv', 'goodput.json', 'comparison.csv', 'comparison.json', 'scenarios.csv', 'scenarios.json', 'recipe.json', ...(contrastLines.length > 0 ? ['contrast.csv'] : []), 'charts/'];

@@ -14,6 +14,7 @@ import { caseKey, summarise, type ReplicatedFigures } from './replicates.js';
 import { lineFigures, type LineFigures } from './seedStudy.js';
 import type { StabilityPrep } from './stability.js';
 import type { PrebuiltModels } from './sections/models.js';
+import type { PrebuiltCwnd } from './sections/cwnd.js';
 import { FlagNotes } from './tables.js';
 
 export interface BuildOptions {
@@ -35,6 +36,8 @@ export interface BuildOptions {
   prebuilt?: ReadonlyMap<string, BuiltChart>;
   /** The models section made ahead (sections/models.ts modelsSection takes it when made from the same inputs). */
   prebuiltModels?: PrebuiltModels;
+  /** The cwnd sections made ahead from `cases` (sections/cwnd.ts cwndSectionsOf takes them for the same charted runs). */
+  prebuiltCwnd?: PrebuiltCwnd;
 }
 
 /** A chart request's identity: buildChart is a pure function of it. */
@@ -61,6 +64,8 @@ export interface ReportContext {
   files: Map<string, string>;
   charts: BuiltChart[];
   add: ChartAdder;
+  /** Counts a chart built ahead as {@link add} counts one it builds, and returns its figure's HTML. */
+  take: (c: BuiltChart) => string;
   version: string;
   scenarios: Scenario[];
   scenarioNames: string[];
@@ -90,14 +95,14 @@ export function reportContext(recipe: ReportRecipe, cases: readonly ComparisonCa
   const totalCharts = chartCount(recipe, cases.length);
   let doneCharts = 0;
   const charts: BuiltChart[] = [];
-  const add: ChartAdder = async (r) => {
-    const c = opts.prebuilt?.get(chartKey(r)) ?? (await buildChart(r));
+  const take = (c: BuiltChart): string => {
     charts.push(c);
-    opts.onChart?.(++doneCharts, totalCharts, r.title);
+    opts.onChart?.(++doneCharts, totalCharts, c.page.title);
     return chartFigure(c.page);
   };
+  const add: ChartAdder = async (r) => take(opts.prebuilt?.get(chartKey(r)) ?? (await buildChart(r)));
   return {
-    recipe, cases, opts, warnings, files: new Map(), charts, add, version: cclabVersion(),
+    recipe, cases, opts, warnings, files: new Map(), charts, add, take, version: cclabVersion(),
     scenarios, scenarioNames, variants, order: { scenarioOrder: scenarioNames, variantOrder: [...variants] }, figures, lines, notes: new FlagNotes(),
   };
 }

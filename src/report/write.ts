@@ -15,6 +15,7 @@ import type { BuildOptions } from './context.js';
 import type { BuiltChart } from '../page/chartkit.js';
 import { defaultModelDocs, type ModelDocSource } from './models.js';
 import type { PrebuiltModels } from './sections/models.js';
+import type { PrebuiltCwnd } from './sections/cwnd.js';
 import { resolveContrast, resolveScenarios, type ReportRecipe } from './recipe.js';
 import { planPackets, planReport, progressTotal, RunCounter, type PacketPlan, type ReportPlan } from './reportPlan.js';
 
@@ -224,7 +225,7 @@ interface Ran {
   stability: StabilityPrep;
   models: ModelDocSource | null;
   /** The cwnd section's charts and the models section, built while the workers ran (build.ts prebuildCharts). */
-  prebuilt?: { charts: Map<string, BuiltChart>; models: PrebuiltModels };
+  prebuilt?: { charts: Map<string, BuiltChart>; cwnd: PrebuiltCwnd; models: PrebuiltModels };
 }
 
 /** The fluid models' equations for the page (run-independent): the recipe's own, the default ones when it shows equations, else none. */
@@ -309,7 +310,7 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
     ...(replicates ? { replicates } : {}),
     ...(contrast ? { contrast } : {}),
     stability,
-    ...(prebuilt ? { prebuilt: prebuilt.charts, prebuiltModels: prebuilt.models } : {}),
+    ...(prebuilt ? { prebuilt: prebuilt.charts, prebuiltCwnd: prebuilt.cwnd, prebuiltModels: prebuilt.models } : {}),
     ...(opts.now ? { now: opts.now } : {}),
     ...(progress ? { onChart: (d: number, _t: number, label: string) => progress(runs + reps + d, total, `chart ${label}`) } : {}),
   });
@@ -319,7 +320,7 @@ export async function writeReport(recipe: ReportRecipe, outDir: string, opts: Wr
   return {
     dir,
     indexPath: resolve(dir, 'index.html'),
-    pageBytes: Buffer.byteLength(built.html),
+    pageBytes: built.pageBytes,
     files: [...built.files.keys()].sort(),
     cases,
     warnings: built.warnings,

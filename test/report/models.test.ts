@@ -106,7 +106,7 @@ describe('model equations for the report', () => {
     expect(built.html).toContain('model reno-sawtooth');
   });
 
-  it('takes the models section made while the runs went on (prebuildCharts) when made from the same cases, its warnings in their place; builds it again for other cases', async () => {
+  it('takes the cwnd and models sections made while the runs went on (prebuildCharts) for the same charted runs, charts counted and warnings said in their place; builds them again for other cases', async () => {
     const recipe = validateRecipe({ name: 'ahead', scenarios: [{ name: 'one', bottleneck: { bandwidthBps: 20e6, delayS: 0.01 }, flows: [{}] }], variants: ['reno', 'cubic'], duration: 10, charts: ['cwnd', 'equations'] });
     const cases = await runComparison(resolveScenarios(recipe), recipe.variants, { engines: fakeEngines });
     const asked: string[] = [];
@@ -117,22 +117,31 @@ describe('model equations for the report', () => {
       return [{ id, title: `model ${id}`, equations: [{ latex: `W_{${id}}` }] }];
     };
     const ahead = await prebuildCharts(recipe, cases, { models });
+    expect(ahead.cwnd.charts.map((c) => c.page.id)).toEqual(['cwnd-one-reno', 'cwnd-one-cubic']);
     const askedAhead = [...asked];
     expect(askedAhead).toEqual(expect.arrayContaining(['reno', 'cubic']));
     const now = new Date(0);
-    const built = await buildReport(recipe, cases, { models, prebuilt: ahead.charts, prebuiltModels: ahead.models, now });
+    const progress: string[][] = [[], []];
+    const onChart = (k: number) => (d: number, t: number, label: string) => progress[k]!.push(`${d}/${t} ${label}`);
+    const built = await buildReport(recipe, cases, { models, prebuiltCwnd: ahead.cwnd, prebuiltModels: ahead.models, now, onChart: onChart(0) });
     expect(asked).toEqual(askedAhead);
-    // The same charts (vega numbers its SVG clip paths per process: a chart rendered again is not the same bytes).
-    const fresh = await buildReport(recipe, cases, { models, prebuilt: ahead.charts, now });
+    // The cwnd sections rebuilt from the prebuilt charts: vega numbers its SVG clip paths per process,
+    // so a chart drawn again would not be the same bytes (the page equal to this one says none was).
+    const fresh = await buildReport(recipe, cases, { models, prebuilt: ahead.charts, now, onChart: onChart(1) });
     expect(asked.length).toBe(2 * askedAhead.length);
     expect(built.html).toBe(fresh.html);
     expect(built.html).toContain('model reno');
+    expect(built.charts).toBe(fresh.charts);
+    expect(progress[0]).toEqual(progress[1]);
     expect(built.warnings).toEqual(fresh.warnings);
     expect(built.warnings.filter((w) => w.includes('cubic.model.yaml is broken'))).toHaveLength(1);
-    // Other cases (Reno alone): the section is made again from them.
+    // Other cases (Reno alone): both sections are made again from them.
     asked.length = 0;
-    const renoOnly = await buildReport({ ...recipe, variants: ['reno'] }, cases.filter((c) => c.comparison.variant === 'reno'), { models, prebuiltModels: ahead.models, now });
+    const reno = cases.filter((c) => c.comparison.variant === 'reno');
+    const renoOnly = await buildReport({ ...recipe, variants: ['reno'] }, reno, { models, prebuiltCwnd: ahead.cwnd, prebuiltModels: ahead.models, now });
     expect(asked).toEqual(['reno']);
     expect(renoOnly.warnings.some((w) => w.includes('cubic'))).toBe(false);
+    expect(renoOnly.charts).toBe(1);
+    expect(renoOnly.html).not.toContain('cwnd-one-cubic');
   });
 });

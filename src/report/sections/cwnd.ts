@@ -2,7 +2,7 @@ import { cwndOnGrid } from '../../compare/compare.js';
 import { modelCell } from '../../compare/format.js';
 import { uniformGrid } from '../../compare/resample.js';
 import type { ComparisonCase } from '../../compare/run.js';
-import { chartId } from '../../page/chartkit.js';
+import { chartId, type BuiltChart } from '../../page/chartkit.js';
 import { escapeHtml, type Section } from '../../page/html.js';
 import type { RunResult, Series } from '../../result/types.js';
 import type { Scenario } from '../../scenario/types.js';
@@ -119,6 +119,36 @@ export async function cwndSections(ctx: ReportContext): Promise<Section[]> {
   const buckets = Math.max(150, Math.min(500, Math.floor(BUCKET_BUDGET / Math.max(1, ctx.cases.length))));
   for (const s of ctx.scenarios) out.push(await scenarioCwndSection(ctx, s, buckets));
   return out;
+}
+
+/** The cwnd sections made ahead, the charts they drew in order, and the recipe and cases they were made from. */
+export interface PrebuiltCwnd {
+  recipe: object;
+  cases: readonly ComparisonCase[];
+  sections: Section[];
+  charts: BuiltChart[];
+}
+
+/** {@link cwndSections} made while the workers run the replications (build.ts prebuildCharts), with the charts it drew. */
+export async function prebuildCwnd(ctx: ReportContext): Promise<PrebuiltCwnd> {
+  const from = ctx.charts.length;
+  const sections = await cwndSections(ctx);
+  return { recipe: ctx.recipe, cases: ctx.cases, sections, charts: ctx.charts.slice(from) };
+}
+
+/**
+ * The cwnd sections: the prebuilt ones for the same recipe when the report's cases hold the same
+ * charted runs (the sections read a case's scenario, comparison and two runs, and the recipe's
+ * charts: the same objects give the same HTML), their charts counted in page order as if drawn now; else made now. Made again
+ * after the last run, they cost ~20% of the page's build (every chart's spec rebuilt and serialised
+ * to find it among the prebuilt ones), on npm start's wall time.
+ */
+export async function cwndSectionsOf(ctx: ReportContext): Promise<Section[]> {
+  const p = ctx.opts.prebuiltCwnd;
+  const same = (a: ComparisonCase, b: ComparisonCase) => a.scenario === b.scenario && a.comparison === b.comparison && a.packet === b.packet && a.fluid === b.fluid;
+  if (!p || p.recipe !== ctx.recipe || p.cases.length !== ctx.cases.length || !p.cases.every((c, i) => same(c, ctx.cases[i]!))) return cwndSections(ctx);
+  for (const c of p.charts) ctx.take(c);
+  return p.sections;
 }
 
 /** Which queue the panel shows: the slowest link on the path, which on ns-3's presets is the access link. */
