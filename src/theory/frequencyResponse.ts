@@ -27,24 +27,90 @@ export function solveC(M: Cx[][], b: Cx[]): { x: Cx[]; det: Cx } {
   const w = n + 1;
   const re = new Float64Array(n * w);
   const im = new Float64Array(n * w);
-  const row = new Array<number>(n);
   for (let i = 0; i < n; i++) {
-    const o = i * w;
-    row[i] = o;
     const r = M[i]!;
     for (let j = 0; j < n; j++) {
-      re[o + j] = r[j]![0];
-      im[o + j] = r[j]![1];
+      re[i * w + j] = r[j]![0];
+      im[i * w + j] = r[j]![1];
     }
-    re[o + n] = b[i]![0];
-    im[o + n] = b[i]![1];
   }
+  return solveFilled(n, re, im, b);
+}
+
+/** solveC(charMatrix(A0, A1, w, tau), b), the characteristic matrix written straight into the flat arrays (the same values). */
+export function charSolve(A0: number[][], A1: number[][], wRadS: number, tau: number, b: Cx[]): { x: Cx[]; det: Cx } {
+  const n = b.length;
+  const { re, im } = charFlat(A0, A1, wRadS, tau, n + 1);
+  return solveFilled(n, re, im, b);
+}
+
+/** det charMatrix(A0, A1, w, tau), as solveC gives it (the right-hand side never enters the pivots or the determinant). */
+export function charDet(A0: number[][], A1: number[][], wRadS: number, tau: number): Cx {
+  const n = A0.length;
+  const { re, im } = charFlat(A0, A1, wRadS, tau, n);
+  const row = Array.from({ length: n }, (_, i) => i * n);
+  return eliminate(n, n, re, im, row) ?? [0, 0];
+}
+
+/** sI - A0 - A1 e^{-s tau} at s = jw in rows of `width` (charMatrix's expressions, element for element). */
+function charFlat(A0: number[][], A1: number[][], wRadS: number, tau: number, width: number): { re: Float64Array; im: Float64Array } {
+  const n = A0.length;
+  const e0 = Math.cos(wRadS * tau);
+  const e1 = -Math.sin(wRadS * tau);
+  const re = new Float64Array(n * width);
+  const im = new Float64Array(n * width);
+  for (let i = 0; i < n; i++) {
+    const a0 = A0[i]!;
+    const a1 = A1[i]!;
+    for (let j = 0; j < n; j++) {
+      re[i * width + j] = (i === j ? 0 : 0) - a0[j]! - a1[j]! * e0;
+      im[i * width + j] = (i === j ? wRadS : 0) - a1[j]! * e1;
+    }
+  }
+  return { re, im };
+}
+
+/** The elimination and back substitution of solveC on a filled matrix (rows of n + 1, the last column b's). */
+function solveFilled(n: number, re: Float64Array, im: Float64Array, b: Cx[]): { x: Cx[]; det: Cx } {
+  const w = n + 1;
+  const row = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    row[i] = i * w;
+    re[i * w + n] = b[i]![0];
+    im[i * w + n] = b[i]![1];
+  }
+  const det = eliminate(n, w, re, im, row);
+  if (!det) return { x: b.map(() => [NaN, NaN] as Cx), det: [0, 0] };
+  const x: Cx[] = new Array(n);
+  for (let r = n - 1; r >= 0; r--) {
+    const or = row[r]!;
+    let accR = re[or + n]!;
+    let accI = im[or + n]!;
+    for (let j = r + 1; j < n; j++) {
+      // acc -= cmul(a[r][j], x[j])
+      const ar = re[or + j]!;
+      const ai = im[or + j]!;
+      const xj = x[j]!;
+      accR = accR - (ar * xj[0] - ai * xj[1]);
+      accI = accI - (ar * xj[1] + ai * xj[0]);
+    }
+    // x[r] = cdiv(acc, a[r][r])
+    const br = re[or + r]!;
+    const bi = im[or + r]!;
+    const d = br * br + bi * bi;
+    x[r] = [(accR * br + accI * bi) / d, (accI * br - accR * bi) / d];
+  }
+  return { x, det };
+}
+
+/** Forward elimination with partial pivoting over the `width` columns of rows at `row` (swapped in place); det, or null at a zero pivot. */
+function eliminate(n: number, width: number, re: Float64Array, im: Float64Array, row: number[]): Cx | null {
   let dr = 1;
   let di = 0;
   for (let c = 0; c < n; c++) {
     let piv = c;
     for (let r = c + 1; r < n; r++) if (Math.hypot(re[row[r]! + c]!, im[row[r]! + c]!) > Math.hypot(re[row[piv]! + c]!, im[row[piv]! + c]!)) piv = r;
-    if (Math.hypot(re[row[piv]! + c]!, im[row[piv]! + c]!) === 0) return { x: b.map(() => [NaN, NaN] as Cx), det: [0, 0] };
+    if (Math.hypot(re[row[piv]! + c]!, im[row[piv]! + c]!) === 0) return null;
     if (piv !== c) {
       const t = row[piv]!;
       row[piv] = row[c]!;
@@ -67,7 +133,7 @@ export function solveC(M: Cx[][], b: Cx[]): { x: Cx[]; det: Cx } {
       const d = pr * pr + pi * pi;
       const kr = (ar * pr + ai * pi) / d;
       const ki = (ai * pr - ar * pi) / d;
-      for (let j = c; j <= n; j++) {
+      for (let j = c; j < width; j++) {
         // a[r][j] -= cmul(k, a[c][j])
         const cr = re[oc + j]!;
         const ci = im[oc + j]!;
@@ -76,26 +142,7 @@ export function solveC(M: Cx[][], b: Cx[]): { x: Cx[]; det: Cx } {
       }
     }
   }
-  const x: Cx[] = new Array(n);
-  for (let r = n - 1; r >= 0; r--) {
-    const or = row[r]!;
-    let accR = re[or + n]!;
-    let accI = im[or + n]!;
-    for (let j = r + 1; j < n; j++) {
-      // acc -= cmul(a[r][j], x[j])
-      const ar = re[or + j]!;
-      const ai = im[or + j]!;
-      const xj = x[j]!;
-      accR = accR - (ar * xj[0] - ai * xj[1]);
-      accI = accI - (ar * xj[1] + ai * xj[0]);
-    }
-    // x[r] = cdiv(acc, a[r][r])
-    const br = re[or + r]!;
-    const bi = im[or + r]!;
-    const d = br * br + bi * bi;
-    x[r] = [(accR * br + accI * bi) / d, (accI * br - accR * bi) / d];
-  }
-  return { x, det: [dr, di] };
+  return [dr, di];
 }
 
 /** sI - A0 - A1 e^{-s tau} at s = jw. */
@@ -238,7 +285,7 @@ export function openLoopPoles(A0: number[][], A1: number[][], Gz: number[][], R0
   // A pure integrator (a zero row: s = 0, on the indented contour, see loopMargins) is not in the right half-plane.
   for (let i = 0; i < Gz.length; i++) if (!(Gz[i]![i]! < 0) && !Gz[i]!.every((g) => g === 0)) return false;
   const n = A0.length;
-  const det = (w: number): Cx => solveC(charMatrix(A0, A1, w, R0), A0.map(() => [0, 0] as Cx)).det;
+  const det = (w: number): Cx => charDet(A0, A1, w, R0);
   // det ~ (jw)^n at large |w|: its argument changes by pi (n - 2 Z) along the imaginary axis, Z the
   // zeros with Re s > 0, half of that over (0, W) by conjugate symmetry.
   const m = 4000;

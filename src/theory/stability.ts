@@ -10,7 +10,7 @@ import { bindBottleneck, bindFlow } from '../fluid/run/params.js';
 import { mapScenario } from '../fluid/run/scenarioMap.js';
 import { flowCc } from '../scenario/flowCc.js';
 import type { Scenario } from '../scenario/types.js';
-import { charMatrix, cmul, loopMargins, openLoopPoles, solveC, type Cx } from './frequencyResponse.js';
+import { charSolve, cmul, loopMargins, openLoopPoles, solveC, type Cx } from './frequencyResponse.js';
 import { derivativeAt, evaluator, isZeroAt, linearModel, resolveAt, type LinearModel } from './linearModel.js';
 
 /**
@@ -307,7 +307,7 @@ export function loopAt(lm: LinearModel, eq: Equilibrium): LoopAnalysis {
 
   const L = (w: number): Cx => {
     const e: Cx = [Math.cos(w * R0), -Math.sin(w * R0)];
-    const { x: xP } = solveC(charMatrix(A0, A1, w, R0), P.map((_, i) => [B0[i]! + B1[i]! * e[0], B1[i]! * e[1]] as Cx));
+    const { x: xP } = charSolve(A0, A1, w, R0, P.map((_, i) => [B0[i]! + B1[i]! * e[0], B1[i]! * e[1]] as Cx));
     const K: Cx[] = Dx.map((d) => [d, 0] as Cx);
     if (Z.length > 0) {
       // Dz (sI - Gz)^-1 Gx, one column of Gx at a time.
