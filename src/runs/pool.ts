@@ -46,21 +46,45 @@ interface Queued {
   first: boolean;
   cost: number;
   seq: number;
+  /** Counted in its home thread's load (assignHomes). */
+  counted: boolean;
   resolve: (r: CompactRun | FullReply) => void;
   reject: (e: unknown) => void;
 }
+
+/** One worker thread (a piscina of one) and what it has been given. */
+interface Lane {
+  piscina: Piscina;
+  /** Runs handed to it and not finished. */
+  running: number;
+  /** Estimated cost of the runs of its variants queued so far (which thread ran them aside). */
+  load: number;
+}
+
+/** Does queued run `q` go before `b`: whole-result runs first, then the longest, ties in submission order. */
+const before = (q: Queued, b: Queued): boolean => (q.first !== b.first ? q.first : q.cost > b.cost || (q.cost === b.cost && q.seq < b.seq));
 
 /**
  * Worker threads shared by every batch of runs of one command (a report's replications, its
  * contrast and its fluid runs on the packet seeds go in together): one pool start-up, no batch
  * waiting for the previous one's last run, and the queue ordered longest run first (ties in
  * submission order), so the short runs fill the cores at the end (LPT scheduling). Runs are handed
- * to piscina only when a thread is free, so the order is ours, not piscina's FIFO. Which thread runs
- * what never changes a result: each run is a pure function of its task.
+ * to a thread only when it is free, so the order is ours, not piscina's FIFO.
+ *
+ * Each congestion-control variant has a home thread, and a thread takes its own variants' runs first
+ * (issue 24): V8 compiles the sender's calls into the variant (onAck, increaseWindow; a fluid run's
+ * generated model functions) for the variants that thread has run, and each new one makes those
+ * calls polymorphic and throws the compiled code away (deopts, TurboFan recompiles on the
+ * background threads). A thread whose own runs are done takes the longest run of the others, so
+ * both still end together. Variants go to the thread with the least estimated cost, largest first,
+ * as the queue first holds them. Which thread runs what never changes a result: each run is a pure
+ * function of its task.
  */
 export class RunPool {
-  private pool: Piscina | null = null;
+  private lanes: Lane[] | null = null;
   private readonly queue: Queued[] = [];
+  /** Home thread of each variant seen. */
+  private readonly home = new Map<string, number>();
   private running = 0;
   private seq = 0;
   private scheduled = false;
@@ -94,7 +118,7 @@ export class RunPool {
 
   private queued(task: WorkerTask, cost: number, first: boolean): Promise<CompactRun | FullReply> {
     return new Promise<CompactRun | FullReply>((resolve, reject) => {
-      this.queue.push({ task, first, cost, seq: this.seq++, resolve, reject });
+      this.queue.push({ task, first, cost, seq: this.seq++, counted: false, resolve, reject });
       // Dispatch after the current tick, so a batch (or several started together) is queued whole before the first pick.
       if (!this.scheduled) {
         this.scheduled = true;
@@ -123,39 +147,87 @@ export class RunPool {
     }
   }
 
-  private dispatch(): void {
-    const inFlight = this.ahead > 0 ? AHEAD_PER_THREAD * this.threads : this.threads;
-    while (this.running < inFlight && this.queue.length > 0) {
-      let best = 0;
-      for (let i = 1; i < this.queue.length; i++) {
-        const q = this.queue[i]!;
-        const b = this.queue[best]!;
-        if (q.first !== b.first ? q.first : q.cost > b.cost || (q.cost === b.cost && q.seq < b.seq)) best = i;
+  /** Gives the variants not seen before a home thread (largest queued cost first, each to the least loaded thread), and counts the new runs in their home's load. */
+  private assignHomes(lanes: Lane[]): void {
+    const fresh = new Map<string, number>();
+    for (const q of this.queue) {
+      const v = q.task.scenario.variant;
+      if (!this.home.has(v)) fresh.set(v, (fresh.get(v) ?? 0) + q.cost);
+    }
+    // Ties in the order the queue first holds the variants (a stable sort of Map order): deterministic.
+    for (const [v] of [...fresh].sort((a, b) => b[1] - a[1])) {
+      let least = 0;
+      for (let i = 1; i < lanes.length; i++) if (lanes[i]!.load < lanes[least]!.load) least = i;
+      this.home.set(v, least);
+      for (const q of this.queue) {
+        if (q.task.scenario.variant === v) {
+          lanes[least]!.load += q.cost;
+          q.counted = true;
+        }
       }
-      const next = this.queue.splice(best, 1)[0]!;
-      this.running++;
-      this.piscina()
-        .run(next.task)
-        .then((r) => next.resolve(r as CompactRun | FullReply), next.reject)
-        .finally(() => {
-          this.running--;
-          this.dispatch();
-        });
+    }
+    for (const q of this.queue) {
+      if (!q.counted) {
+        lanes[this.home.get(q.task.scenario.variant)!]!.load += q.cost;
+        q.counted = true;
+      }
     }
   }
 
-  private piscina(): Piscina {
-    // Up to AHEAD_PER_THREAD tasks per thread (all but one waiting in the thread: whileBusy), handed to the least busy
-    // thread; outside whileBusy dispatch keeps one per thread: runs are long, and queueing them inside
-    // a busy thread would leave another thread idle at the end of the sweep.
-    this.pool ??= new Piscina({ filename: WORKER_FILE, execArgv: tsxExecArgv(), minThreads: this.threads, maxThreads: this.threads, concurrentTasksPerWorker: AHEAD_PER_THREAD });
-    return this.pool;
+  /** The queue index of lane `li`'s next run of its own variants, or with `steal` of any; -1 when there is none. */
+  private pick(li: number, steal: boolean): number {
+    let best = -1;
+    for (let i = 0; i < this.queue.length; i++) {
+      const q = this.queue[i]!;
+      if ((steal || this.home.get(q.task.scenario.variant) === li) && (best < 0 || before(q, this.queue[best]!))) best = i;
+    }
+    return best;
+  }
+
+  private dispatch(): void {
+    if (this.queue.length === 0) return;
+    const lanes = this.workerLanes();
+    this.assignHomes(lanes);
+    const perThread = this.ahead > 0 ? AHEAD_PER_THREAD : 1;
+    // Every thread its own runs first; then a thread with room and none of its own left takes the others' longest.
+    for (const steal of [false, true]) {
+      for (let li = 0; li < lanes.length; li++) {
+        const lane = lanes[li]!;
+        for (let i: number; lane.running < perThread && (i = this.pick(li, steal)) >= 0; ) this.hand(lane, this.queue.splice(i, 1)[0]!);
+      }
+    }
+  }
+
+  private hand(lane: Lane, next: Queued): void {
+    lane.running++;
+    this.running++;
+    lane.piscina
+      .run(next.task)
+      .then((r) => next.resolve(r as CompactRun | FullReply), next.reject)
+      .finally(() => {
+        lane.running--;
+        this.running--;
+        this.dispatch();
+      });
+  }
+
+  private workerLanes(): Lane[] {
+    // One piscina of one thread per lane, so that we choose the thread. Up to AHEAD_PER_THREAD tasks
+    // per thread (all but one waiting in the thread: whileBusy); outside whileBusy one per thread: runs
+    // are long, and queueing them inside a busy thread would leave another thread idle at the end.
+    this.lanes ??= Array.from({ length: this.threads }, () => ({
+      piscina: new Piscina({ filename: WORKER_FILE, execArgv: tsxExecArgv(), minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: AHEAD_PER_THREAD }),
+      running: 0,
+      load: 0,
+    }));
+    return this.lanes;
   }
 
   /** Stops the threads (after the runs in flight; queued runs are refused). */
   async destroy(): Promise<void> {
     for (const q of this.queue.splice(0)) q.reject(new Error('run pool destroyed'));
-    await this.pool?.destroy();
-    this.pool = null;
+    const lanes = this.lanes ?? [];
+    this.lanes = null;
+    await Promise.all(lanes.map((l) => l.piscina.destroy()));
   }
 }

@@ -3,6 +3,7 @@ import { runPacket } from '../../src/packet/run.js';
 import { estimatedCost } from '../../src/runs/pool.js';
 import { baseRttS } from '../../src/scenario/path.js';
 import { presetScenario } from '../../src/scenario/presets.js';
+import type { RunResult } from '../../src/result/types.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { builtOrSource } from '../helpers/childModule.js';
 import { FAKE_ENGINE_MODULE } from './helpers.js';
@@ -73,6 +74,42 @@ describe('RunPool', () => {
       await pool.destroy();
     }
     expect(order).toEqual(['f3', 'f1', 'c9', 'c5']);
+  });
+});
+
+describe('RunPool on two threads', () => {
+  it("gives each variant a home thread, which runs that variant's runs first; a thread without runs of its own left takes the longest of the others", async () => {
+    const pool = new RunPool(2);
+    const base = presetScenario('ns3-normal', 'reno');
+    const engineModule = new URL('./fixtures/threadEngine.js', import.meta.url).href;
+    const ran: { name: string; thread: number }[] = [];
+    // reno: 6 runs (estimated cost 60, home: the first thread), cubic: 2 (cost 20, the other); each run sleeps 150 ms (threadEngine.js).
+    const runs = [
+      ...[0, 1, 2, 3, 4, 5].map((i) => ({ variant: 'reno' as const, name: `r${i}` })),
+      { variant: 'cubic' as const, name: 'c0' },
+      { variant: 'cubic' as const, name: 'c1' },
+    ];
+    try {
+      await Promise.all(
+        runs.map(async ({ variant, name }) => {
+          const r = (await pool.runFull({ engineModule, engine: 'packet', scenario: { ...base, variant, name } }, 10)) as RunResult & { threadId: number };
+          ran.push({ name, thread: r.threadId });
+        }),
+      );
+    } finally {
+      await pool.destroy();
+    }
+    const threadOf = (name: string) => ran.find((r) => r.name === name)!.thread;
+    // The first runs handed out: reno's first to its home, cubic's to the other thread (the old pool: r0 and r1, c0 and c1 last on both).
+    expect(threadOf('r0')).not.toBe(threadOf('c0'));
+    expect(threadOf('c1')).toBe(threadOf('c0'));
+    // The cubic thread, its own runs done, took reno runs while the reno thread ran its own, so both end together
+    // (how many depends on the threads' start-up: each run sleeps 150 ms against the 2 x 150 ms of cubic's).
+    const names = ran.map((r) => r.name);
+    const stolen = ran.filter((r) => r.thread === threadOf('c0') && r.name.startsWith('r')).map((r) => r.name);
+    expect(stolen.length).toBeGreaterThan(0);
+    expect(names.indexOf('c1')).toBeLessThan(names.indexOf(stolen[0]!));
+    expect(names).toHaveLength(8);
   });
 });
 
