@@ -27,7 +27,8 @@ export function setCwnd(b: Bbr, tcb: TcpState, rs: RateSample, conn: RateConnect
   if (acked > 0) {
     cwnd = recoverOrRestore(b, tcb, rs, conn);
     if (!b.packetConservation) {
-      let target = bdpBytes(b, tcb, b.bwBytesPerS, b.cwndGain) + b.ackAggregationCwnd();
+      b.updateAckAggregationCwnd();
+      let target = bdpBytes(b, tcb, b.bwNowBytesPerS, b.cwndGain) + b.ackAggregationCwndBytes;
       target = quantizationBudget(b, tcb, target);
       if (b.fullBwReached) cwnd = Math.min(cwnd + acked, target);
       else if (cwnd < target || conn.deliveredBytes < INIT_CWND_SEGMENTS * mss) cwnd += acked;

@@ -70,6 +70,14 @@ export class Bbr implements CongestionControl {
   priorCwndBytes = 0;
   fullBwReached = false;
   private fullBwBps = -0;
+  /**
+   * bbr_bw as of this ACK's bandwidth update, bytes/s: what the rest of congControl reads. A double
+   * field, written in place: read through the {@link bwBytesPerS} getter where V8 did not inline it,
+   * each read came back as a new heap number (6 B per event at 100 flows, bench/experiments/bbr-alloc.ts).
+   */
+  bwNowBytesPerS = -0;
+  /** bbr_ack_aggregation_cwnd as of this ACK, bytes (set by {@link updateAckAggregationCwnd}; a double field, as bwNowBytesPerS). */
+  ackAggregationCwndBytes = -0;
   private fullBwCount = 0;
   cycleIndex = 0;
   private cycleStampS = -0;
@@ -101,6 +109,7 @@ export class Bbr implements CongestionControl {
     this.ackAggregation = new BbrAckAggregation(p.extraAckedWindowRounds!);
     // Declared `= -0`, held as doubles from the start, +0 from here (src/tcp/rate-sampler.ts says why).
     this.minRttStampS = this.nextRoundDeliveredBytes = this.fullBwBps = this.cycleStampS = 0;
+    this.bwNowBytesPerS = this.ackAggregationCwndBytes = 0;
   }
 
   /** A policer was found and its rate is in use (Linux lt_use_bw). */
@@ -210,13 +219,15 @@ export class Bbr implements CongestionControl {
   congControl(tcb: TcpState, rs: RateSample, conn: RateConnection, nowS: number): void {
     this.conn = conn;
     this.updateBw(rs, conn);
+    // Nothing below changes the filter or the long-term state (only updateBw and an RTO's ltBwSampling do).
+    this.bwNowBytesPerS = this.longTerm.useBw ? this.longTerm.bwBytesPerS : this.bwFilter.best;
     this.updateAckAggregation(tcb, rs, conn);
     if (this.mode === 'probe_bw' && this.isNextCyclePhase(tcb, rs, conn)) this.advanceCyclePhase(conn.deliveredTimeS);
     this.checkFullBwReached(rs);
     this.checkDrain(tcb, conn);
     updateMinRtt(this, tcb, rs, conn, nowS);
     this.updateGains();
-    this.setPacingRate(tcb, this.bwBytesPerS, this.pacingGain);
+    this.setPacingRate(tcb, this.bwNowBytesPerS, this.pacingGain);
     setCwnd(this, tcb, rs, conn);
   }
 
@@ -266,15 +277,22 @@ export class Bbr implements CongestionControl {
   private updateAckAggregation(tcb: TcpState, rs: RateSample, conn: RateConnection): void {
     const p = this.p;
     if (p.extraAckedGain === 0 || rs.ackedSackedBytes <= 0 || rs.deliveredBytes < 0 || rs.intervalS <= 0) return;
-    this.ackAggregation.update(this.roundStart, this.bwBytesPerS, rs.ackedSackedBytes, conn.deliveredTimeS, tcb.mssBytes, tcb.cwndBytes);
+    this.ackAggregation.update(this.roundStart, this.bwNowBytesPerS, rs.ackedSackedBytes, conn.deliveredTimeS, tcb.mssBytes, tcb.cwndBytes);
   }
 
-  /** bbr_ack_aggregation_cwnd. */
-  ackAggregationCwnd(): number {
+  /**
+   * bbr_ack_aggregation_cwnd, into {@link ackAggregationCwndBytes} (a field rather than a return value:
+   * congControl does not inline this, and a double returned is a new heap number). Reads bwNowBytesPerS:
+   * call it from congControl only.
+   */
+  updateAckAggregationCwnd(): void {
     const p = this.p;
-    if (p.extraAckedGain === 0 || !this.fullBwReached) return 0;
-    const most = this.bwBytesPerS * p.extraAckedMaxS!;
-    return Math.min(p.extraAckedGain! * this.ackAggregation.extraAckedMaxBytes, most);
+    if (p.extraAckedGain === 0 || !this.fullBwReached) {
+      this.ackAggregationCwndBytes = 0;
+      return;
+    }
+    const most = this.bwNowBytesPerS * p.extraAckedMaxS!;
+    this.ackAggregationCwndBytes = Math.min(p.extraAckedGain! * this.ackAggregation.extraAckedMaxBytes, most);
   }
 
   /** bbr_is_next_cycle_phase. */
