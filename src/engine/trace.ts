@@ -52,13 +52,23 @@ export class TraceGroup {
   private lastT = -Infinity;
   /** Scratch for {@link extremes}: no allocation per flushed bucket. */
   private readonly ext = new Float64Array(4);
+  /** Recorded values are divided by this on output (see the constructor). */
+  private readonly unitsPerValue: number;
 
   /**
    * @param series how many series the group records.
    * @param durationNs span of the run (integer ns); later points go to the last bucket.
    * @param maxPoints upper bound on emitted points per series (>= 4).
+   * @param unitsPerValue recorded values are integers in units of 1 / unitsPerValue, emitted divided
+   *   by it (the queueing delay: recorded in ns, emitted in s). Recording the integer keeps it a small
+   *   integer that V8 passes unboxed to a call it did not inline (a fractional number is a new heap
+   *   number per call), and keeps the same points: x -> x / unitsPerValue is increasing and, for
+   *   integers below 2^53 with a power-of-ten divisor like 1e9, one-to-one (consecutive quotients are
+   *   1e-9 apart, many ulps at any delay a run can have), so the change test, each bucket's minimum and maximum
+   *   and the emitted numbers are those of recording the quotient.
    */
-  constructor(series: number, durationNs: number, maxPoints: number) {
+  constructor(series: number, durationNs: number, maxPoints: number, unitsPerValue = 1) {
+    this.unitsPerValue = unitsPerValue;
     this.buckets = Math.max(2, Math.floor(maxPoints / 2) - 1);
     this.bucketNs = Math.max(1, Math.ceil(durationNs / this.buckets));
     // The first point plus at most two per bucket.
@@ -99,15 +109,44 @@ export class TraceGroup {
     this.open(k, tNs, v);
   }
 
+  /**
+   * {@link record} at `clock`'s time, read here: a time past 2^30 ns handed to a call V8 did not
+   * inline is boxed in a new heap number (one per traced packet; bench/packet.ts --target --alloc).
+   * The same code as record, not a call to it, for that reason.
+   */
+  recordNow(k: number, clock: { readonly nowNs: number }, v: number): void {
+    const tNs = clock.nowNs;
+    if (tNs < this.lastT) timeRanBack(tNs, this.lastT);
+    const st = this.state;
+    const o = S * k;
+    if (v === st[o + LAST_V]) return;
+    st[o + LAST_V] = v;
+    this.lastT = tNs;
+    if (tNs >= this.curEndNs) this.advance(tNs);
+    if (st[o + CUR] === this.cur) {
+      if (v < st[o + MIN_V]!) {
+        st[o + MIN_V] = v;
+        st[o + MIN_T] = tNs;
+      }
+      if (v > st[o + MAX_V]!) {
+        st[o + MAX_V] = v;
+        st[o + MAX_T] = tNs;
+      }
+      return;
+    }
+    this.open(k, tNs, v);
+  }
+
   /** The recorded series k, times in seconds (recording may go on afterwards). */
   toSeries(k: number): Series {
     const p = this.points[k]!;
     const n = this.used[k]!;
     const t: number[] = [];
     const v: number[] = [];
+    const u = this.unitsPerValue;
     for (let i = 0; i < n; i += 2) {
       t.push(nsToSeconds(p[i]!));
-      v.push(p[i + 1]!);
+      v.push(u === 1 ? p[i + 1]! : p[i + 1]! / u);
     }
     const o = S * k;
     const st = this.state;
@@ -115,10 +154,10 @@ export class TraceGroup {
       const e = this.ext;
       const two = this.extremes(o);
       t.push(nsToSeconds(e[0]!));
-      v.push(e[1]!);
+      v.push(u === 1 ? e[1]! : e[1]! / u);
       if (two) {
         t.push(nsToSeconds(e[2]!));
-        v.push(e[3]!);
+        v.push(u === 1 ? e[3]! : e[3]! / u);
       }
     }
     return { t, v };
@@ -193,9 +232,10 @@ export class TraceRecorder {
   /**
    * @param durationNs span of the run (integer ns); later points go to the last bucket.
    * @param maxPoints upper bound on emitted points (>= 4).
+   * @param unitsPerValue see {@link TraceGroup}'s constructor.
    */
-  constructor(durationNs: number, maxPoints: number) {
-    this.group = new TraceGroup(1, durationNs, maxPoints);
+  constructor(durationNs: number, maxPoints: number, unitsPerValue = 1) {
+    this.group = new TraceGroup(1, durationNs, maxPoints, unitsPerValue);
   }
 
   /**
@@ -208,7 +248,7 @@ export class TraceRecorder {
 
   /** {@link record} at `clock`'s time, read here: a time passed to a call V8 did not inline is boxed in a new heap number. */
   recordNow(clock: { readonly nowNs: number }, v: number): void {
-    this.group.record(0, clock.nowNs, v);
+    this.group.recordNow(0, clock, v);
   }
 
   /** The recorded series, times in seconds (recording may go on afterwards). */

@@ -48,7 +48,8 @@ export class QueueDelayStats {
     durationNs: number,
     maxPoints: number,
   ) {
-    this.series = new TraceRecorder(durationNs, maxPoints);
+    // Recorded in ns, emitted in s: a sojourn in ns is passed unboxed (TraceGroup's unitsPerValue).
+    this.series = new TraceRecorder(durationNs, maxPoints, 1e9);
     this.histograms = new Array<Uint32Array | null>(flows).fill(null);
     this.sums = new Float64Array(flows);
     this.counts = new Float64Array(flows);
@@ -60,10 +61,9 @@ export class QueueDelayStats {
    * in a new heap number, one per traced packet (issue 24, bench/packet.ts --alloc).
    */
   record(flow: number, clock: { readonly nowNs: number }, sojournNs: number): void {
-    const nowNs = clock.nowNs;
+    this.series.recordNow(clock, sojournNs);
+    if (clock.nowNs < this.fromNs) return;
     const s = sojournNs / 1e9;
-    this.series.record(nowNs, s);
-    if (nowNs < this.fromNs) return;
     let h = this.histograms[flow];
     if (!h) this.histograms[flow] = h = new Uint32Array(BINS);
     const slot = sojournNs & (BIN_CACHE - 1);

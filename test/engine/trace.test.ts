@@ -119,3 +119,34 @@ describe('TraceGroup against the plain decimation rule', () => {
     );
   });
 });
+
+describe('TraceGroup in integer units (unitsPerValue) and at a clock (recordNow)', () => {
+  it('emits, byte for byte, what recording the quotient at the time would (fast-check: sojourns in ns, emitted in s)', async () => {
+    const fc = await import('fast-check');
+    fc.assert(
+      fc.property(
+        // Steps of the clock (ns) and sojourns (ns, up to 2 s: past 2^30, where V8 would box them).
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 50_000 }), fc.integer({ min: 0, max: 2e9 })), { minLength: 1, maxLength: 300 }),
+        fc.integer({ min: 4, max: 40 }),
+        (steps, maxPoints) => {
+          const durationNs = 3e6;
+          const inSeconds = new TraceRecorder(durationNs, maxPoints);
+          const inNs = new TraceRecorder(durationNs, maxPoints, 1e9);
+          const clock = { nowNs: 0 };
+          for (const [dt, sojournNs] of steps) {
+            clock.nowNs += dt;
+            inSeconds.record(clock.nowNs, sojournNs / 1e9);
+            inNs.recordNow(clock, sojournNs);
+          }
+          expect(JSON.stringify(inNs.toSeries())).toBe(JSON.stringify(inSeconds.toSeries()));
+        },
+      ),
+    );
+  });
+
+  it('recordNow refuses a clock that ran back, as record does', () => {
+    const g = new TraceGroup(2, 1e9, 100);
+    g.recordNow(0, { nowNs: 5e8 }, 1);
+    expect(() => g.recordNow(1, { nowNs: 4e8 }, 1)).toThrow(/4\d{8} ns is before the previous one \(5\d{8} ns\)/);
+  });
+});
