@@ -44,7 +44,7 @@ export function runCongControl(s: TcpSender, rate: RateSampler): void {
   // (tcp_add_reno_sack); here that is the send window's allowance above cwnd (limited transmit,
   // RFC 5681 inflation), taken out of pipe so the algorithm's cwnd and the sender agree.
   tcb.bytesInFlight = Math.max(0, s.sb.pipeBytes - (s.sendWindowBytes() - tcb.cwndBytes));
-  const rs = rate.endAck(s.clock.nowNs, s.sb.markedLostBytes);
+  const rs = rate.endAck(s.sb.markedLostBytes);
   s.cc.congControl!(tcb, rs, rate, s.nowS);
 }
 

@@ -259,8 +259,12 @@ export class RateSampler implements RateConnection {
 
   /**
    * The ACK is processed (Linux tcp_ack_update_rtt's rtt_min, then tcp_rate_gen): fills {@link rs}.
+   * Its time is the one {@link beginAck} took: the caller (the end of the sender's onAck, which V8
+   * does not inline this into) no longer passes a time past 2^30 ns as an argument, a new heap
+   * number per ACK.
    */
-  endAck(nowNs: number, markedLostBytes: number): RateSample {
+  endAck(markedLostBytes: number): RateSample {
+    const nowNs = this.ackNowNs;
     const rs = this.rs;
     rs.ackedSackedBytes = this.deliveredBytes - this.deliveredAtAckStart;
     rs.lostBytes = markedLostBytes - this.lostAtAckStart;
