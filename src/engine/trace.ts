@@ -93,7 +93,7 @@ export class TraceGroup {
     if (v === st[o + LAST_V]) return;
     st[o + LAST_V] = v;
     this.lastT = tNs;
-    if (tNs >= this.curEndNs) this.advance(tNs);
+    if (tNs >= this.curEndNs) this.advance();
     // Most points land in the series' open bucket: two comparisons, no division.
     if (st[o + CUR] === this.cur) {
       if (v < st[o + MIN_V]!) {
@@ -106,7 +106,7 @@ export class TraceGroup {
       }
       return;
     }
-    this.open(k, tNs, v);
+    this.open(k, v);
   }
 
   /**
@@ -122,7 +122,7 @@ export class TraceGroup {
     if (v === st[o + LAST_V]) return;
     st[o + LAST_V] = v;
     this.lastT = tNs;
-    if (tNs >= this.curEndNs) this.advance(tNs);
+    if (tNs >= this.curEndNs) this.advance();
     if (st[o + CUR] === this.cur) {
       if (v < st[o + MIN_V]!) {
         st[o + MIN_V] = v;
@@ -134,7 +134,7 @@ export class TraceGroup {
       }
       return;
     }
-    this.open(k, tNs, v);
+    this.open(k, v);
   }
 
   /** The recorded series k, times in seconds (recording may go on afterwards). */
@@ -163,8 +163,15 @@ export class TraceGroup {
     return { t, v };
   }
 
-  /** Moves the group's clock to the bucket of tNs (times never decrease, so it only moves on). */
-  private advance(tNs: number): void {
+  /**
+   * Moves the group's clock to the bucket of its last point's time (lastT; times never decrease, so
+   * it only moves on). advance and open read the time from lastT rather than take it: with the time
+   * an argument of both calls, V8 boxed it once at the branch both calls follow, i.e. on every
+   * changed value (~one heap number per traced packet and per changed flow series); a microbenchmark
+   * of 2e7 recordNow calls at times past 2^30 ns ran 300 scavenges with the argument, 5 without.
+   */
+  private advance(): void {
+    const tNs = this.lastT;
     let b = Math.floor(tNs / this.bucketNs);
     if (b >= this.buckets) b = this.buckets - 1;
     this.cur = b;
@@ -172,8 +179,9 @@ export class TraceGroup {
     this.curEndNs = b === this.buckets - 1 ? Infinity : (b + 1) * this.bucketNs;
   }
 
-  /** Series k's first point, or its first of a later bucket: flush its open bucket and start the next. */
-  private open(k: number, tNs: number, v: number): void {
+  /** Series k's first point (value v at lastT), or its first of a later bucket: flush its open bucket and start the next. */
+  private open(k: number, v: number): void {
+    const tNs = this.lastT;
     const st = this.state;
     const o = S * k;
     if (st[o + STARTED] === 0) {
