@@ -40,7 +40,7 @@ export class FlowStats {
   /** After a sender event: `clock` rather than its time, which would be boxed as an argument past 2^31 ns. */
   update(clock: { readonly nowNs: number }, s: TcpSender): void {
     const tcb = s.tcb;
-    this.integrateTo(clock.nowNs);
+    this.integrateTo(clock);
     this.lastCwnd = tcb.cwndBytes;
     const traces = this.traces;
     if (traces === null) return;
@@ -53,8 +53,9 @@ export class FlowStats {
     traces.recordNow(INFLIGHT, clock, tcb.bytesInFlight);
   }
 
-  private integrateTo(nowNs: number): void {
-    const t = Math.min(Math.max(nowNs, this.fromNs), this.toNs);
+  /** Up to `clock`'s time: the clock, not its time, which would be boxed per ACK when V8 does not inline this (2.3 B/event in bench/packet.ts --target --alloc). */
+  private integrateTo(clock: { readonly nowNs: number }): void {
+    const t = Math.min(Math.max(clock.nowNs, this.fromNs), this.toNs);
     if (t > this.lastNs) {
       this.areaByteNs += this.lastCwnd * (t - this.lastNs);
       this.lastNs = t;
@@ -63,7 +64,7 @@ export class FlowStats {
 
   /** Time-weighted mean cwnd over the measurement window (bytes). */
   meanCwndBytes(): number {
-    this.integrateTo(this.toNs);
+    this.integrateTo({ nowNs: this.toNs });
     const span = this.toNs - this.fromNs;
     return span > 0 ? this.areaByteNs / span : this.lastCwnd;
   }
