@@ -70,11 +70,8 @@ export class Bbr implements CongestionControl {
   priorCwndBytes = 0;
   fullBwReached = false;
   private fullBwBps = -0;
-  /**
-   * bbr_bw as of this ACK's bandwidth update, bytes/s: what the rest of congControl reads. A double
-   * field, written in place: read through the {@link bwBytesPerS} getter where V8 did not inline it,
-   * each read came back as a new heap number (6 B per event at 100 flows, bench/experiments/bbr-alloc.ts).
-   */
+  /** bbr_bw as of this ACK's update, bytes/s, for the rest of congControl: a double field, as the getter read where
+   * V8 did not inline it came back as a new heap number (6 B per event at 100 flows, bench/experiments/bbr-alloc.ts). */
   bwNowBytesPerS = -0;
   /** bbr_ack_aggregation_cwnd as of this ACK, bytes (set by {@link updateAckAggregationCwnd}; a double field, as bwNowBytesPerS). */
   ackAggregationCwndBytes = -0;
@@ -280,19 +277,12 @@ export class Bbr implements CongestionControl {
     this.ackAggregation.update(this.roundStart, this.bwNowBytesPerS, rs.ackedSackedBytes, conn.deliveredTimeS, tcb.mssBytes, tcb.cwndBytes);
   }
 
-  /**
-   * bbr_ack_aggregation_cwnd, into {@link ackAggregationCwndBytes} (a field rather than a return value:
-   * congControl does not inline this, and a double returned is a new heap number). Reads bwNowBytesPerS:
-   * call it from congControl only.
-   */
+  /** bbr_ack_aggregation_cwnd, into {@link ackAggregationCwndBytes} (a double returned from a call V8 does not
+   * inline is a new heap number). Reads bwNowBytesPerS: call it from congControl only. */
   updateAckAggregationCwnd(): void {
     const p = this.p;
-    if (p.extraAckedGain === 0 || !this.fullBwReached) {
-      this.ackAggregationCwndBytes = 0;
-      return;
-    }
-    const most = this.bwNowBytesPerS * p.extraAckedMaxS!;
-    this.ackAggregationCwndBytes = Math.min(p.extraAckedGain! * this.ackAggregation.extraAckedMaxBytes, most);
+    const on = p.extraAckedGain !== 0 && this.fullBwReached;
+    this.ackAggregationCwndBytes = on ? Math.min(p.extraAckedGain! * this.ackAggregation.extraAckedMaxBytes, this.bwNowBytesPerS * p.extraAckedMaxS!) : 0;
   }
 
   /** bbr_is_next_cycle_phase. */
