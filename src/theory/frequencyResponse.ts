@@ -63,7 +63,8 @@ function charFlat(A0: number[][], A1: number[][], wRadS: number, tau: number, wi
     const a0 = A0[i]!;
     const a1 = A1[i]!;
     for (let j = 0; j < n; j++) {
-      re[i * width + j] = (i === j ? 0 : 0) - a0[j]! - a1[j]! * e0;
+      // 0 - a, not -a: sI has no real part, and 0 - 0 is +0 where -0 would not be.
+      re[i * width + j] = 0 - a0[j]! - a1[j]! * e0;
       im[i * width + j] = (i === j ? wRadS : 0) - a1[j]! * e1;
     }
   }
@@ -148,7 +149,7 @@ function eliminate(n: number, width: number, re: Float64Array, im: Float64Array,
 /** sI - A0 - A1 e^{-s tau} at s = jw. */
 export function charMatrix(A0: number[][], A1: number[][], w: number, tau: number): Cx[][] {
   const e: Cx = [Math.cos(w * tau), -Math.sin(w * tau)];
-  return A0.map((r, i) => r.map((a, j) => [(i === j ? 0 : 0) - a - A1[i]![j]! * e[0], (i === j ? w : 0) - A1[i]![j]! * e[1]] as Cx));
+  return A0.map((r, i) => r.map((a, j) => [0 - a - A1[i]![j]! * e[0], (i === j ? w : 0) - A1[i]![j]! * e[1]] as Cx));
 }
 
 /** The margins of a loop L(jw) whose delay is about R0 (its frequency grid spans 1e-4 to 1e3 over R0). */
