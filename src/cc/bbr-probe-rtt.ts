@@ -10,8 +10,9 @@ import type { RateConnection, RateSample, TcpState } from './types.js';
  */
 
 /** bbr_update_min_rtt: the 10 s min filter and PROBE_RTT. */
-export function updateMinRtt(b: Bbr, tcb: TcpState, rs: RateSample, conn: RateConnection, nowS: number): void {
+export function updateMinRtt(b: Bbr, tcb: TcpState, rs: RateSample, conn: RateConnection): void {
   const p = b.p;
+  const nowS = rs.nowS;
   const expired = nowS > b.minRttStampS + p.minRttWindowS!;
   // Strictly lower (Linux since commit 1b9e2a8c99a5, "tcp: only postpone PROBE_RTT if RTT is < current
   // min_rtt estimate"): a sample equal to the estimate does not restart its 10 s, so a flow alone on a

@@ -213,7 +213,7 @@ export class Bbr implements CongestionControl {
   }
 
   /** bbr_main. */
-  congControl(tcb: TcpState, rs: RateSample, conn: RateConnection, nowS: number): void {
+  congControl(tcb: TcpState, rs: RateSample, conn: RateConnection): void {
     this.conn = conn;
     this.updateBw(rs, conn);
     // Nothing below changes the filter or the long-term state (only updateBw and an RTO's ltBwSampling do).
@@ -222,7 +222,7 @@ export class Bbr implements CongestionControl {
     if (this.mode === 'probe_bw' && this.isNextCyclePhase(tcb, rs, conn)) this.advanceCyclePhase(conn.deliveredTimeS);
     this.checkFullBwReached(rs);
     this.checkDrain(tcb, conn);
-    updateMinRtt(this, tcb, rs, conn, nowS);
+    updateMinRtt(this, tcb, rs, conn);
     this.updateGains();
     this.setPacingRate(tcb, this.bwNowBytesPerS, this.pacingGain);
     setCwnd(this, tcb, rs, conn);

@@ -49,7 +49,8 @@ class ExtraAckedFilter implements WindowedMax {
       this.filter = new WindowedFilter('max', window, 0);
       this.filter.reset(time, best);
     }
-    return this.filter.update(time, value);
+    this.filter.update(time, value);
+    return this.filter.best;
   }
   reset(value: number, time: number): void {
     this.filter.reset(time, value);
@@ -149,9 +150,9 @@ export class Bbr3 implements CongestionControl {
     this.m.onLostPacket(lost, at);
   }
 
-  congControl(tcb: TcpState, rs: RateSample, conn: RateConnection, nowS: number): void {
+  congControl(tcb: TcpState, rs: RateSample, conn: RateConnection): void {
     const m = this.m;
-    const ack = this.fillAck(tcb, rs, conn, nowS);
+    const ack = this.fillAck(tcb, rs, conn);
     m.ctx.cwndBytes = tcb.cwndBytes;
     m.onAck(ack, tcb.srttS);
     if (m.state.roundStart) {
@@ -165,7 +166,7 @@ export class Bbr3 implements CongestionControl {
   }
 
   /** The draft's RS and C for this ACK, from the sender's rate sample and state. */
-  private fillAck(tcb: TcpState, rs: RateSample, conn: RateConnection, nowS: number): Bbr3Ack {
+  private fillAck(tcb: TcpState, rs: RateSample, conn: RateConnection): Bbr3Ack {
     const ack = this.ack;
     // A sample exists when the ACK delivered a segment (its prior_delivered counts rounds, draft
     // UpdateRound); its rate only when the interval is valid (not below the minimum RTT). The sampler
@@ -175,7 +176,7 @@ export class Bbr3 implements CongestionControl {
     const sampled = rs.deliveredBytes >= 0;
     const valid = sampled && rs.intervalS > 0;
     if (rs.priorInFlightBytes + tcb.mssBytes > tcb.cwndBytes) this.cwndLimitedThisRound = true;
-    ack.nowS = nowS;
+    ack.nowS = rs.nowS;
     ack.deliveryRateBytesPerS = valid ? rs.deliveryRateBps / 8 : 0;
     ack.deliveredBytes = sampled ? rs.deliveredBytes : 0;
     ack.priorDeliveredBytes = sampled ? rs.priorDeliveredBytes : -1;

@@ -64,6 +64,12 @@ export interface TcpState {
  * do not keep it.
  */
 export interface RateSample {
+  /**
+   * When the ACK was processed, s (Linux tp->tcp_mstamp, the clock tcp_rate_gen and cong_control read;
+   * ns-3 Simulator::Now() in CongControl). A field, not an argument of congControl: a time past 2^31 ns
+   * handed to a call V8 does not inline is a new heap number on every ACK.
+   */
+  nowS: number;
   /** Bytes delivered (SACKed or cumulatively acknowledged) between the sampled segment's send and now; -1 if invalid (rs->delivered, ns-3 m_delivered). */
   deliveredBytes: number;
   /** max(send interval, ACK interval), s; -1 if invalid or below the minimum RTT (rs->interval_us, ns-3 m_interval). */
@@ -107,6 +113,7 @@ export interface RateSample {
  */
 export function rateSample(fields: Partial<RateSample>): RateSample {
   return {
+    nowS: 0,
     deliveredBytes: -1,
     intervalS: -1,
     deliveryRateBps: 0,
@@ -253,9 +260,9 @@ export interface CongestionControl {
    * for such ops). A timeout still sets cwnd = 1 MSS (Linux tcp_enter_loss). `ssthresh` is still called
    * at every loss event and timeout: that is where a rate-based algorithm learns of it (Linux
    * bbr_ssthresh saves cwnd and returns ssthresh unchanged; ns-3 TcpBbr::GetSsThresh likewise).
-   * `rs.lostBytes` carries the bytes each ACK marked lost (Linux rs->losses).
+   * `rs.lostBytes` carries the bytes each ACK marked lost (Linux rs->losses), `rs.nowS` the ACK's time.
    */
-  congControl?(tcb: TcpState, rs: RateSample, conn: RateConnection, nowS: number): void;
+  congControl?(tcb: TcpState, rs: RateSample, conn: RateConnection): void;
   /**
    * (optional) Rate-based algorithms only (it needs the per-segment send state the delivery-rate
    * sampler keeps): the sender marked one segment lost (Linux `skb_marked_lost`, called from

@@ -41,20 +41,26 @@ export class WindowedFilter {
   }
 
   /** Forgets every sample: `value` at `time` becomes the best, second and third (minmax_reset). */
-  reset(time: number, value: number): number {
+  reset(time: number, value: number): void {
     for (let i = 0; i < 3; i++) {
       this.t[i] = time;
       this.v[i] = value;
     }
-    return value;
   }
 
-  /** A new sample (minmax_running_max / _min); returns the windowed best. */
-  update(time: number, value: number): number {
+  /**
+   * A new sample (minmax_running_max / _min); the windowed best is then {@link best}. Nothing is
+   * returned: a double returned from a call V8 does not inline is a new heap number, and BBR offers
+   * its bandwidth sample on every ACK.
+   */
+  update(time: number, value: number): void {
     const t = this.t;
     const v = this.v;
     // A new best, or nothing left in the window: forget the earlier samples.
-    if (this.better(value, v[0]!) || time - t[2]! > this.window) return this.reset(time, value);
+    if (this.better(value, v[0]!) || time - t[2]! > this.window) {
+      this.reset(time, value);
+      return;
+    }
     if (this.better(value, v[1]!)) {
       t[2] = t[1] = time;
       v[2] = v[1] = value;
@@ -62,11 +68,11 @@ export class WindowedFilter {
       t[2] = time;
       v[2] = value;
     }
-    return this.subwindowUpdate(time, value);
+    this.subwindowUpdate(time, value);
   }
 
   /** minmax_subwin_update: age the choices as the window passes. */
-  private subwindowUpdate(time: number, value: number): number {
+  private subwindowUpdate(time: number, value: number): void {
     const t = this.t;
     const v = this.v;
     const dt = time - t[0]!;
@@ -84,7 +90,6 @@ export class WindowedFilter {
       t[2] = time;
       v[2] = value;
     }
-    return v[0]!;
   }
 
   private shift(time: number, value: number): void {

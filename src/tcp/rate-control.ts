@@ -45,7 +45,7 @@ export function runCongControl(s: TcpSender, rate: RateSampler): void {
   // RFC 5681 inflation), taken out of pipe so the algorithm's cwnd and the sender agree.
   tcb.bytesInFlight = Math.max(0, s.sb.pipeBytes - (s.sendWindowBytes() - tcb.cwndBytes));
   const rs = rate.endAck(s.sb.markedLostBytes);
-  s.cc.congControl!(tcb, rs, rate, s.nowS);
+  s.cc.congControl!(tcb, rs, rate);
 }
 
 /** After a send attempt: whether the application, not the network, is what limits the flow (Linux tcp_rate_check_app_limited). */

@@ -266,6 +266,7 @@ export class RateSampler implements RateConnection {
   endAck(markedLostBytes: number): RateSample {
     const nowNs = this.ackNowNs;
     const rs = this.rs;
+    rs.nowS = nowNs / 1e9; // nsToSeconds, written out: a call V8 does not inline would return a new heap number
     rs.ackedSackedBytes = this.deliveredBytes - this.deliveredAtAckStart;
     rs.lostBytes = markedLostBytes - this.lostAtAckStart;
     this.lostBytes = markedLostBytes;

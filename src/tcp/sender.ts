@@ -201,7 +201,8 @@ export class TcpSender implements RecoveryContext {
 
   private takeRttSample(una0: number, ackNo: number, tsEcrNs: number): void {
     const sample = this.sample;
-    sample.nowS = this.nowS;
+    // nsToSeconds written out: the getter, where V8 does not inline it here, returned a new heap number per ACK.
+    sample.nowS = this.clock.nowNs / 1e9;
     sample.rttS = undefined;
     if (!this.rtt.eligible(una0, ackNo, this.sb.highTx, this.mssBytes, this.config.rttSamples === 'timestamps')) return;
     let r = nsToSeconds(this.clock.nowNs - tsEcrNs);

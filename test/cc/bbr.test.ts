@@ -55,9 +55,9 @@ function traced(s: Scenario): { trace: Point[][]; bbr: Bbr[]; queue: { t: number
   const trace: Point[][] = bbr.map(() => []);
   bbr.forEach((b, i) => {
     const run = b.congControl.bind(b);
-    b.congControl = (tcb, rs, conn, nowS) => {
-      run(tcb, rs, conn, nowS);
-      trace[i]!.push({ t: nowS, mode: b.mode, cycle: b.cycleIndex, pacingBps: tcb.pacingRateBps, cwnd: tcb.cwndBytes / MSS, inflight: tcb.bytesInFlight / MSS, minRttS: b.minRttS, round: b.roundCount, maxBwBps: b.maxBwBytesPerS * 8 });
+    b.congControl = (tcb, rs, conn) => {
+      run(tcb, rs, conn);
+      trace[i]!.push({ t: rs.nowS, mode: b.mode, cycle: b.cycleIndex, pacingBps: tcb.pacingRateBps, cwnd: tcb.cwndBytes / MSS, inflight: tcb.bytesInFlight / MSS, minRttS: b.minRttS, round: b.roundCount, maxBwBps: b.maxBwBytesPerS * 8 });
     };
   });
   const queue: { t: number; q: number }[] = [];
@@ -250,8 +250,8 @@ describe('BBR PROBE_RTT of a lone flow on a clean path (Linux: only a strictly l
     const b = m.senders[0]!.cc as Bbr;
     let probed = false;
     const run = b.congControl.bind(b);
-    b.congControl = (tcb, rs, conn, nowS) => {
-      run(tcb, rs, conn, nowS);
+    b.congControl = (tcb, rs, conn) => {
+      run(tcb, rs, conn);
       if (b.mode === 'probe_rtt') probed = true;
     };
     m.sim.run(secondsToNs(s.durationS));

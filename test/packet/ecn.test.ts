@@ -169,8 +169,8 @@ describe('ECN under rate-based control (BBR): CWR is entered, cwnd stays the alg
     makeCc: (flow) => {
       const cc = createCongestionControl('bbr', {}, { seed: s.seed, flow });
       const run = cc.congControl!.bind(cc);
-      cc.congControl = (tcb, rs, conn, nowS) => {
-        run(tcb, rs, conn, nowS);
+      cc.congControl = (tcb, rs, conn) => {
+        run(tcb, rs, conn);
         cwnds.push(tcb.cwndBytes);
       };
       return cc;

@@ -44,12 +44,12 @@ function run(): { calls: Call[]; ackCuts: { tS: number; mode: string; from: numb
     calls.push({ ...c, hiAfter: st.inflightLongtermBytes, modeAfter: st.mode });
   };
   const control = cc.congControl.bind(cc);
-  cc.congControl = (tcb, rs, conn, nowS) => {
+  cc.congControl = (tcb, rs, conn) => {
     const st = cc.model!.state;
     const from = st.inflightLongtermBytes;
     const mode = st.mode;
-    control(tcb, rs, conn, nowS);
-    if (st.inflightLongtermBytes < from) ackCuts.push({ tS: nowS, mode, from, to: st.inflightLongtermBytes });
+    control(tcb, rs, conn);
+    if (st.inflightLongtermBytes < from) ackCuts.push({ tS: rs.nowS, mode, from, to: st.inflightLongtermBytes });
   };
   m.sim.run(secondsToNs(s.durationS));
   return { calls, ackCuts };

@@ -39,11 +39,11 @@ export interface Point {
 /** Bbr3 that records its state after every ACK. */
 export class Bbr3Spy extends Bbr3 {
   readonly trace: Point[] = [];
-  override congControl(tcb: TcpState, rs: RateSample, conn: RateConnection, nowS: number): void {
-    super.congControl(tcb, rs, conn, nowS);
+  override congControl(tcb: TcpState, rs: RateSample, conn: RateConnection): void {
+    super.congControl(tcb, rs, conn);
     const s = this.model!.state;
     this.trace.push({
-      t: nowS,
+      t: rs.nowS,
       mode: s.mode,
       pacingGain: s.pacingGain,
       cwndGain: s.cwndGain,
