@@ -15,7 +15,7 @@ import { secondsToNs } from '../src/engine/simulator.js';
 import { QUEUE_KINDS } from '../src/net/qdisc/registry.js';
 import { buildResult } from '../src/packet/result.js';
 import { buildPacketModel } from '../src/packet/run.js';
-import type { QueueSpec } from '../src/scenario/types.js';
+import type { QueueSpec, Scenario } from '../src/scenario/types.js';
 import { manyFlowsScenario } from './flows.js';
 import { refRatio, withReference } from './reference.js';
 import { childNodeArgs } from './child.js';
@@ -39,7 +39,8 @@ function measureOne(kind: string, flows: number, durationS: number): Point {
   return { ...value, refRate };
 }
 
-function measureRun(kind: string, flows: number, durationS: number): Omit<Point, 'refRate'> {
+/** The case: CUBIC on bench/flows.ts's dumbbell with discipline `kind` on the bottleneck (one BDP of buffer). */
+export function qdiscScenario(kind: string, flows: number, durationS: number): Scenario {
   const s = manyFlowsScenario(flows, durationS);
   s.bottleneck.queue = { kind, limitPackets: s.bottleneck.queue.limitPackets } as QueueSpec;
   // 10 Gbit/s access links: with flows.ts's 1 Gbit/s ones a single flow queues at its own access link
@@ -48,6 +49,11 @@ function measureRun(kind: string, flows: number, durationS: number): Omit<Point,
   // A receive window of 64 MB: the default 2 MB (ns-3's example) caps one flow at 2 MB per 24-ms RTT,
   // 670 Mbit/s, below the link, and its queue would stay empty.
   s.tcp.rcvBufBytes = 64 * 2 ** 20;
+  return s;
+}
+
+function measureRun(kind: string, flows: number, durationS: number): Omit<Point, 'refRate'> {
+  const s = qdiscScenario(kind, flows, durationS);
   const cpu0 = process.cpuUsage();
   const m = buildPacketModel(s);
   m.sim.run(secondsToNs(durationS));

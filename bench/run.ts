@@ -10,6 +10,8 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { referenceRate } from './reference.js';
 
 const parts: Record<string, () => Promise<void>> = {
+  // Issue 24's targets first (median of 5 each; `npm run bench -- targets`), then every part's detail.
+  targets: async () => (await import('./targets.js')).benchTargets(),
   startup: async () => (await import('./startup.js')).benchStartup(),
   packet: async () => (await import('./packet.js')).benchPacket(),
   flows: async () => (await import('./flows.js')).benchFlows(),
