@@ -104,8 +104,11 @@ function coreOnly(events: number, flows: number, hops: number, tokens: number, h
 /**
  * The network under a transport without TCP: flow i keeps `window` segments in flight (a segment
  * dropped by a queue leaves the flight), the receiver ACKs every second segment, each ACK sends more.
+ * Returns the events; `arrivedOut` (when given) gets each flow's delivered segments, and `onEvent`
+ * sees every event before it runs (bench/experiments/wasm-network.ts checks its WebAssembly port
+ * against all three; without `onEvent` the dispatch is the plain one).
  */
-function networkOnly(s: Scenario, window: number): number {
+export function networkOnly(s: Scenario, window: number, arrivedOut?: Int32Array, onEvent?: (nowNs: number, kind: number, arg: number) => void): number {
   const sim = new Simulator(() => undefined);
   const net = new Dumbbell(sim, s);
   const n = s.flows.length;
@@ -140,12 +143,21 @@ function networkOnly(s: Scenario, window: number): number {
       fill(flow);
     },
   });
-  sim.setDispatch((kind, arg) => {
+  const dispatch = (kind: number, arg: number): void => {
     if (kind === EV_ARRIVE) net.onArrive(arg);
     else if (kind === EV_APP_START) fill(arg);
-  });
+  };
+  sim.setDispatch(
+    onEvent === undefined
+      ? dispatch
+      : (kind, arg) => {
+          onEvent(sim.nowNs, kind, arg);
+          dispatch(kind, arg);
+        },
+  );
   s.flows.forEach((f, i) => sim.scheduleAt(secondsToNs(f.startS), EV_APP_START, i));
   sim.run(secondsToNs(s.durationS));
+  arrivedOut?.set(arrived);
   return sim.events;
 }
 
@@ -182,12 +194,20 @@ function layers(label: string, s: Scenario, window: number, coreEvents: number, 
   console.log(`  per event: ${split}, TCP ${(ns(full) - ns(net)).toFixed(0)} ns`);
 }
 
+/**
+ * The network-only transport's window per flow: one and a half bandwidth-delay products in flight
+ * over all flows (the line stays full, the queue holds half a BDP: TCP's sawtooth sits around that),
+ * at least 2 segments a flow (the receiver ACKs every second one).
+ */
+export function networkWindow(s: Scenario): number {
+  return Math.max(2, Math.ceil((1.5 * bdpPackets(s)) / s.flows.length));
+}
+
 export function benchFloor(largeDurationS = 20, flows = 1000, flowsDurationS = 30): void {
   const large = largeScenario(largeDurationS);
-  // One and a half bandwidth-delay products in flight: the line stays full, the queue holds half a BDP (TCP's sawtooth sits around that).
-  layers(`large case (${largeDurationS} s)`, large, Math.ceil(1.5 * bdpPackets(large)), 16_000_000, true);
+  layers(`large case (${largeDurationS} s)`, large, networkWindow(large), 16_000_000, true);
   const many = manyFlowsScenario(flows, flowsDurationS);
-  layers(`${flows} flows (${flowsDurationS} s)`, many, Math.max(2, Math.ceil((1.5 * bdpPackets(many)) / flows)), 0, false);
+  layers(`${flows} flows (${flowsDurationS} s)`, many, networkWindow(many), 0, false);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -15,52 +15,14 @@
  *   node --import tsx --import ./bench/dist.mjs bench/experiments/wasm-hot-loop.ts --asc /tmp/asc/node_modules/assemblyscript
  * (bench/dist.mjs: the JS side runs the compiled dist/, as `npm run bench` does; `npm run build` first.)
  */
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Scoreboard } from '../../src/tcp/scoreboard.js';
 import { referenceRate } from '../reference.js';
 import { MSS, scoreboardEpisode } from '../scoreboard.js';
+import { ascFolder, compileAs, type Fn } from './asc.js';
 
-/** The few WebAssembly API types used here (@types/node 20 does not declare them). */
-interface WasmApi {
-  instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: { exports: Record<string, unknown> } }>;
-}
-type Fn = (...args: number[]) => number;
-
-const HERE = fileURLToPath(new URL('./wasm/', import.meta.url));
 const REFERENCE_OPS = 1_000_000; // bench/reference.ts's OPS
 const ACKS = 2_000_000;
 const ROUNDS = 5;
-
-function ascFolder(): string {
-  const i = process.argv.indexOf('--asc');
-  const dir = i >= 0 ? process.argv[i + 1] : process.env.CCLAB_ASC;
-  if (dir === undefined) {
-    console.log('wasm-hot-loop: pass --asc <folder of an assemblyscript@0.28 install> (or CCLAB_ASC); see the header');
-    process.exit(2);
-  }
-  return dir;
-}
-
-/** Compiles an .as source (AssemblyScript wants .ts names) with -O3 and the stub runtime; returns its exports. */
-async function compile(asc: string, name: string): Promise<Record<string, Fn & { value?: number }>> {
-  const dir = mkdtempSync(join(tmpdir(), 'cclab-wasm-'));
-  try {
-    copyFileSync(join(HERE, `${name}.as`), join(dir, `${name}.ts`));
-    execFileSync(process.execPath, [join(asc, 'bin', 'asc.js'), join(dir, `${name}.ts`), '-O3', '--runtime', 'stub', '--noAssert', '-o', join(dir, `${name}.wasm`)], { stdio: 'inherit' });
-    const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-    const abort = (): never => {
-      throw new Error(`${name}.as aborted`);
-    };
-    const { instance } = await wasm.instantiate(readFileSync(join(dir, `${name}.wasm`)), { env: { abort } });
-    return instance.exports as Record<string, Fn>;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 function cpuS(f: () => void): number {
   const c0 = process.cpuUsage();
@@ -158,6 +120,6 @@ function scoreboard(sb: Record<string, Fn>): void {
   }
 }
 
-const asc = ascFolder();
-holdModel((await compile(asc, 'hold')).hold!);
-scoreboard(await compile(asc, 'scoreboard'));
+const asc = ascFolder('wasm-hot-loop');
+holdModel((await compileAs(asc, 'hold')).hold!);
+scoreboard(await compileAs(asc, 'scoreboard'));
