@@ -30,9 +30,10 @@ export function ascFolder(experiment: string): string {
 
 /**
  * Compiles wasm/<name>.as (AssemblyScript wants .ts names) with -O3 and the stub runtime in a temp
- * dir; returns its exports. `patch` rewrites the source first (a compile-time switch).
+ * dir; returns its exports. `patch` rewrites the source first (a compile-time switch); `env` adds
+ * imports (functions the module declares @external("env", ...)).
  */
-export async function compileAs(asc: string, name: string, patch: (source: string) => string = (x) => x): Promise<Record<string, Fn>> {
+export async function compileAs(asc: string, name: string, patch: (source: string) => string = (x) => x, env: Record<string, Fn> = {}): Promise<Record<string, Fn>> {
   const dir = mkdtempSync(join(tmpdir(), 'cclab-wasm-'));
   try {
     writeFileSync(join(dir, `${name}.ts`), patch(readFileSync(join(HERE, `${name}.as`), 'utf8')));
@@ -41,7 +42,7 @@ export async function compileAs(asc: string, name: string, patch: (source: strin
     const abort = (): never => {
       throw new Error(`${name}.as aborted`);
     };
-    const { instance } = await wasm.instantiate(readFileSync(join(dir, `${name}.wasm`)), { env: { abort } });
+    const { instance } = await wasm.instantiate(readFileSync(join(dir, `${name}.wasm`)), { env: { abort, ...env } });
     return instance.exports as Record<string, Fn>;
   } finally {
     rmSync(dir, { recursive: true, force: true });

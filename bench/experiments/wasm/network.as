@@ -88,6 +88,11 @@ let orderHash: i32 = 0;
   if (TRACE) orderHash = (orderHash * 16777619) ^ (<i32>(t & 0x7fffffff) ^ ((arg << 1) | kind));
 }
 
+// The boundary's cost (bench/experiments/wasm-network.ts): a copy compiled with CALL_JS true calls
+// into JavaScript on every delivered ACK, as a congestion-control algorithm left in JS would be.
+const CALL_JS = false;
+@external("env", "ackHook") declare function ackHook(flow: i32, ackNo: f64): void;
+
 export function eventOrderHash(): i32 {
   return orderHash;
 }
@@ -197,6 +202,11 @@ export function setFlow(flow: i32, startNs: f64, stopNs: f64): void {
 
 export function arrived(flow: i32): i32 {
   return load<i32>(load<i32>(flowAddrOf + (flow << 2)), F_ARRIVED);
+}
+
+/** Linear memory the run used (tables, heap, pool, flow blocks, grown rings), bytes. */
+export function usedBytes(): i32 {
+  return bump - <i32>__heap_base;
 }
 
 /** Packets still in the network at the end (PacketPool.live). */
@@ -508,6 +518,7 @@ function deliver(p: i32, r: i32, f: i32): void {
     if ((n & 1) == 0) sendAck(f, seq + len, ts);
   } else {
     release(p);
+    if (CALL_JS) ackHook(load<i32>(f, F_INDEX), <f64>seq);
     // networkOnly's deliverAck.
     store<i32>(f, load<i32>(f, F_IN_FLIGHT) - load<i32>(f, F_DROPPED), F_IN_FLIGHT);
     store<i32>(f, 0, F_DROPPED);
