@@ -19,6 +19,9 @@ function newestMtimeMs(dir) {
 /** The compiled CLI entry, dist/cli/main.js. */
 export const builtMain = `${root}dist/cli/main.js`;
 
+/** What the CLI starts before its modules load (src/cli/prestart.ts), compiled. */
+export const builtPrestart = `${root}dist/cli/prestart.js`;
+
 /** dist/ exists and no file under src/ is newer than its CLI entry. */
 export function distIsFresh() {
   return existsSync(builtMain) && statSync(builtMain).mtimeMs >= newestMtimeMs(`${root}src`);

@@ -170,6 +170,11 @@ export async function loadEngines(opts: EngineOptions = {}): Promise<EngineSet> 
   return { runPacket: (s) => p(s), runFluid: (s) => f(s, fluidOpts), closedForms: (s) => t(s) };
 }
 
+/** Loads an engine's modules ahead of its first run (a report's worker threads, started early: runs/worker.ts). */
+export function preloadEngine(engine: Engine): Promise<unknown> {
+  return engine === 'packet' ? loadPacket() : loadFluid();
+}
+
 /** Signature of a sweep's engine dispatch (tests inject fakes through a module exporting `runEngine`). */
 export type EngineFn = (engine: Engine, scenario: Scenario, opts?: EngineOptions) => RunResult | Promise<RunResult>;
 

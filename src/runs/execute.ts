@@ -5,7 +5,7 @@ import { engineCodeVersion } from './codeVersion.js';
 import { compactResult, emptySummary, type CompactRun } from './compact.js';
 import { DETERMINISTIC_ENGINES, type RunSpec } from './spec.js';
 import type { EngineFn } from '../engines.js';
-import { EXT, estimatedCost, RunPool } from './pool.js';
+import { DEFAULT_ENGINE_MODULE, estimatedCost, RunPool } from './pool.js';
 import { loadEngine, type WorkerTask } from './worker.js';
 
 /** A finished run: its spec and result. */
@@ -53,7 +53,7 @@ export function sweepScenario(spec: RunSpec): RunSpec['scenario'] {
   return { ...spec.scenario, trace: { maxPoints: SWEEP_TRACE_POINTS } };
 }
 
-export const DEFAULT_ENGINE_MODULE = new URL(`../engines${EXT}`, import.meta.url).href;
+export { DEFAULT_ENGINE_MODULE };
 
 export function defaultWorkers(): number {
   return availableParallelism();

@@ -4,11 +4,14 @@ import { baseRttS, fairSharesBps, packetBits } from '../scenario/path.js';
 import type { RunResult } from '../result/types.js';
 import type { CompactRun } from './compact.js';
 import type { RunSpec } from './spec.js';
-import type { FullReply, WorkerTask } from './worker.js';
+import type { FullReply, WorkerData, WorkerTask } from './worker.js';
 
 /** `.ts` when running the sources (tsx, vitest), `.js` in the compiled output: the worker loads the same kind. */
 export const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const WORKER_FILE = new URL(`./worker${EXT}`, import.meta.url).href;
+
+/** The engine module the workers run (src/engines.ts), the same kind as this one. */
+export const DEFAULT_ENGINE_MODULE = new URL(`../engines${EXT}`, import.meta.url).href;
 
 /**
  * Workers load TypeScript through tsx's CommonJS hook only (`--require tsx/cjs`, by absolute path so
@@ -60,6 +63,62 @@ interface Lane {
   /** Estimated cost of the runs of its variants queued so far (which thread ran them aside). */
   load: number;
 }
+
+/**
+ * `threads` worker threads, one piscina of one thread each, so that we choose the thread. Up to
+ * AHEAD_PER_THREAD tasks per thread (all but one waiting in the thread: whileBusy); outside whileBusy
+ * one per thread: runs are long, and queueing them inside a busy thread would leave another thread
+ * idle at the end. With `preload` (an engine module's URL) each thread loads that module and its
+ * packet engine as soon as it starts (worker.ts), not at its first run; piscina's Atomics wait is then
+ * off, as it blocks an idle thread's event loop, and with it a preload still loading.
+ */
+function newLanes(threads: number, preload?: string): Lane[] {
+  return Array.from({ length: threads }, () => ({
+    piscina: new Piscina({
+      filename: WORKER_FILE,
+      execArgv: tsxExecArgv(),
+      minThreads: 1,
+      maxThreads: 1,
+      concurrentTasksPerWorker: AHEAD_PER_THREAD,
+      ...(preload === undefined ? {} : { atomics: 'disabled' as const, workerData: { preload } satisfies WorkerData }),
+    }),
+    running: 0,
+    load: 0,
+  }));
+}
+
+/** Threads started by prestartRunPool and not taken by a RunPool yet. */
+let prestarted: Lane[] | null = null;
+
+/**
+ * Starts `threads` worker threads now, each loading `engineModule` and its packet engine, for the
+ * RunPool of as many threads the command creates later (issue 24: `cclab report` starts them before
+ * its own modules load, so that a thread's start-up and module loading, ~0.2 CPU-s each, run beside
+ * the main thread's instead of after it, before the first run). Nothing if threads are prestarted already.
+ */
+export function prestartRunPool(threads: number, engineModule: string): void {
+  if (threads > 0 && !prestarted) prestarted = newLanes(threads, engineModule);
+}
+
+/** The prestarted threads, when there are `threads` of them (the others are stopped). */
+function takePrestarted(threads: number): Lane[] | null {
+  const lanes = prestarted;
+  prestarted = null;
+  if (lanes && lanes.length !== threads) {
+    void stopLanes(lanes);
+    return null;
+  }
+  return lanes;
+}
+
+/** Stops the prestarted threads no RunPool has taken (a command that ran nothing on them). */
+export function releasePrestarted(): Promise<void> {
+  const lanes = prestarted ?? [];
+  prestarted = null;
+  return stopLanes(lanes);
+}
+
+const stopLanes = (lanes: readonly Lane[]): Promise<void> => Promise.all(lanes.map((l) => l.piscina.destroy())).then(() => undefined);
 
 /** Does queued run `q` go before `b`: whole-result runs first, then the longest, ties in submission order. */
 const before = (q: Queued, b: Queued): boolean => (q.first !== b.first ? q.first : q.cost > b.cost || (q.cost === b.cost && q.seq < b.seq));
@@ -212,14 +271,7 @@ export class RunPool {
   }
 
   private workerLanes(): Lane[] {
-    // One piscina of one thread per lane, so that we choose the thread. Up to AHEAD_PER_THREAD tasks
-    // per thread (all but one waiting in the thread: whileBusy); outside whileBusy one per thread: runs
-    // are long, and queueing them inside a busy thread would leave another thread idle at the end.
-    this.lanes ??= Array.from({ length: this.threads }, () => ({
-      piscina: new Piscina({ filename: WORKER_FILE, execArgv: tsxExecArgv(), minThreads: 1, maxThreads: 1, concurrentTasksPerWorker: AHEAD_PER_THREAD }),
-      running: 0,
-      load: 0,
-    }));
+    this.lanes ??= takePrestarted(this.threads) ?? newLanes(this.threads);
     return this.lanes;
   }
 
@@ -228,6 +280,6 @@ export class RunPool {
     for (const q of this.queue.splice(0)) q.reject(new Error('run pool destroyed'));
     const lanes = this.lanes ?? [];
     this.lanes = null;
-    await Promise.all(lanes.map((l) => l.piscina.destroy()));
+    await stopLanes(lanes);
   }
 }

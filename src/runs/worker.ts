@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { isMainThread, workerData } from 'node:worker_threads';
 import type { RunResult } from '../result/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Engine } from '../variants.js';
@@ -31,7 +32,18 @@ export interface WorkerTask {
  */
 export type FullReply = { result: RunResult } | { thrown: { name: string; message: string } };
 
-const modules = new Map<string, Promise<EngineFn>>();
+/** What piscina hands a thread at its start (RunPool's prestarted threads): an engine module to load before the first run. */
+export interface WorkerData {
+  preload?: string;
+}
+
+/** An engine module: its dispatch, and optionally what loads an engine's own modules ahead of a run (src/engines.ts). */
+interface EngineModule {
+  runEngine?: EngineFn;
+  preloadEngine?: (engine: Engine) => Promise<unknown>;
+}
+
+const modules = new Map<string, Promise<EngineModule>>();
 
 const requireHere = createRequire(import.meta.url);
 
@@ -42,21 +54,36 @@ const requireHere = createRequire(import.meta.url);
  * the main thread under vitest).
  */
 export async function loadEngine(url: string): Promise<EngineFn> {
+  return (await engineModule(url)).runEngine!;
+}
+
+/** The engine module at `url`, loaded once per thread (see loadEngine). */
+function engineModule(url: string): Promise<EngineModule> {
   let p = modules.get(url);
   if (!p) {
     p = (async () => {
-      let m: { runEngine?: EngineFn };
+      let m: EngineModule;
       try {
-        m = requireHere(fileURLToPath(url)) as { runEngine?: EngineFn };
+        m = requireHere(fileURLToPath(url)) as EngineModule;
       } catch {
-        m = (await import(url)) as { runEngine?: EngineFn };
+        m = (await import(url)) as EngineModule;
       }
       if (typeof m.runEngine !== 'function') throw new Error(`engine module ${url} does not export runEngine`);
-      return m.runEngine;
+      return m;
     })();
     modules.set(url, p);
   }
   return p;
+}
+
+// A prestarted thread (runs/pool.ts prestartRunPool) loads its engine module and the packet engine
+// now, while the main thread is still starting; its first run then awaits the same (cached)
+// promises, and so throws what failed here, as it would have loading them itself.
+const preload = (workerData as WorkerData | null)?.preload;
+if (!isMainThread && preload !== undefined) {
+  engineModule(preload)
+    .then((m) => m.preloadEngine?.('packet'))
+    .catch(() => {});
 }
 
 export default async function runTask(task: WorkerTask): Promise<CompactRun | FullReply> {

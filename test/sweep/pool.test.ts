@@ -12,6 +12,7 @@ import { FAKE_ENGINE_MODULE } from './helpers.js';
 // and the engines through it (builtOrSource says why); the fake engine is plain JavaScript.
 const { RunPool } = await builtOrSource('runs/pool', () => import('../../src/runs/pool.js'));
 const { DEFAULT_ENGINE_MODULE } = await builtOrSource('runs/execute', () => import('../../src/runs/execute.js'));
+const { prestart } = await builtOrSource('cli/prestart', () => import('../../src/cli/prestart.js'));
 
 const withDuration = (s: Scenario, durationS: number): Scenario => ({ ...s, durationS });
 
@@ -130,6 +131,42 @@ describe('RunPool.runFull (a report\'s charted runs on the workers)', () => {
     } finally {
       await pool.destroy();
     }
+  });
+});
+
+describe('prestarted threads (cli/prestart.ts: the binary starts `cclab report`\'s threads before its modules load)', () => {
+  const PRELOAD_ENGINE = new URL('./fixtures/preloadEngine.js', import.meta.url).href;
+  const base = presetScenario('ns3-normal', 'reno');
+  /** What the thread that ran a run of a new RunPool(1) had preloaded (fixtures/preloadEngine.js): 'packet', or null when it loaded the module at that run. */
+  const preloadedBy = async (): Promise<string | null> => {
+    const pool = new RunPool(1);
+    try {
+      const r = (await pool.runFull({ engineModule: PRELOAD_ENGINE, engine: 'packet', scenario: base }, 1)) as RunResult & { preloaded: string | null };
+      return r.preloaded;
+    } finally {
+      await pool.destroy();
+    }
+  };
+
+  it('a RunPool of as many threads takes them: they loaded the engine module and its packet engine before the first run', async () => {
+    const release = prestart(['node', 'cclab', 'report', '--name', 'seed-study', '--workers', '1'], PRELOAD_ENGINE);
+    expect(await preloadedBy()).toBe('packet');
+    await release();
+    // Taken once: the next pool starts its own thread, which loads the module at its first run.
+    expect(await preloadedBy()).toBeNull();
+  });
+
+  it('starts none for another command, for help, for --workers 0 or a --workers the report refuses; a pool of another size starts its own', async () => {
+    const none = [['simulate', '--workers', '1'], ['report', '--help'], ['report', '--workers', '0'], ['report', '--workers=abc'], ['report', '--workers', '1', '--workers', '300'], ['report', '--workers=2']];
+    for (const args of none) {
+      const release = prestart(['node', 'cclab', ...args], PRELOAD_ENGINE);
+      expect(await preloadedBy(), args.join(' ')).toBeNull();
+      await release();
+    }
+    // The last --workers counts, as commander reads it.
+    const release = prestart(['node', 'cclab', 'report', '--workers', '3', '--workers=1'], PRELOAD_ENGINE);
+    expect(await preloadedBy()).toBe('packet');
+    await release();
   });
 });
 
