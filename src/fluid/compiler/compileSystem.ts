@@ -7,6 +7,7 @@ import type { MathNode } from 'mathjs';
 import type { Resolver, SymbolRef, Compiled, WindowContext } from '../language/expr.js';
 import { assembleSystem, constKey, strictBody, type CompiledSystem, type EventMeta, type WindowMeta } from './assemble.js';
 import { Z_A, Z_BN } from './layout.js';
+import { hoistRepeated } from './cse.js';
 import { nonNegative, nonNegativeSymbols, positive, positiveSymbols } from '../language/sign.js';
 
 /**
@@ -181,7 +182,7 @@ class SystemCompiler {
       pro.push(...c.prologue);
       lines.push(`dy[${base}${i}] = ${c.js};`);
     });
-    return [...pro, ...lines, 'return 0;'].join('\n');
+    return hoistRepeated([...pro, ...lines, 'return 0;'].join('\n'));
   }
 
   rightHandSides(): void {
