@@ -39,11 +39,13 @@ export interface EngineOptions {
    * same byte for byte (RunOptions.record, src/packet/run.ts).
    */
   record?: 'all' | 'summary';
+  /** Fluid engine: model parameters over the variant's (RunFluidOptions.params; the stability example's MGT Reno). */
+  params?: Record<string, number>;
 }
 
 /** The fluid engine's options among `opts`. */
-function fluidOptions(opts: EngineOptions): { modelsDir?: string; lossProcess?: 'periodic' | 'poisson' } {
-  return { ...(opts.modelsDir === undefined ? {} : { modelsDir: opts.modelsDir }), ...(opts.lossProcess === undefined ? {} : { lossProcess: opts.lossProcess }) };
+function fluidOptions(opts: EngineOptions): { modelsDir?: string; lossProcess?: 'periodic' | 'poisson'; params?: Record<string, number> } {
+  return { ...(opts.modelsDir === undefined ? {} : { modelsDir: opts.modelsDir }), ...(opts.lossProcess === undefined ? {} : { lossProcess: opts.lossProcess }), ...(opts.params === undefined ? {} : { params: opts.params }) };
 }
 
 const requireHere = createRequire(import.meta.url);

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ComparisonCase } from '../compare/run.js';
 import { InputError } from '../errors.js';
 import { runFluid } from '../fluid/run/runFluid.js';
-import type { Series } from '../result/types.js';
+import type { RunResult, Series } from '../result/types.js';
 import { loopMargins } from '../theory/frequencyResponse.js';
 import { scenarioStability, type LoopAnalysis } from '../theory/stability.js';
 import { HMTG, hmtgDesignBound, hmtgLoop, hmtgScenario, MGT_RENO } from '../theory/stabilityExample.js';
@@ -72,9 +72,20 @@ export interface StabilityPrep {
   example?: { rows: string[] } | { error: unknown };
 }
 
-/** The section's run-independent part for the cases' scenarios (those whose flows all have a fluid model: the others' rows say "no model"), and the example's rows when `example`. */
-export async function prepareStability(scenarios: readonly Scenario[], example: boolean): Promise<StabilityPrep> {
+/** A fluid run of the example (its scenario with MGT's Reno parameters): in this thread, or on a report's worker threads (write.ts). */
+export type ExampleFluidRun = (s: Scenario, params: Record<string, number>) => RunResult | Promise<RunResult>;
+
+const runHere: ExampleFluidRun = (s, params) => runFluid(s, { params });
+
+/**
+ * The section's run-independent part for the cases' scenarios (those whose flows all have a fluid
+ * model: the others' rows say "no model"), and the example's rows when `example`. The example's
+ * fluid runs are asked of `fluidRun` first, so that on worker threads they run while this thread
+ * analyses the loops.
+ */
+export async function prepareStability(scenarios: readonly Scenario[], example: boolean, fluidRun: ExampleFluidRun = runHere): Promise<StabilityPrep> {
   const prep: StabilityPrep = { analyses: new Map() };
+  const swings = example ? exampleSwings(fluidRun) : [];
   for (const s of scenarios) {
     if (variantsWithoutEngine(s, 'fluid').length > 0) continue;
     await nextTurn();
@@ -84,9 +95,9 @@ export async function prepareStability(scenarios: readonly Scenario[], example: 
   if (example) {
     const rows: string[] = [];
     try {
-      for (const point of EXAMPLE_POINTS) {
+      for (const [k, point] of EXAMPLE_POINTS.entries()) {
         await nextTurn();
-        rows.push(exampleRow(point));
+        rows.push(exampleRow(point, await swings[k]!));
       }
       prep.example = { rows };
     } catch (error) {
@@ -160,10 +171,20 @@ export const EXAMPLE_POINTS: readonly { N: number; TpS: number; fluid: boolean; 
 ];
 
 /** The fluid engine's queue swing over the last fifth of a run (packets): the linear verdict's nonlinear check. */
-function fluidSwing(N: number, TpS: number, queue: 'red' | 'droptail'): number {
-  const q = runFluid(hmtgScenario(N, TpS, undefined, queue), { params: MGT_RENO }).queue.packets.v;
+function swingOf(r: RunResult): number {
+  const q = r.queue.packets.v;
   const tail = q.slice(Math.floor(q.length * 0.8));
   return Math.max(...tail) - Math.min(...tail);
+}
+
+/** The swing of each example point's fluid run (null where the point has none), all asked for at once; a failure waits for its row. */
+function exampleSwings(fluidRun: ExampleFluidRun): Promise<number | null>[] {
+  return EXAMPLE_POINTS.map(({ N, TpS, fluid, queue }) => {
+    if (!fluid) return Promise.resolve(null);
+    const swing = (async () => swingOf(await fluidRun(hmtgScenario(N, TpS, undefined, queue), MGT_RENO)))();
+    swing.catch(() => {});
+    return swing;
+  });
 }
 
 /** The example's rows computed ahead, or undefined (then computed in the section); what they threw is thrown here. */
@@ -174,7 +195,7 @@ function preparedRows(prep: StabilityPrep | undefined): string[] | undefined {
 }
 
 /** One row of the example: the loop from the model files, their closed form, the fluid engine's queue. */
-function exampleRow({ N, TpS, fluid, queue }: (typeof EXAMPLE_POINTS)[number]): string {
+function exampleRow({ N, TpS, queue }: (typeof EXAMPLE_POINTS)[number], swing: number | null): string {
   const ours: LoopAnalysis = scenarioStability(hmtgScenario(N, TpS, undefined, queue), { params: MGT_RENO });
   const R0 = ours.equilibrium.R0;
   // Their closed form is RED's loop; a drop-tail queue has none of theirs to compare.
@@ -183,13 +204,12 @@ function exampleRow({ N, TpS, fluid, queue }: (typeof EXAMPLE_POINTS)[number]): 
     const m = loopMargins((w) => hmtgLoop(N, R0, w), R0);
     theirs = loopCells(m, m.encirclements === 0 && m.rollsOff);
   }
-  const swing = fluid ? fluidSwing(N, TpS, queue) : null;
   const seen = swing === null ? '' : `${swing > 10 ? 'oscillates' : 'settles'} (swing ${swing.toFixed(swing < 1 ? 2 : 0)} packets)`;
   const cells = [queue === 'red' ? 'RED' : 'drop-tail', String(N), `${(1000 * TpS).toFixed(0)} ms`, `${fmt(ours.equilibrium.q0)} / ${(1000 * R0).toFixed(1)} ms`, ...loopCells(ours, ours.stable), ...theirs, seen];
   return `<tr>${cells.map(td).join('')}</tr>`;
 }
 
-function exampleHtml(rows: string[] = EXAMPLE_POINTS.map(exampleRow)): string {
+function exampleHtml(rows: string[] = EXAMPLE_POINTS.map((p) => exampleRow(p, p.fluid ? swingOf(runHere(hmtgScenario(p.N, p.TpS, undefined, p.queue), MGT_RENO) as RunResult) : null))): string {
   return (
     '<h3>Hollot et al.\'s example from the same model files</h3>' +
     `<p>N Reno flows (reno.model.yaml with MGT's loss response: per-packet losses, no timeouts, +1 segment per RTT) on a ${HMTG.C} packets/s link, propagation RTT Tp, RED with L<sub>red</sub> = ${HMTG.Lred.toExponential(2)} and filter pole K = ${HMTG.K} rad/s, designed for N ≥ ${HMTG.N} and R0 ≤ ${HMTG.RplusS} s ` +

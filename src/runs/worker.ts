@@ -21,6 +21,8 @@ export interface WorkerTask {
   modelsDir?: string;
   /** Fluid runs: hybrid models' loss events as a seeded Poisson process. */
   lossProcess?: 'poisson';
+  /** Fluid runs: model parameters over the variant's (EngineOptions.params). */
+  params?: Record<string, number>;
   /** Return the whole RunResult, traces included (a report's charted runs), instead of the compact one. */
   full?: boolean;
 }
@@ -89,7 +91,7 @@ if (!isMainThread && preload !== undefined) {
 export default async function runTask(task: WorkerTask): Promise<CompactRun | FullReply> {
   const run = await loadEngine(task.engineModule);
   const go = async (record: 'all' | 'summary') =>
-    run(task.engine, task.scenario, { ...(task.modelsDir === undefined ? {} : { modelsDir: task.modelsDir }), ...(task.lossProcess ? { lossProcess: task.lossProcess } : {}), record });
+    run(task.engine, task.scenario, { ...(task.modelsDir === undefined ? {} : { modelsDir: task.modelsDir }), ...(task.lossProcess ? { lossProcess: task.lossProcess } : {}), ...(task.params ? { params: task.params } : {}), record });
   // The compact result reads no series: the packet engine need not record them (EngineOptions.record).
   if (!task.full) return compactResult(await go('summary'));
   try {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ComparisonCase } from '../../src/compare/run.js';
 import { compareRuns } from '../../src/compare/compare.js';
-import { EXAMPLE_POINTS, queueSwing, stabilitySection, OSCILLATION_SHARE } from '../../src/report/stability.js';
+import { EXAMPLE_POINTS, prepareStability, queueSwing, stabilitySection, OSCILLATION_SHARE, type ExampleFluidRun } from '../../src/report/stability.js';
+import { prepareScenarioModels } from '../../src/engines.js';
+import { hmtgScenario, MGT_RENO } from '../../src/theory/stabilityExample.js';
+import { builtOrSource } from '../helpers/childModule.js';
 import { presetScenario } from '../../src/scenario/presets.js';
 import { dumbbellScenario } from '../../src/scenario/defaults.js';
 import type { Scenario } from '../../src/scenario/types.js';
@@ -14,6 +17,9 @@ function caseOf(s: Scenario, queue: (t: number) => number): ComparisonCase {
   const fluid = syntheticRun({ engine: 'fluid', scenario: s, cwndSegments: tr });
   return { scenario: s, packet, fluid, closed: [], comparison: compareRuns(packet, fluid, []) };
 }
+
+// The pool from dist/ when fresh, so that its thread loads dist/ (test/sweep/pool.test.ts says why).
+const { RunPool, DEFAULT_ENGINE_MODULE } = await builtOrSource('runs/pool', () => import('../../src/runs/pool.js'));
 
 describe('the report\'s linear stability section', () => {
   it('queueSwing measures the 5th-95th percentile range over the last half, as a share of the buffer', () => {
@@ -64,5 +70,23 @@ describe('the report\'s linear stability section', () => {
     expect(rows[0]).toMatch(/settles \(swing 0\.\d\d packets\)/);
     expect(rows[3]).toMatch(/oscillates \(swing \d{3} packets\)/);
     expect(rows[5]).toMatch(/oscillates \(swing \d{3} packets\)/);
+  });
+
+  it("runs the example's fluid runs on a report's worker thread (MGT's Reno parameters carried to the engine there) with the same rows as in this thread", async () => {
+    const pool = new RunPool(1);
+    const asked: string[] = [];
+    const onPool: ExampleFluidRun = async (scenario, params) => {
+      asked.push(`${scenario.name} ${JSON.stringify(params)}`);
+      await prepareScenarioModels([scenario]);
+      return pool.runFull({ engineModule: DEFAULT_ENGINE_MODULE, engine: 'fluid', scenario, params }, 1);
+    };
+    try {
+      const [there, here] = [await prepareStability([], true, onPool), await prepareStability([], true)];
+      expect(asked).toEqual(EXAMPLE_POINTS.filter((p) => p.fluid).map((p) => `${hmtgScenario(p.N, p.TpS, undefined, p.queue).name} ${JSON.stringify(MGT_RENO)}`));
+      expect(there.example).toEqual(here.example);
+      expect((here.example as { rows: string[] }).rows[0]).toMatch(/settles \(swing 0\.\d\d packets\)/);
+    } finally {
+      await pool.destroy();
+    }
   });
 });
