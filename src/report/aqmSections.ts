@@ -159,10 +159,5 @@ export async function aqmSections(cases: readonly ComparisonCase[], kinds: reado
   return out.filter((s): s is Section => s !== null);
 }
 
-/** Charts the bufferbloat sections draw at most (for progress totals). */
-export function aqmChartCount(kinds: readonly string[]): number {
-  return (kinds.includes('delay') ? 1 : 0) + (kinds.includes('transfers') ? 1 : 0);
-}
-
 /** CSV files the sections may write (for the rerun list). */
 export const AQM_FILES = ['flows.csv', 'agreement.csv', 'transfers.csv'] as const;

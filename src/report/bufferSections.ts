@@ -166,8 +166,3 @@ export async function bufferSections(
   }
   return out;
 }
-
-/** Charts the buffer sections draw at most (for progress totals). */
-export function bufferChartCount(kinds: readonly string[]): number {
-  return (kinds.includes('buffers') ? 1 : 0) + (kinds.includes('shares') ? 1 : 0);
-}

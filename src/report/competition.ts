@@ -16,9 +16,6 @@ import { escapeHtml, type Section } from '../page/html.js';
  * index over time (src/compare/competition.ts computes the figures; this file only draws them).
  */
 
-/** Charts per multi-flow case (for progress totals). */
-export const COMPETITION_CHARTS = 3;
-
 /** cwnd panels drawn per case; with more flows the first ones are drawn and the caption says so. */
 export const MAX_FLOW_PANELS = 8;
 /** Buckets per flow panel (min/max downsampling): small multiples need fewer points than a full chart. */

@@ -5,9 +5,7 @@ import { cclabVersion } from '../page/assets.js';
 import { buildChart, type BuiltChart } from '../page/chartkit.js';
 import { chartFigure } from '../page/html.js';
 import { compactResult } from '../runs/compact.js';
-import { bufferChartCount } from './bufferSections.js';
-import { aqmChartCount } from './aqmSections.js';
-import { COMPETITION_CHARTS } from './competition.js';
+import { chartCount } from './chartCounts.js';
 import type { ModelDocSource } from './models.js';
 import type { ReportRecipe } from './recipe.js';
 import { caseKey, summarise, type ReplicatedFigures } from './replicates.js';
@@ -43,13 +41,7 @@ export interface BuildOptions {
 /** A chart request's identity: buildChart is a pure function of it. */
 export const chartKey = (r: Parameters<typeof buildChart>[0]): string => JSON.stringify(r);
 
-/** Charts a recipe asks for, for progress totals. */
-export function chartCount(recipe: ReportRecipe, cases: number): number {
-  // The competition section draws 3 charts for each scenario with several flows, per variant.
-  const multiFlow = recipe.scenarios.filter((s) => typeof s !== 'string' && s.flows.length > 1).length;
-  const competing = recipe.charts.includes('competition') ? COMPETITION_CHARTS * multiFlow * recipe.variants.length : 0;
-  return (recipe.charts.includes('cwnd') ? cases : 0) + (recipe.charts.includes('goodput') ? 1 : 0) + (recipe.charts.includes('errors') ? 1 : 0) + competing + bufferChartCount(recipe.charts) + aqmChartCount(recipe.charts);
-}
+export { chartCount };
 
 /** Renders a chart, counts it for progress and returns its figure's HTML. */
 export type ChartAdder = (r: Parameters<typeof buildChart>[0]) => Promise<string>;

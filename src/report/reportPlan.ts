@@ -1,8 +1,7 @@
 import type { ComparisonCase, ProgressFn } from '../compare/run.js';
 import type { EngineSet } from '../engines.js';
 import type { Scenario } from '../scenario/types.js';
-import { randomLossEvents } from '../runs/modelRuns.js';
-import { chartCount } from './context.js';
+import { chartCount } from './chartCounts.js';
 import { resolveContrast, resolveScenarios, type ReportRecipe } from './recipe.js';
 import { fluidBesideCount, reportSeed, type HybridCase } from './replicates.js';
 
@@ -60,9 +59,14 @@ export function planPackets(recipe: ReportRecipe, opts: PlanInputs): PacketPlan 
   return { scenarios, withPacket, withFluid, nCases, runs, contrastScenarios, contrastPacketRuns, packetReps };
 }
 
-/** The whole plan: the packet side and the fluid runs beside it, which need the compiled models (prepareModels) to know which cases are hybrid. */
-export function planReport(recipe: ReportRecipe, opts: PlanInputs, packets: PacketPlan): ReportPlan {
+/**
+ * The whole plan: the packet side and the fluid runs beside it, which need the compiled models
+ * (prepareModels) to know which cases are hybrid. runs/modelRuns.ts (the fluid engine's compiled
+ * systems) loads here, not with this module: a report hands its first runs out before.
+ */
+export async function planReport(recipe: ReportRecipe, opts: PlanInputs, packets: PacketPlan): Promise<ReportPlan> {
   const { scenarios, withPacket, withFluid, nCases, contrastScenarios, contrastPacketRuns } = packets;
+  const { randomLossEvents } = await import('../runs/modelRuns.js');
   // The one comparison method (runs/agreement.ts): a model with random loss events runs on every packet seed.
   const hybrid: HybridCase = withFluid && withPacket && !opts.cases && !opts.engines ? randomLossEvents(opts.modelsDir) : () => false;
   const fluidReps = scenarios.reduce((n, s) => n + recipe.variants.filter((v) => hybrid({ ...s, variant: v })).length, 0) * (recipe.reps - 1);

@@ -275,7 +275,7 @@ async function runAll(recipe: ReportRecipe, opts: WriteReportOptions): Promise<R
       } finally {
         modelsPrepared();
       }
-      const plan = planReport(recipe, opts, packets);
+      const plan = await planReport(recipe, opts, packets);
       count.total = plan.total;
       startFluidBatches(recipe, plan, opts, pool, count, batches);
       // Loaded here, not at the top: the stability analyses and the page builder (mathjs, Vega, KaTeX) load while the workers run.
