@@ -27,6 +27,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { median } from 'simple-statistics';
 import { secondsToNs } from '../src/engine/simulator.js';
 import { buildPacketModel } from '../src/packet/run.js';
 import { presetScenario } from '../src/scenario/presets.js';
@@ -119,11 +120,6 @@ function measureStart(): { wallS: number; cpuS: number } {
   }
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const normalised = (p: Point): number => p.events / p.cpuS / p.refRate;
 
 /** A target's line: label, median and every run, the median's ratio to the reference, met or not. */

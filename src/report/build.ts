@@ -19,7 +19,7 @@ import { lineFigures } from './seedStudy.js';
 import { stabilitySection } from './stability.js';
 import { COMPARISON_COLUMNS, comparisonRows, GOODPUT_COLUMNS, goodputRows, SCENARIO_COLUMNS, scenarioRows } from './tables.js';
 
-export { chartCount, type BuildOptions } from './context.js';
+export type { BuildOptions } from './context.js';
 export { variantTitle } from './sections/prose.js';
 
 export interface BuiltReport {

@@ -41,8 +41,6 @@ export interface BuildOptions {
 /** A chart request's identity: buildChart is a pure function of it. */
 export const chartKey = (r: Parameters<typeof buildChart>[0]): string => JSON.stringify(r);
 
-export { chartCount };
-
 /** Renders a chart, counts it for progress and returns its figure's HTML. */
 export type ChartAdder = (r: Parameters<typeof buildChart>[0]) => Promise<string>;
 

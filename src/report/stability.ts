@@ -75,7 +75,7 @@ export interface StabilityPrep {
 /** A fluid run of the example (its scenario with MGT's Reno parameters): in this thread, or on a report's worker threads (write.ts). */
 export type ExampleFluidRun = (s: Scenario, params: Record<string, number>) => RunResult | Promise<RunResult>;
 
-const runHere: ExampleFluidRun = (s, params) => runFluid(s, { params });
+const runHere = (s: Scenario, params: Record<string, number>): RunResult => runFluid(s, { params });
 
 /**
  * The section's run-independent part for the cases' scenarios (those whose flows all have a fluid
@@ -170,6 +170,9 @@ export const EXAMPLE_POINTS: readonly { N: number; TpS: number; fluid: boolean; 
   { N: 60, TpS: 0.2, fluid: true, queue: 'droptail' },
 ];
 
+/** An example point's scenario: Hollot et al.'s setup with N flows, propagation RTT TpS and the point's queue. */
+const exampleScenario = ({ N, TpS, queue }: Pick<(typeof EXAMPLE_POINTS)[number], 'N' | 'TpS' | 'queue'>): Scenario => hmtgScenario(N, TpS, undefined, queue);
+
 /** The fluid engine's queue swing over the last fifth of a run (packets): the linear verdict's nonlinear check. */
 function swingOf(r: RunResult): number {
   const q = r.queue.packets.v;
@@ -179,9 +182,9 @@ function swingOf(r: RunResult): number {
 
 /** The swing of each example point's fluid run (null where the point has none), all asked for at once; a failure waits for its row. */
 function exampleSwings(fluidRun: ExampleFluidRun): Promise<number | null>[] {
-  return EXAMPLE_POINTS.map(({ N, TpS, fluid, queue }) => {
-    if (!fluid) return Promise.resolve(null);
-    const swing = (async () => swingOf(await fluidRun(hmtgScenario(N, TpS, undefined, queue), MGT_RENO)))();
+  return EXAMPLE_POINTS.map((point) => {
+    if (!point.fluid) return Promise.resolve(null);
+    const swing = (async () => swingOf(await fluidRun(exampleScenario(point), MGT_RENO)))();
     swing.catch(() => {});
     return swing;
   });
@@ -196,7 +199,7 @@ function preparedRows(prep: StabilityPrep | undefined): string[] | undefined {
 
 /** One row of the example: the loop from the model files, their closed form, the fluid engine's queue. */
 function exampleRow({ N, TpS, queue }: (typeof EXAMPLE_POINTS)[number], swing: number | null): string {
-  const ours: LoopAnalysis = scenarioStability(hmtgScenario(N, TpS, undefined, queue), { params: MGT_RENO });
+  const ours: LoopAnalysis = scenarioStability(exampleScenario({ N, TpS, queue }), { params: MGT_RENO });
   const R0 = ours.equilibrium.R0;
   // Their closed form is RED's loop; a drop-tail queue has none of theirs to compare.
   let theirs = [SPAN3('— (their loop is RED\'s)'), '—'];
@@ -209,7 +212,7 @@ function exampleRow({ N, TpS, queue }: (typeof EXAMPLE_POINTS)[number], swing: n
   return `<tr>${cells.map(td).join('')}</tr>`;
 }
 
-function exampleHtml(rows: string[] = EXAMPLE_POINTS.map((p) => exampleRow(p, p.fluid ? swingOf(runHere(hmtgScenario(p.N, p.TpS, undefined, p.queue), MGT_RENO) as RunResult) : null))): string {
+function exampleHtml(rows: string[] = EXAMPLE_POINTS.map((p) => exampleRow(p, p.fluid ? swingOf(runHere(exampleScenario(p), MGT_RENO)) : null))): string {
   return (
     '<h3>Hollot et al.\'s example from the same model files</h3>' +
     `<p>N Reno flows (reno.model.yaml with MGT's loss response: per-packet losses, no timeouts, +1 segment per RTT) on a ${HMTG.C} packets/s link, propagation RTT Tp, RED with L<sub>red</sub> = ${HMTG.Lred.toExponential(2)} and filter pole K = ${HMTG.K} rad/s, designed for N ≥ ${HMTG.N} and R0 ≤ ${HMTG.RplusS} s ` +
